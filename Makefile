@@ -1,0 +1,116 @@
+# quarry's entry points. Two commands set everything up on a fresh Debian 12:
+#   make demo   installs what is missing, builds build/release/quarry, inspects a sample
+#   make test   the whole suite: GCC release build + tests, Clang ASan/UBSan build +
+#               tests, and a bounded libFuzzer run
+# Variables: FUZZ_SECONDS (total fuzzing time), JOBS (build parallelism),
+# WERROR=OFF (keep building through warnings while editing).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+.DEFAULT_GOAL := build
+
+RELEASE_DIR := build/release
+ASAN_DIR := build/asan
+FUZZ_SECONDS ?= 60
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+WERROR ?= ON
+SAMPLE := data/sample/trips.parquet
+ORACLE_STAMP := tools/oracle/node_modules/.package-lock.json
+
+# UBSan: stack traces; ASan: also catch use-after-return and init-order bugs.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_string_checks=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+RELEASE_CMAKE := cmake -S . -B $(RELEASE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" \
+  -DQUARRY_WERROR=$(WERROR) -DQUARRY_BENCH=ON
+# Assertions stay on in the sanitizer build (no NDEBUG).
+ASAN_CMAKE := cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+  -DQUARRY_WERROR=$(WERROR) -DQUARRY_SANITIZE=ON -DQUARRY_FUZZ=ON -DQUARRY_BENCH=OFF
+
+.PHONY: deps build build-all demo test test-release test-asan test-fuzz asan fuzz bench \
+        oracle format clean
+
+deps:
+	@bash tools/install-deps.sh
+
+# Configuring every time is cheap (about a second) and keeps the cache in step with
+# the flags above; ninja then rebuilds only what changed.
+build: deps
+	@$(RELEASE_CMAKE) > /dev/null
+	ninja -C $(RELEASE_DIR) -j$(JOBS) quarry
+
+build-all: deps
+	@$(RELEASE_CMAKE) > /dev/null
+	ninja -C $(RELEASE_DIR) -j$(JOBS)
+
+demo: build
+	build/release/quarry inspect $(SAMPLE)
+	@echo
+	build/release/quarry inspect rowgroups $(SAMPLE)
+
+# Every stage runs that can (the sanitizer stages even when release tests failed);
+# the summary lists each stage's time and outcome, and any failure fails the target.
+test: deps oracle
+	@summary=(); failed=0; \
+	stage() { \
+	  local title="$$1" target="$$2" start=$$SECONDS rc=0; \
+	  echo "== $$title"; \
+	  $(MAKE) --no-print-directory "$$target" || rc=$$?; \
+	  local outcome=ok; ((rc == 0)) || { outcome="FAILED (exit $$rc)"; failed=1; }; \
+	  summary+=("$$(printf '%-44s %5ss  %s' "$$title" $$((SECONDS - start)) "$$outcome")"); \
+	  return $$rc; \
+	}; \
+	skipped() { summary+=("$$(printf '%-44s %6s  %s' "$$1" - "skipped: $$2")"); }; \
+	if stage "release build (GCC 12, -O2 -g)" build-all; then \
+	  stage "release tests" test-release || true; \
+	else skipped "release tests" "build failed"; fi; \
+	if stage "sanitizer build (Clang 14, ASan+UBSan, -O1)" asan; then \
+	  stage "sanitizer tests" test-asan || true; \
+	  stage "fuzzing ($(FUZZ_SECONDS)s in total)" test-fuzz || true; \
+	else skipped "sanitizer tests" "build failed"; skipped "fuzzing" "build failed"; fi; \
+	echo; echo "== make test summary"; printf '%s\n' "$${summary[@]}"; \
+	exit $$failed
+
+test-release:
+	ctest --test-dir $(RELEASE_DIR) --output-on-failure -j2
+
+asan: deps
+	@$(ASAN_CMAKE) > /dev/null
+	ninja -C $(ASAN_DIR) -j$(JOBS)
+
+test-asan:
+	$(ASAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j2
+
+test-fuzz:
+	$(ASAN_ENV) bash tools/run-fuzzers.sh $(ASAN_DIR) $(FUZZ_SECONDS)
+
+fuzz: FUZZ_SECONDS := 600
+fuzz: asan
+	$(ASAN_ENV) bash tools/run-fuzzers.sh $(ASAN_DIR) $(FUZZ_SECONDS)
+
+# bench/run.sh drives the whole-query and footer benchmarks against DuckDB; without
+# it, the Google Benchmark executables run on their own.
+bench: build-all oracle
+	@if [[ -f bench/run.sh ]]; then \
+	  bash bench/run.sh; \
+	else \
+	  for b in $(RELEASE_DIR)/*_benchmark; do [[ -x "$$b" ]] && "$$b"; done; true; \
+	fi
+
+# npm ci only when node_modules is missing or older than the lockfile.
+oracle: $(ORACLE_STAMP)
+$(ORACLE_STAMP): tools/oracle/package-lock.json tools/oracle/package.json | deps
+	npm ci --prefix tools/oracle --no-audit --no-fund
+	@touch $@
+
+format:
+	@fmt=$$(command -v clang-format-14 || command -v clang-format) || \
+	  { echo "format: clang-format not found; apt-get install clang-format" >&2; exit 1; }; \
+	find src tests bench fuzz -type f \( -name '*.h' -o -name '*.cc' \) -print0 | xargs -0 -r $$fmt -i
+
+clean:
+	rm -rf build

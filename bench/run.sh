@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs quarry's benchmarks against DuckDB on the same data, in the same run, and
+# prints the figures with their ratios (docs/PERFORMANCE.md records them).
+#
+#   bash bench/run.sh [SUITE...]      SUITE: footer (the default; the only one so far)
+#
+# Environment:
+#   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
+#                           RelWithDebInfo with QUARRY_BENCH=ON if not already
+#   QUARRY_BENCH_RUNS       runs per measurement, each figure a median (default 15)
+#   QUARRY_BENCH_DATA       where generated files go (default build/bench-data); a
+#                           file is generated when missing or older than its generator
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
+runs="${QUARRY_BENCH_RUNS:-15}"
+data="${QUARRY_BENCH_DATA:-build/bench-data}"
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(footer)
+
+for suite in "${suites[@]}"; do
+  case "$suite" in
+    footer) ;;
+    *) echo "bench/run.sh: unknown suite '$suite' (known: footer)" >&2; exit 2 ;;
+  esac
+done
+
+# DuckDB comes from the project's pinned oracle install.
+if [ ! -d tools/oracle/node_modules/@duckdb/node-api ] && [ -z "${QUARRY_ORACLE_DIR:-}" ]; then
+  echo "bench/run.sh: installing the DuckDB oracle (npm ci --prefix tools/oracle)" >&2
+  npm ci --prefix tools/oracle --no-audit --no-fund >&2
+fi
+
+# Release binaries: an existing build directory keeps its configuration, only the
+# benchmarks are switched on.
+if [ -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" -DQUARRY_BENCH=ON >/dev/null
+else
+  # The flags of `make build` (Makefile), so that both share one build directory.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" \
+    -DQUARRY_BENCH=ON >/dev/null
+fi
+if ! grep -q '^benchmark_DIR:PATH=/' "$build/CMakeCache.txt"; then
+  echo "bench/run.sh: Google Benchmark not found by cmake (Debian: apt-get install libbenchmark-dev)" >&2
+  exit 1
+fi
+cmake --build "$build" --target footer_decode_benchmark quarry -- -j"${JOBS:-$(nproc)}" >&2
+
+mkdir -p "$data"
+for suite in "${suites[@]}"; do
+  case "$suite" in
+    footer)
+      file="$data/wide-1000x100.parquet"
+      if [ ! -f "$file" ] || [ bench/make-wide-file.mjs -nt "$file" ]; then
+        echo "bench/run.sh: generating $file with DuckDB" >&2
+        node bench/make-wide-file.mjs "$file" >&2
+      fi
+      node bench/footer_vs_duckdb.mjs --file "$file" --bench "$build/footer_decode_benchmark" \
+        --quarry "$build/quarry" --runs "$runs" --json "$data/footer-results.json"
+      ;;
+  esac
+done

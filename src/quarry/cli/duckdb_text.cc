@@ -1,0 +1,179 @@
+#include "quarry/cli/duckdb_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <system_error>
+
+namespace quarry::cli {
+
+namespace {
+
+constexpr int64_t kNanosPerSecond = 1'000'000'000;
+constexpr int64_t kSecondsPerDay = 86'400;
+
+int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+std::string padded(int64_t value, size_t width) {
+  std::string digits = std::to_string(value);
+  if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+  return digits;
+}
+
+/// Rewrites std::to_chars' shortest scientific form ("-1.25e-07") in DuckDB's
+/// notation (see the header).
+std::string fromShortestScientific(std::string_view scientific) {
+  const bool negative = scientific.front() == '-';
+  if (negative) scientific.remove_prefix(1);
+  const size_t e = scientific.find('e');
+  std::string digits;
+  for (char c : scientific.substr(0, e)) {
+    if (c != '.') digits += c;
+  }
+  const int exponent = std::atoi(std::string(scientific.substr(e + 1)).c_str());
+  std::string out = negative ? "-" : "";
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent >= 0) {
+      const size_t integerDigits = static_cast<size_t>(exponent) + 1;
+      if (digits.size() <= integerDigits) {
+        out += digits;
+        out.append(integerDigits - digits.size(), '0');
+        out += ".0";
+      } else {
+        out += digits.substr(0, integerDigits);
+        out += '.';
+        out += digits.substr(integerDigits);
+      }
+    } else {
+      out += "0.";
+      out.append(static_cast<size_t>(-exponent - 1), '0');
+      out += digits;
+    }
+    return out;
+  }
+  out += digits[0];
+  if (digits.size() > 1) {
+    out += '.';
+    out += digits.substr(1);
+  }
+  out += exponent < 0 ? "e-" : "e+";
+  out += padded(std::abs(exponent), 2);
+  return out;
+}
+
+template <typename T>
+std::string floatingText(T value) {
+  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  return fromShortestScientific(std::string_view(buffer, result.ptr - buffer));
+}
+
+/// Appends ".fraction" for `nanos` (0..999'999'999) cut to `digits` digits,
+/// trailing zeros removed; nothing when that leaves no digit.
+void appendFraction(int64_t nanos, int digits, std::string& out) {
+  std::string fraction = padded(nanos, 9).substr(0, static_cast<size_t>(digits));
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  if (!fraction.empty()) {
+    out += '.';
+    out += fraction;
+  }
+}
+
+void appendCount(int64_t count, const char* unit, std::string& out) {
+  if (!out.empty()) out += ' ';
+  out += std::to_string(count);
+  out += ' ';
+  out += unit;
+  if (count != 1) out += 's';
+}
+
+}  // namespace
+
+std::string duckDbDouble(double value) { return floatingText(value); }
+
+std::string duckDbFloat(float value) { return floatingText(value); }
+
+std::string duckDbDate(Date date) {
+  // Date renders astronomical years (0 = 1 BC, -1 = 2 BC) as [-]YYYY-MM-DD.
+  const std::string iso = date.toString();
+  constexpr size_t kMonthDay = 6;  // "-MM-DD"
+  const std::string yearText = iso.substr(0, iso.size() - kMonthDay);
+  const int64_t year = std::strtoll(yearText.c_str(), nullptr, 10);
+  if (year > 0) return iso;
+  return padded(1 - year, 4) + iso.substr(iso.size() - kMonthDay) + " (BC)";
+}
+
+std::string duckDbTime(int64_t nanosOfDay, int fractionDigits) {
+  const int64_t seconds = floorDiv(nanosOfDay, kNanosPerSecond);
+  std::string out = padded(seconds / 3600, 2) + ":" + padded(seconds / 60 % 60, 2) + ":" +
+                    padded(seconds % 60, 2);
+  appendFraction(nanosOfDay - seconds * kNanosPerSecond, fractionDigits, out);
+  return out;
+}
+
+std::string duckDbTimestamp(int64_t epochSeconds, int32_t nanos, int fractionDigits) {
+  const int64_t days = floorDiv(epochSeconds, kSecondsPerDay);
+  const int64_t secondOfDay = epochSeconds - days * kSecondsPerDay;
+  return duckDbDate(Date{static_cast<int32_t>(days)}) + " " +
+         duckDbTime(secondOfDay * kNanosPerSecond + nanos, fractionDigits);
+}
+
+std::string duckDbInterval(const Interval& interval) {
+  std::string out;
+  const int64_t years = interval.months / 12;
+  const int64_t months = interval.months % 12;
+  if (years != 0) appendCount(years, "year", out);
+  if (months != 0) appendCount(months, "month", out);
+  if (interval.days != 0) appendCount(interval.days, "day", out);
+  if (interval.millis != 0) {
+    if (!out.empty()) out += ' ';
+    const int64_t seconds = interval.millis / 1000;
+    out += padded(seconds / 3600, 2) + ":" + padded(seconds / 60 % 60, 2) + ":" +
+           padded(seconds % 60, 2);
+    appendFraction(int64_t{interval.millis % 1000} * 1'000'000, 6, out);
+  }
+  return out.empty() ? "00:00:00" : out;
+}
+
+std::string duckDbBlob(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size());
+  for (char c : bytes) {
+    const auto b = static_cast<uint8_t>(c);
+    if (b >= 32 && b <= 126 && c != '\\' && c != '\'' && c != '"') {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    }
+  }
+  return out;
+}
+
+bool needsQuotesInNested(std::string_view text) {
+  const auto isSpace = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+  };
+  if (text.empty() || isSpace(text.front()) || isSpace(text.back())) return true;
+  if (text.size() == 4) {
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(c | 0x20);
+    if (lower == "null") return true;
+  }
+  return text.find_first_of("\"'(),:=[]{}") != std::string_view::npos;
+}
+
+void appendQuotedInNested(std::string_view text, std::string& out) {
+  out += '\'';
+  for (char c : text) {
+    if (c == '\\' || c == '\'') out += '\\';
+    out += c;
+  }
+  out += '\'';
+}
+
+}  // namespace quarry::cli

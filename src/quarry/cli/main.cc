@@ -1,0 +1,83 @@
+// The `quarry` command line. Parsing is CLI11's; each subcommand lives in its
+// own file and renders its output into a string, which is written here: all of
+// it on success, the text part of it on a failure. Exit codes: 0 success, 1 a
+// failure reading the input (one line on stderr), 2 a usage error.
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "quarry/cli/error_report.h"
+#include "quarry/cli/inspect_command.h"
+#include "quarry/cli/print_command.h"
+#include "quarry/common/error.h"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+bool writeStdout(const std::string& text) {
+  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() &&
+         std::fflush(stdout) == 0;
+}
+
+/// Reports a failed command: the text rendered before the failure (never a
+/// partial JSON document), then one line on stderr.
+int fail(const quarry::cli::InspectOptions& options, const std::string& partial,
+         const char* message) {
+  if (!options.json) {
+    writeStdout(partial);
+  }
+  std::cerr << quarry::cli::errorLine(options.file, message) << std::endl;
+  return kExitFailure;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("quarry reads Parquet files where they lie.", "quarry");
+  app.set_version_flag("--version", std::string("quarry ") + kVersion);
+  app.require_subcommand(1);
+  quarry::cli::InspectOptions inspect;
+  quarry::cli::addInspectCommand(app, inspect);
+  quarry::cli::PrintOptions print;
+  const CLI::App& printCommand = quarry::cli::addPrintCommand(app, print);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      return app.exit(e);  // --help, --version: printed on stdout
+    }
+    std::cerr << "quarry: " << e.what() << " (run 'quarry --help' for usage)" << std::endl;
+    return kExitUsage;
+  }
+
+  if (printCommand.parsed()) {
+    return quarry::cli::runPrint(print, stdout);  // streams its rows; reports its own failure
+  }
+
+  std::string out;
+  try {
+    quarry::cli::runInspect(inspect, out);
+  } catch (const quarry::Error& e) {
+    return fail(inspect, out, e.what());
+  } catch (const quarry::InvalidArgument& e) {
+    return fail(inspect, out, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(inspect, out, "out of memory");
+  } catch (const std::exception& e) {
+    // A failure no layer classified (e.g. std::out_of_range from a bad index):
+    // still one line naming the file, never a crash.
+    return fail(inspect, out, e.what());
+  }
+  if (!writeStdout(out)) {
+    std::cerr << "quarry: cannot write the output" << std::endl;
+    return kExitFailure;
+  }
+  return 0;
+}

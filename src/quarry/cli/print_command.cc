@@ -1,0 +1,213 @@
+#include "quarry/cli/print_command.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "quarry/cli/error_report.h"
+#include "quarry/cli/json_writer.h"
+#include "quarry/cli/text_table.h"
+#include "quarry/cli/value_renderer.h"
+#include "quarry/common/error.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/row_reader.h"
+
+namespace quarry::cli {
+
+namespace {
+
+/// Output is handed to stdout in pieces of about this size.
+constexpr size_t kFlushBytes = 1 << 20;
+
+/// Appends a CSV field as DuckDB's CSV writer does: quoted (quotes doubled) when
+/// it holds a delimiter, quote or line break, or is empty (which NULL is not).
+void appendCsvField(std::string_view text, std::string& out) {
+  if (!text.empty() && text.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+/// Collects the output of one print run in the chosen format.
+class RowPrinter {
+ public:
+  RowPrinter(PrintFormat format, std::FILE* out) : format_(format), out_(out) {}
+
+  void begin(const parquet::RowReader& rows) {
+    std::vector<TextTable::Column> columns;
+    // The names come from the projection: the reader has no current row yet.
+    const auto& fields = rows.projection().root().children;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const std::string& name = fields[i]->node->name;
+      names_.push_back(name);
+      columns.push_back(TextTable::Column{printableText(name)});
+      if (format_ == PrintFormat::kCsv) {
+        if (i > 0) pending_ += ',';
+        appendCsvField(name, pending_);
+      }
+    }
+    if (format_ == PrintFormat::kCsv) pending_ += '\n';
+    if (format_ == PrintFormat::kTable) table_ = std::make_unique<TextTable>(std::move(columns));
+    if (format_ == PrintFormat::kJson) pending_ += '[';
+  }
+
+  /// Renders the current row; a failure part-way leaves nothing of the row behind.
+  void addRow(const parquet::RowReader& rows, const ValueRenderer& renderer) {
+    std::string line;
+    std::vector<std::string> cells;
+    for (size_t i = 0; i < names_.size(); ++i) {
+      const parquet::FieldValue value = rows.field(i);
+      switch (format_) {
+        case PrintFormat::kTable: {
+          std::string text;
+          renderer.appendText(value, text);
+          cells.push_back(printableText(text));
+          break;
+        }
+        case PrintFormat::kCsv: {
+          if (i > 0) line += ',';
+          if (!value.isNull()) {  // NULL is the empty field
+            std::string text;
+            renderer.appendText(value, text);
+            appendCsvField(text, line);
+          }
+          break;
+        }
+        case PrintFormat::kJson:
+        case PrintFormat::kNdjson:
+          line += i == 0 ? '{' : ',';
+          appendJsonString(line, names_[i]);
+          line += ':';
+          renderer.appendJson(value, line);
+          break;
+      }
+    }
+    switch (format_) {
+      case PrintFormat::kTable:
+        table_->addRow(std::move(cells));
+        return;
+      case PrintFormat::kCsv:
+        pending_ += line;
+        pending_ += '\n';
+        break;
+      case PrintFormat::kJson:
+      case PrintFormat::kNdjson:
+        if (names_.empty()) line += '{';
+        line += '}';
+        if (format_ == PrintFormat::kJson) pending_ += rowCount_ == 0 ? "\n" : ",\n";
+        pending_ += line;
+        if (format_ == PrintFormat::kNdjson) pending_ += '\n';
+        break;
+    }
+    ++rowCount_;
+    if (format_ != PrintFormat::kJson && pending_.size() >= kFlushBytes) flush();
+  }
+
+  /// Writes what is left after the last row.
+  void end() {
+    if (format_ == PrintFormat::kTable) table_->render(pending_);
+    if (format_ == PrintFormat::kJson) pending_ += rowCount_ == 0 ? "]\n" : "\n]\n";
+    flush();
+  }
+
+  /// Writes the complete rows rendered before a failure (a JSON array not at all).
+  void abandon() {
+    if (format_ == PrintFormat::kJson) return;
+    if (format_ == PrintFormat::kTable && table_ != nullptr) table_->render(pending_);
+    flush();
+  }
+
+ private:
+  void flush() {
+    if (!pending_.empty() && std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) {
+      throw IoError("cannot write the output");
+    }
+    pending_.clear();
+  }
+
+  PrintFormat format_;
+  std::FILE* out_;
+  std::vector<std::string> names_;
+  std::unique_ptr<TextTable> table_;
+  std::string pending_;
+  int64_t rowCount_ = 0;
+};
+
+void printRows(const PrintOptions& options, RowPrinter& printer) {
+  auto file = parquet::ParquetFileReader::open(options.file);
+  const parquet::ColumnProjection projection =
+      options.columns.empty() ? parquet::ColumnProjection::all()
+                              : parquet::ColumnProjection::columns(options.columns);
+  auto rows = file->rowReader(projection);
+  const ValueRenderer renderer(file->metadata());
+  printer.begin(*rows);
+  for (int64_t printed = 0; (options.head < 0 || printed < options.head) && rows->next();
+       ++printed) {
+    printer.addRow(*rows, renderer);
+  }
+  printer.end();
+}
+
+}  // namespace
+
+CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
+  CLI::App* print = app.add_subcommand(
+      "print", "Print a Parquet file's rows, each value as DuckDB renders it");
+  print->add_option("FILE", options.file, "Parquet file: a local path or a file:// URI")
+      ->required();
+  print
+      ->add_option("--columns", options.columns,
+                   "Columns to print, comma-separated: top-level names, struct names or dotted "
+                   "paths (default: all)")
+      ->delimiter(',');
+  print->add_option("--head", options.head, "Print at most N rows")
+      ->check(CLI::NonNegativeNumber);
+  const std::map<std::string, PrintFormat> formats{{"table", PrintFormat::kTable},
+                                                   {"csv", PrintFormat::kCsv},
+                                                   {"json", PrintFormat::kJson},
+                                                   {"ndjson", PrintFormat::kNdjson}};
+  print
+      ->add_option("--format", options.format,
+                   "table (default), csv, json (one array) or ndjson (one object per line)")
+      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+  return *print;
+}
+
+int runPrint(const PrintOptions& options, std::FILE* out) {
+  RowPrinter printer(options.format, out);
+  const auto fail = [&](const char* message) {
+    try {
+      printer.abandon();
+    } catch (const std::exception&) {
+      // The output is broken too; the message below says what failed first.
+    }
+    std::fflush(out);
+    std::cerr << errorLine(options.file, message) << std::endl;
+    return 1;
+  };
+  try {
+    printRows(options, printer);
+  } catch (const Error& e) {
+    return fail(e.what());
+  } catch (const InvalidArgument& e) {
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory");
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+  if (std::fflush(out) != 0) {
+    std::cerr << "quarry: cannot write the output" << std::endl;
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace quarry::cli

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+/// `quarry print FILE [--columns a,b.c] [--head N] [--format table|csv|json|ndjson]`:
+/// the rows of a Parquet file, each value rendered as DuckDB renders it (see
+/// ValueRenderer), so that a script can compare the output with DuckDB's.
+namespace quarry::cli {
+
+enum class PrintFormat { kTable, kCsv, kJson, kNdjson };
+
+struct PrintOptions {
+  std::string file;
+  /// Projection names (top-level fields, struct names or dotted paths); empty = all.
+  std::vector<std::string> columns;
+  /// Rows to print at most; negative = all.
+  int64_t head = -1;
+  PrintFormat format = PrintFormat::kTable;
+};
+
+/// Adds the `print` subcommand to `app`; parsing fills `options`, which must
+/// outlive the parse.
+CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options);
+
+/// Prints `options.file` to `out` and returns the exit code: 0, or 1 after one
+/// line on stderr naming the file when reading fails. Rows are written as they
+/// are read (table and JSON output, which need every row first, excepted), so a
+/// failure part-way leaves the rows before it on `out`; a JSON array is then
+/// not written at all rather than cut.
+int runPrint(const PrintOptions& options, std::FILE* out);
+
+}  // namespace quarry::cli

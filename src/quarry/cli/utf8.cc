@@ -1,0 +1,72 @@
+#include "quarry/cli/utf8.h"
+
+#include <cstdint>
+
+namespace quarry::cli {
+
+size_t utf8SequenceLength(std::string_view bytes, size_t pos) {
+  const size_t remaining = bytes.size() - pos;
+  const auto at = [&](size_t i) { return static_cast<uint8_t>(bytes[pos + i]); };
+  const auto isContinuation = [&](size_t i) { return (at(i) & 0xC0) == 0x80; };
+  const uint8_t lead = at(0);
+  if (lead < 0x80) {
+    return 1;
+  }
+  if (lead < 0xC2) {
+    return 0;  // continuation byte, or the overlong leads C0/C1
+  }
+  if (lead < 0xE0) {
+    return remaining >= 2 && isContinuation(1) ? 2 : 0;
+  }
+  if (lead < 0xF0) {
+    if (remaining < 3 || !isContinuation(1) || !isContinuation(2)) {
+      return 0;
+    }
+    // E0 needs A0..BF (else overlong); ED needs 80..9F (else a surrogate).
+    if ((lead == 0xE0 && at(1) < 0xA0) || (lead == 0xED && at(1) > 0x9F)) {
+      return 0;
+    }
+    return 3;
+  }
+  if (lead < 0xF5) {
+    if (remaining < 4 || !isContinuation(1) || !isContinuation(2) || !isContinuation(3)) {
+      return 0;
+    }
+    // F0 needs 90..BF (else overlong); F4 needs 80..8F (else past U+10FFFF).
+    if ((lead == 0xF0 && at(1) < 0x90) || (lead == 0xF4 && at(1) > 0x8F)) {
+      return 0;
+    }
+    return 4;
+  }
+  return 0;
+}
+
+bool isValidUtf8(std::string_view bytes) {
+  size_t pos = 0;
+  while (pos < bytes.size()) {
+    // ASCII runs are the common case; step over them without the full check.
+    if (static_cast<uint8_t>(bytes[pos]) < 0x80) {
+      ++pos;
+      continue;
+    }
+    const size_t length = utf8SequenceLength(bytes, pos);
+    if (length == 0) {
+      return false;
+    }
+    pos += length;
+  }
+  return true;
+}
+
+size_t codePointCount(std::string_view text) {
+  size_t count = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t length = utf8SequenceLength(text, pos);
+    pos += length == 0 ? 1 : length;
+    ++count;
+  }
+  return count;
+}
+
+}  // namespace quarry::cli

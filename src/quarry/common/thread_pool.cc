@@ -1,0 +1,112 @@
+#include "quarry/common/thread_pool.h"
+
+#include <atomic>
+
+namespace quarry {
+
+struct ThreadPool::Loop {
+  size_t n = 0;
+  const std::function<void(size_t)>* fn = nullptr;
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::atomic<bool> failed{false};
+  std::mutex errorMutex;
+  std::exception_ptr error;
+  std::mutex doneMutex;
+  std::condition_variable allDone;
+  size_t activeWorkers = 0;  // guarded by the pool's mutex
+};
+
+ThreadPool::ThreadPool(size_t threads) {
+  size_ = threads != 0 ? threads : std::max<size_t>(1, std::thread::hardware_concurrency());
+  for (size_t i = 1; i < size_; ++i) workers_.emplace_back([this] { workerMain(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+ThreadPool& ThreadPool::shared() {
+  static ThreadPool pool;
+  return pool;
+}
+
+void ThreadPool::runLoop(Loop& loop) {
+  for (size_t i; (i = loop.next.fetch_add(1)) < loop.n;) {
+    if (!loop.failed.load(std::memory_order_relaxed)) {
+      try {
+        (*loop.fn)(i);
+      } catch (...) {
+        std::lock_guard lock(loop.errorMutex);
+        if (!loop.error) loop.error = std::current_exception();
+        loop.failed = true;
+      }
+    }
+    if (loop.done.fetch_add(1) + 1 == loop.n) {
+      std::lock_guard lock(loop.doneMutex);
+      loop.allDone.notify_all();
+    }
+  }
+}
+
+void ThreadPool::workerMain() {
+  uint64_t seen = 0;
+  for (;;) {
+    Loop* loop;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || (current_ != nullptr && generation_ != seen); });
+      if (stopping_) return;
+      seen = generation_;
+      loop = current_;
+      ++loop->activeWorkers;
+    }
+    runLoop(*loop);
+    {
+      std::lock_guard lock(mutex_);
+      --loop->activeWorkers;
+    }
+    wake_.notify_all();
+  }
+}
+
+void ThreadPool::parallelFor(size_t n, const std::function<void(size_t)>& fn) {
+  if (n == 0) return;
+  if (workers_.empty() || n == 1) {
+    for (size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  // One loop at a time: nested or concurrent callers run theirs inline.
+  std::unique_lock lock(mutex_);
+  if (current_ != nullptr) {
+    lock.unlock();
+    for (size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  Loop loop;
+  loop.n = n;
+  loop.fn = &fn;
+  current_ = &loop;
+  ++generation_;
+  lock.unlock();
+  wake_.notify_all();
+  runLoop(loop);
+  {
+    std::unique_lock doneLock(loop.doneMutex);
+    loop.allDone.wait(doneLock, [&] { return loop.done.load() == loop.n; });
+  }
+  {
+    // The loop lives on this stack: wait until no worker still holds it.
+    std::unique_lock waitLock(mutex_);
+    current_ = nullptr;
+    wake_.wait(waitLock, [&] { return loop.activeWorkers == 0; });
+  }
+  if (loop.error) std::rethrow_exception(loop.error);
+}
+
+}  // namespace quarry

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+/// A fixed set of worker threads for data-parallel loops (decoding a row group's
+/// column chunks, row groups of a file). Work is handed out index by index, so
+/// uneven tasks balance themselves.
+namespace quarry {
+
+class ThreadPool {
+ public:
+  /// Starts `threads` workers (0: the hardware concurrency). With one thread the
+  /// pool runs loops on the caller's thread and starts no worker.
+  explicit ThreadPool(size_t threads = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  size_t size() const { return size_; }
+
+  /// Runs fn(0) ... fn(n - 1) across the pool and the calling thread, and returns
+  /// when all are done. The first exception a task throws is rethrown here after
+  /// the others finish; tasks not yet started are then skipped.
+  void parallelFor(size_t n, const std::function<void(size_t)>& fn);
+
+  /// Returns a process-wide pool sized to the hardware.
+  static ThreadPool& shared();
+
+ private:
+  struct Loop;
+  void workerMain();
+  static void runLoop(Loop& loop);
+
+  size_t size_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  Loop* current_ = nullptr;
+  uint64_t generation_ = 0;
+  bool stopping_ = false;
+};
+
+}  // namespace quarry

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "quarry/formats/parquet/schema.h"
+
+/// The decoded content of one column chunk: its repetition and definition
+/// levels and its non-null values stored densely, in the physical type's
+/// in-memory form. Record assembly and the typed readers work from this.
+namespace quarry::parquet {
+
+struct ColumnChunkData {
+  const SchemaNode* leaf = nullptr;
+
+  /// Level entries: one per value, null or empty list of the column.
+  int64_t levelCount = 0;
+  /// Empty when the column's maximum definition level is 0 (every entry holds a value).
+  std::vector<int16_t> definitionLevels;
+  /// Empty when the column's maximum repetition level is 0 (one entry per row).
+  std::vector<int16_t> repetitionLevels;
+
+  /// Non-null values, densely stored.
+  int64_t valueCount = 0;
+  /// Bytes per value for fixed-width types: BOOLEAN 1 (0 or 1), INT32 4, INT64 8,
+  /// INT96 12, FLOAT 4, DOUBLE 8, FIXED_LEN_BYTE_ARRAY(n) n; 0 for BYTE_ARRAY.
+  size_t valueWidth = 0;
+  /// valueCount * valueWidth bytes, little endian as Parquet's PLAIN stores them.
+  std::vector<uint8_t> fixedValues;
+  /// BYTE_ARRAY: value i is byteData[offsets[i], offsets[i + 1]); valueCount + 1 entries.
+  std::vector<int64_t> offsets;
+  std::vector<uint8_t> byteData;
+
+  /// Returns the values of a fixed-width type as T (T must match valueWidth).
+  template <typename T>
+  std::span<const T> values() const {
+    return {reinterpret_cast<const T*>(fixedValues.data()), static_cast<size_t>(valueCount)};
+  }
+  /// Returns the bytes of value `i` for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY columns.
+  std::string_view bytes(int64_t i) const {
+    if (valueWidth == 0) {
+      return {reinterpret_cast<const char*>(byteData.data()) + offsets[i],
+              static_cast<size_t>(offsets[i + 1] - offsets[i])};
+    }
+    return {reinterpret_cast<const char*>(fixedValues.data()) + i * valueWidth, valueWidth};
+  }
+  /// Returns whether level entry `i` holds a value (its definition level is the maximum).
+  bool hasValue(int64_t i) const {
+    return definitionLevels.empty() || definitionLevels[i] == leaf->maxDefinitionLevel;
+  }
+};
+
+}  // namespace quarry::parquet

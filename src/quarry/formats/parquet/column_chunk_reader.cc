@@ -1,0 +1,335 @@
+#include "quarry/formats/parquet/column_chunk_reader.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "quarry/common/error.h"
+#include "quarry/formats/parquet/compression.h"
+#include "quarry/formats/parquet/encoding/rle_bit_packed_decoder.h"
+#include "quarry/formats/parquet/metadata_decoder.h"
+#include "quarry/formats/parquet/page_values.h"
+
+// A column chunk is a run of pages, each a thrift PageHeader followed by its
+// body. A data page v1 body is compressed as a whole and holds, in order, the
+// repetition levels, the definition levels (each RLE with a 4-byte length
+// prefix, or the deprecated BIT_PACKED) and the values. A v2 body keeps both
+// level sections uncompressed in front (lengths in the header, no prefix) and
+// compresses only the values. The number of values a page holds is the number
+// of its level entries whose definition level is the column's maximum.
+namespace quarry::parquet {
+namespace {
+
+unsigned bitWidthOf(int16_t maxLevel) {
+  unsigned width = 0;
+  while ((1 << width) <= maxLevel) ++width;
+  return width;
+}
+
+/// Decodes the deprecated BIT_PACKED level encoding: values packed from the most
+/// significant bit of each byte down, with no run headers; returns bytes used.
+size_t decodeBitPackedLevels(std::span<const uint8_t> data, unsigned width, int16_t* out,
+                             size_t n) {
+  const uint64_t bits = static_cast<uint64_t>(n) * width;
+  const size_t bytes = static_cast<size_t>((bits + 7) / 8);
+  if (bytes > data.size()) {
+    throw CorruptFile("BIT_PACKED levels need " + std::to_string(bytes) + " bytes, the page has " +
+                      std::to_string(data.size()));
+  }
+  uint64_t bit = 0;
+  for (size_t i = 0; i < n; ++i) {
+    int16_t v = 0;
+    for (unsigned b = 0; b < width; ++b, ++bit) {
+      v = static_cast<int16_t>(v << 1 | ((data[bit / 8] >> (7 - bit % 8)) & 1));
+    }
+    out[i] = v;
+  }
+  return bytes;
+}
+
+/// Decodes `n` levels of maximum `maxLevel` into `out`; returns the bytes used.
+/// `prefixed` selects the v1 layout (a 4-byte length before RLE runs).
+size_t decodeLevels(Encoding encoding, std::span<const uint8_t> data, bool prefixed,
+                    int16_t maxLevel, int16_t* out, size_t n, const char* kind) {
+  const unsigned width = bitWidthOf(maxLevel);
+  size_t used = 0;
+  size_t got = 0;
+  if (encoding == Encoding::RLE) {
+    auto decoder = prefixed ? RleBitPackedDecoder::withLengthPrefix(data, width)
+                            : RleBitPackedDecoder(data, width);
+    got = decoder.getBatch(out, n);
+    used = decoder.encodedSize();
+  } else if (encoding == Encoding::BIT_PACKED && prefixed) {
+    used = decodeBitPackedLevels(data, width, out, n);
+    got = n;
+  } else {
+    throw Unsupported(std::string(kind) + " levels encoded with " + toString(encoding) +
+                      " are not supported");
+  }
+  if (got != n) {
+    throw CorruptFile(std::string(kind) + " levels: the page holds " + std::to_string(got) +
+                      " of the " + std::to_string(n) + " its header declares");
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (out[i] > maxLevel) {
+      throw CorruptFile(std::string(kind) + " level " + std::to_string(out[i]) + " at entry " +
+                        std::to_string(i) + " exceeds the column's maximum " +
+                        std::to_string(maxLevel));
+    }
+  }
+  return used;
+}
+
+class ChunkDecoder {
+ public:
+  ChunkDecoder(const ColumnMetaData& meta, const SchemaNode& leaf,
+               const ColumnChunkReadOptions& options)
+      : meta_(meta), leaf_(leaf), options_(options) {
+    out_.leaf = &leaf;
+    out_.valueWidth = valueWidthOf(leaf);
+    if (out_.valueWidth == 0) out_.offsets.push_back(0);
+  }
+
+  ColumnChunkData decode(std::span<const uint8_t> bytes, uint64_t fileOffset) {
+    size_t pos = 0;
+    while (pos < bytes.size() && out_.levelCount < meta_.num_values) {
+      pageOffset_ = fileOffset + pos;
+      uint32_t headerSize = 0;
+      const PageHeader header = decodePageHeader(bytes.subspan(pos), headerSize);
+      pos += headerSize;
+      if (header.compressed_page_size < 0 ||
+          static_cast<uint64_t>(header.compressed_page_size) > bytes.size() - pos) {
+        throw CorruptFile("compressed_page_size " + std::to_string(header.compressed_page_size) +
+                          " runs past the end of the column chunk (" +
+                          std::to_string(bytes.size() - pos) + " bytes remain)");
+      }
+      if (header.uncompressed_page_size < 0) {
+        throw CorruptFile("uncompressed_page_size is negative (" +
+                          std::to_string(header.uncompressed_page_size) + ")");
+      }
+      const auto body = bytes.subspan(pos, static_cast<size_t>(header.compressed_page_size));
+      pos += body.size();
+      if (header.crc && options_.verifyChecksums) verifyCrc(*header.crc, body);
+      switch (header.type) {
+        case PageType::DICTIONARY_PAGE: readDictionaryPage(header, body); break;
+        case PageType::DATA_PAGE: readDataPageV1(header, body); break;
+        case PageType::DATA_PAGE_V2: readDataPageV2(header, body); break;
+        default: break;  // index pages and unknown page types carry no values
+      }
+    }
+    if (out_.levelCount != meta_.num_values) {
+      pageOffset_.reset();
+      throw CorruptFile("the pages hold " + std::to_string(out_.levelCount) +
+                        " values but the column chunk metadata declares " +
+                        std::to_string(meta_.num_values));
+    }
+    if (!out_.repetitionLevels.empty() && out_.repetitionLevels[0] != 0) {
+      pageOffset_.reset();
+      throw CorruptFile("the first repetition level is " +
+                        std::to_string(out_.repetitionLevels[0]) +
+                        ", but a column chunk must start a new record (0)");
+    }
+    return std::move(out_);
+  }
+
+  std::optional<uint64_t> pageOffset() const { return pageOffset_; }
+
+ private:
+  void verifyCrc(int32_t expected, std::span<const uint8_t> body) {
+    const uint32_t actual = static_cast<uint32_t>(
+        crc32(crc32(0L, Z_NULL, 0), body.data(), static_cast<uInt>(body.size())));
+    if (actual != static_cast<uint32_t>(expected)) {
+      char buffer[64];
+      std::snprintf(buffer, sizeof buffer, "0x%08x, the page's bytes give 0x%08x",
+                    static_cast<uint32_t>(expected), actual);
+      throw CorruptFile(std::string("CRC mismatch: the page header records ") + buffer);
+    }
+  }
+
+  /// Decompresses `compressed` into a buffer of `size` bytes (or returns it as is).
+  std::span<const uint8_t> decompressed(std::span<const uint8_t> compressed, int32_t size,
+                                        bool isCompressed) {
+    if (!isCompressed || meta_.codec == CompressionCodec::UNCOMPRESSED) {
+      if (static_cast<size_t>(size) != compressed.size() && !isCompressed) {
+        throw CorruptFile("an uncompressed page body has " + std::to_string(compressed.size()) +
+                          " bytes, its header says " + std::to_string(size));
+      }
+      return compressed;
+    }
+    buffer_.resize(static_cast<size_t>(size));
+    decompress(meta_.codec, compressed, buffer_);
+    return buffer_;
+  }
+
+  void readDictionaryPage(const PageHeader& header, std::span<const uint8_t> body) {
+    if (!header.dictionary_page_header) {
+      throw CorruptFile("a DICTIONARY_PAGE has no dictionary_page_header");
+    }
+    const auto& dict = *header.dictionary_page_header;
+    if (dict.encoding != Encoding::PLAIN && dict.encoding != Encoding::PLAIN_DICTIONARY) {
+      throw Unsupported("a dictionary page encoded with " + toString(dict.encoding) +
+                        " is not supported");
+    }
+    const auto page = decompressed(body, header.uncompressed_page_size, true);
+    dictionary_ = decodeDictionary(page, dict.num_values, leaf_);
+  }
+
+  /// Makes room for `n` more level entries, refusing counts the chunk metadata rules out.
+  void checkEntryCount(int64_t n) {
+    if (n < 0 || n > meta_.num_values - out_.levelCount) {
+      throw CorruptFile("a data page declares " + std::to_string(n) + " values, but only " +
+                        std::to_string(meta_.num_values - out_.levelCount) +
+                        " of the chunk's " + std::to_string(meta_.num_values) + " remain");
+    }
+  }
+
+  /// Decodes both level sections of a page; returns the number of non-null values.
+  template <typename DecodeRep, typename DecodeDef>
+  size_t readLevels(size_t n, DecodeRep&& decodeRep, DecodeDef&& decodeDef) {
+    const size_t at = static_cast<size_t>(out_.levelCount);
+    if (leaf_.maxRepetitionLevel > 0) {
+      out_.repetitionLevels.resize(at + n);
+      decodeRep(out_.repetitionLevels.data() + at);
+    }
+    size_t values = n;
+    if (leaf_.maxDefinitionLevel > 0) {
+      out_.definitionLevels.resize(at + n);
+      int16_t* def = out_.definitionLevels.data() + at;
+      decodeDef(def);
+      values = static_cast<size_t>(std::count(def, def + n, leaf_.maxDefinitionLevel));
+    }
+    out_.levelCount += static_cast<int64_t>(n);
+    return values;
+  }
+
+  void readDataPageV1(const PageHeader& header, std::span<const uint8_t> body) {
+    if (!header.data_page_header) throw CorruptFile("a DATA_PAGE has no data_page_header");
+    const auto& h = *header.data_page_header;
+    checkEntryCount(h.num_values);
+    const auto page = decompressed(body, header.uncompressed_page_size, true);
+    size_t pos = 0;
+    const size_t n = static_cast<size_t>(h.num_values);
+    const size_t values = readLevels(
+        n,
+        [&](int16_t* out) {
+          pos += decodeLevels(h.repetition_level_encoding, page.subspan(pos), true,
+                              leaf_.maxRepetitionLevel, out, n, "repetition");
+        },
+        [&](int16_t* out) {
+          pos += decodeLevels(h.definition_level_encoding, page.subspan(pos), true,
+                              leaf_.maxDefinitionLevel, out, n, "definition");
+        });
+    appendPageValues(h.encoding, page.subspan(pos), values, dictionary_ ? &*dictionary_ : nullptr,
+                     out_);
+  }
+
+  void readDataPageV2(const PageHeader& header, std::span<const uint8_t> body) {
+    if (!header.data_page_header_v2) throw CorruptFile("a DATA_PAGE_V2 has no data_page_header_v2");
+    const auto& h = *header.data_page_header_v2;
+    checkEntryCount(h.num_values);
+    const int64_t repBytes = h.repetition_levels_byte_length;
+    const int64_t defBytes = h.definition_levels_byte_length;
+    if (repBytes < 0 || defBytes < 0 || repBytes + defBytes > static_cast<int64_t>(body.size())) {
+      throw CorruptFile("level sections of " + std::to_string(repBytes) + " + " +
+                        std::to_string(defBytes) + " bytes do not fit in a page body of " +
+                        std::to_string(body.size()) + " bytes");
+    }
+    const size_t n = static_cast<size_t>(h.num_values);
+    const size_t values = readLevels(
+        n,
+        [&](int16_t* out) {
+          decodeLevels(Encoding::RLE, body.subspan(0, repBytes), false, leaf_.maxRepetitionLevel,
+                       out, n, "repetition");
+        },
+        [&](int16_t* out) {
+          decodeLevels(Encoding::RLE, body.subspan(repBytes, defBytes), false,
+                       leaf_.maxDefinitionLevel, out, n, "definition");
+        });
+    if (h.num_nulls >= 0 && static_cast<size_t>(h.num_nulls) != n - values &&
+        leaf_.maxRepetitionLevel == 0) {
+      throw CorruptFile("the page header declares " + std::to_string(h.num_nulls) +
+                        " nulls, its definition levels hold " + std::to_string(n - values));
+    }
+    const int64_t levelsSize = repBytes + defBytes;
+    const int64_t valuesSize = header.uncompressed_page_size - levelsSize;
+    if (valuesSize < 0) {
+      throw CorruptFile("uncompressed_page_size " + std::to_string(header.uncompressed_page_size) +
+                        " is smaller than the level sections (" + std::to_string(levelsSize) +
+                        " bytes)");
+    }
+    const auto page = decompressed(body.subspan(static_cast<size_t>(levelsSize)),
+                                   static_cast<int32_t>(valuesSize), h.is_compressed);
+    appendPageValues(h.encoding, page, values, dictionary_ ? &*dictionary_ : nullptr, out_);
+  }
+
+  const ColumnMetaData& meta_;
+  const SchemaNode& leaf_;
+  const ColumnChunkReadOptions& options_;
+  ColumnChunkData out_;
+  std::optional<Dictionary> dictionary_;
+  std::vector<uint8_t> buffer_;
+  std::optional<uint64_t> pageOffset_;
+};
+
+}  // namespace
+
+ChunkRange columnChunkRange(const ColumnMetaData& meta) {
+  int64_t start = meta.data_page_offset;
+  // Some writers record a dictionary_page_offset of 0 for chunks without one,
+  // and some a data_page_offset of 0 for chunks that start with their dictionary.
+  // An offset inside the leading magic (below 4) is no offset at all.
+  constexpr int64_t kFirstPageOffset = 4;
+  if (meta.dictionary_page_offset && *meta.dictionary_page_offset >= kFirstPageOffset &&
+      (*meta.dictionary_page_offset < start || start < kFirstPageOffset)) {
+    start = *meta.dictionary_page_offset;
+  }
+  return ChunkRange{static_cast<uint64_t>(std::max<int64_t>(start, 0)),
+                    static_cast<uint64_t>(std::max<int64_t>(meta.total_compressed_size, 0))};
+}
+
+ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
+                                  const ColumnMetaData& meta, const SchemaNode& leaf,
+                                  const ColumnChunkReadOptions& options,
+                                  const std::string& context) {
+  ChunkDecoder decoder(meta, leaf, options);
+  try {
+    return decoder.decode(bytes, fileOffset);
+  } catch (const CorruptFile& e) {
+    const auto at = decoder.pageOffset();
+    throw CorruptFile(context + (at ? ", page at offset " + std::to_string(*at) : "") + ": " +
+                      e.what());
+  } catch (const Unsupported& e) {
+    throw Unsupported(context + ": " + e.what());
+  }
+}
+
+ColumnChunkData readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
+                                const SchemaNode& leaf, const ColumnChunkReadOptions& options) {
+  const std::string context = file.uri() + ": row group " + std::to_string(rowGroup) +
+                              ", column '" + leaf.path + "'";
+  if (!chunk.meta_data) throw CorruptFile(context + ": the column chunk has no meta_data");
+  if (chunk.file_path) {
+    throw Unsupported(context + ": the column chunk lives in another file ('" + *chunk.file_path +
+                      "'), which is not supported");
+  }
+  const ColumnMetaData& meta = *chunk.meta_data;
+  if (meta.type != *leaf.physicalType) {
+    throw CorruptFile(context + ": the chunk's type " + toString(meta.type) +
+                      " differs from the schema's " + toString(*leaf.physicalType));
+  }
+  if (meta.num_values < 0) {
+    throw CorruptFile(context + ": num_values is negative (" + std::to_string(meta.num_values) + ")");
+  }
+  const ChunkRange range = columnChunkRange(meta);
+  if (range.offset > file.size() || range.length > file.size() - range.offset) {
+    throw CorruptFile(context + ": the chunk's bytes [" + std::to_string(range.offset) + ", " +
+                      std::to_string(range.offset + range.length) + ") lie past the end of the " +
+                      std::to_string(file.size()) + "-byte file");
+  }
+  std::vector<uint8_t> bytes(range.length);
+  file.readAt(range.offset, bytes);
+  return decodeColumnChunk(bytes, range.offset, meta, leaf, options, context);
+}
+
+}  // namespace quarry::parquet

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/record_assembly.h"
+
+/// Column-at-a-time reading: each batch holds one row group's values of a leaf
+/// column, with the validity and nesting offsets record assembly derived from
+/// its levels. ColumnReaders keeps several columns aligned on the same rows.
+namespace quarry::parquet {
+
+class ParquetFileReader;
+
+/// One column's values over the rows of one batch.
+class ColumnBatch {
+ public:
+  ColumnBatch(const AssembledRowGroup* group, const SchemaNode* leaf) : group_(group), leaf_(leaf) {}
+
+  const SchemaNode& leaf() const { return *leaf_; }
+  /// Rows in the batch.
+  int64_t rowCount() const { return group_->numRows(); }
+  /// The decoded chunk: dense non-null values (values<T>(), bytes(i)) and levels.
+  const ColumnChunkData& data() const { return *group_->column(leaf_); }
+  /// Per slot of the leaf: present (1) or null (0). For a flat column, one slot per row.
+  std::span<const uint8_t> validity() const { return group_->slots(leaf_)->present; }
+  /// Per slot of the leaf: its index among the dense values, or -1 when null.
+  std::span<const int64_t> valueIndex() const { return group_->slots(leaf_)->valueIndex; }
+  /// The nodes from the top-level field down to the leaf, each with its slots;
+  /// repeated nodes carry the offsets that nest the slots below them.
+  std::vector<const NodeSlots*> nesting() const;
+
+ private:
+  const AssembledRowGroup* group_;
+  const SchemaNode* leaf_;
+};
+
+/// Reads several columns of a file aligned on the same rows, row group by row
+/// group. Positions follow ColumnProjection's ColumnReaders order.
+class ColumnReaders {
+ public:
+  ColumnReaders(ParquetFileReader& file, ResolvedProjection projection);
+
+  /// Advances to the next batch (row group with rows); false after the last.
+  bool nextBatch();
+  /// Returns the number of positions (a column several names select counts at each).
+  size_t getColumnCount() const { return projection_.columnOrder().size(); }
+  /// Returns position `index`'s batch; throws std::out_of_range past getColumnCount().
+  ColumnBatch column(size_t index) const;
+
+ private:
+  ParquetFileReader& file_;
+  ResolvedProjection projection_;
+  int nextRowGroup_ = 0;
+  std::optional<AssembledRowGroup> current_;
+};
+
+}  // namespace quarry::parquet

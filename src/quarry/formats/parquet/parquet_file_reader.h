@@ -1,0 +1,62 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "quarry/formats/parquet/column_chunk_reader.h"
+#include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/footer.h"
+#include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/schema.h"
+#include "quarry/io/storage.h"
+
+/// The entry point of the Parquet reader: one open file, its footer and schema,
+/// and the decoding of its row groups.
+namespace quarry::parquet {
+
+class RowReader;
+class ColumnReaders;
+
+struct ReaderOptions {
+  /// Verifies page CRCs where pages carry them (a mismatch is CorruptFile).
+  bool verifyChecksums = true;
+  /// Threads decoding a row group's column chunks in parallel; 0 picks the
+  /// machine's hardware concurrency.
+  int threads = 0;
+};
+
+class ParquetFileReader {
+ public:
+  /// Opens the file at `uri` and reads its footer (one request for most files).
+  static std::unique_ptr<ParquetFileReader> open(const std::string& uri, ReaderOptions options = {});
+  static std::unique_ptr<ParquetFileReader> open(std::unique_ptr<io::StorageObject> file,
+                                                 ReaderOptions options = {});
+
+  const std::string& uri() const { return file_->uri(); }
+  const FileMetaData& metadata() const { return footer_.metadata; }
+  const FileSchema& schema() const { return schema_; }
+  int numRowGroups() const { return static_cast<int>(footer_.metadata.row_groups.size()); }
+  io::StorageObject& storage() { return *file_; }
+  const ReaderOptions& options() const { return options_; }
+
+  /// Decodes the projected columns of row group `index` and assembles its rows.
+  /// Throws CorruptFile naming the file, row group and column on any defect.
+  AssembledRowGroup readRowGroup(int index, const ResolvedProjection& projection);
+
+  /// Returns a reader over every row of the file, with `projection`'s columns.
+  std::unique_ptr<RowReader> rowReader(const ColumnProjection& projection = ColumnProjection::all());
+
+  /// Returns a reader of `projection`'s columns in aligned batches (one per row group).
+  std::unique_ptr<ColumnReaders> columnReaders(
+      const ColumnProjection& projection = ColumnProjection::all());
+
+ private:
+  ParquetFileReader(std::unique_ptr<io::StorageObject> file, ReaderOptions options);
+
+  std::unique_ptr<io::StorageObject> file_;
+  ReaderOptions options_;
+  ParquetFooter footer_;
+  FileSchema schema_;
+};
+
+}  // namespace quarry::parquet

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/row_values.h"
+
+/// Row-at-a-time reading of a Parquet file: row groups are decoded column by
+/// column (in parallel) and assembled; the reader then steps through their rows.
+namespace quarry::parquet {
+
+class ParquetFileReader;
+
+class RowReader {
+ public:
+  RowReader(ParquetFileReader& file, ResolvedProjection projection);
+
+  /// Advances to the next row; returns false after the last one.
+  bool next();
+
+  /// Returns the current row as a struct of the projected top-level fields.
+  PqStruct row() const;
+  size_t getFieldCount() const { return projection_.root().children.size(); }
+  const std::string& getFieldName(size_t index) const { return row().getFieldName(index); }
+  FieldValue field(size_t index) const { return row().field(index); }
+  FieldValue field(std::string_view name) const { return row().field(name); }
+
+  bool isNull(std::string_view name) const { return field(name).isNull(); }
+  bool isNull(size_t index) const { return field(index).isNull(); }
+  int32_t getInt(std::string_view name) const { return field(name).getInt(); }
+  int32_t getInt(size_t index) const { return field(index).getInt(); }
+  int64_t getLong(std::string_view name) const { return field(name).getLong(); }
+  int64_t getLong(size_t index) const { return field(index).getLong(); }
+  double getDouble(std::string_view name) const { return field(name).getDouble(); }
+  std::string getString(std::string_view name) const { return field(name).getString(); }
+  std::string getString(size_t index) const { return field(index).getString(); }
+
+  const ResolvedProjection& projection() const { return projection_; }
+  /// Returns the index of the current row in the file.
+  int64_t rowIndex() const { return rowGroupFirstRow_ + row_; }
+
+ private:
+  bool loadNextRowGroup();
+
+  ParquetFileReader& file_;
+  ResolvedProjection projection_;
+  int nextRowGroup_ = 0;
+  std::optional<AssembledRowGroup> current_;
+  int64_t row_ = -1;
+  int64_t rowGroupFirstRow_ = 0;
+  int64_t nextFirstRow_ = 0;
+};
+
+}  // namespace quarry::parquet

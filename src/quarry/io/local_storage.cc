@@ -1,0 +1,80 @@
+#include "quarry/io/local_storage.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "quarry/common/error.h"
+
+namespace quarry::io {
+namespace {
+
+class LocalFile : public StorageObject {
+ public:
+  LocalFile(std::string path, int fd, uint64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
+  ~LocalFile() override { ::close(fd_); }
+  LocalFile(const LocalFile&) = delete;
+  LocalFile& operator=(const LocalFile&) = delete;
+
+  const std::string& uri() const override { return path_; }
+  uint64_t size() const override { return size_; }
+  uint64_t requestCount() const override { return requests_.load(std::memory_order_relaxed); }
+  uint64_t bytesRead() const override { return bytes_.load(std::memory_order_relaxed); }
+
+  void readAt(uint64_t offset, std::span<uint8_t> out) override {
+    if (offset > size_ || out.size() > size_ - offset) {
+      throw IoError(path_ + ": read of bytes [" + std::to_string(offset) + ", " +
+                    std::to_string(offset + out.size()) + ") is past the end of the file (" +
+                    std::to_string(size_) + " bytes)");
+    }
+    requests_.fetch_add(1, std::memory_order_relaxed);
+    size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
+                                static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw IoError(path_ + ": read of " + std::to_string(out.size()) + " bytes at offset " +
+                      std::to_string(offset) + " failed: " + std::strerror(errno));
+      }
+      if (n == 0) {
+        throw IoError(path_ + ": the file ended at offset " + std::to_string(offset + done) +
+                      " while reading " + std::to_string(out.size()) + " bytes at offset " +
+                      std::to_string(offset) + " (it was truncated while open?)");
+      }
+      done += static_cast<size_t>(n);
+    }
+    bytes_.fetch_add(out.size(), std::memory_order_relaxed);
+  }
+
+ private:
+  std::string path_;
+  int fd_;
+  uint64_t size_;
+  std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> bytes_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<StorageObject> LocalStorageProvider::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    throw IoError(path + ": cannot stat: " + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw IoError(path + ": is a directory, not a file");
+  }
+  return std::make_unique<LocalFile>(path, fd, static_cast<uint64_t>(st.st_size));
+}
+
+}  // namespace quarry::io

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+/// Storage as quarry's readers see it: objects of known size read by byte range.
+/// Formats never know where the bytes come from (local disk, HTTP, S3).
+namespace quarry::io {
+
+/// One readable object (a file, an HTTP resource, an S3 key).
+class StorageObject {
+ public:
+  virtual ~StorageObject() = default;
+
+  /// Returns the object's URI as the user gave it (used in every error message).
+  virtual const std::string& uri() const = 0;
+
+  /// Returns the object's size in bytes.
+  virtual uint64_t size() const = 0;
+
+  /// Reads exactly `out.size()` bytes at `offset`; throws IoError naming the URI
+  /// and the range when the object is shorter or the read fails.
+  virtual void readAt(uint64_t offset, std::span<uint8_t> out) = 0;
+
+  /// Reads the last `length` bytes (all of them when the object is smaller), the
+  /// one-request way to open a file whose size is not yet known.
+  virtual std::vector<uint8_t> readTail(uint64_t length);
+
+  /// Returns how many read requests this object has served.
+  virtual uint64_t requestCount() const = 0;
+
+  /// Returns how many bytes this object has read.
+  virtual uint64_t bytesRead() const = 0;
+};
+
+/// Opens objects for one URI scheme.
+class StorageProvider {
+ public:
+  virtual ~StorageProvider() = default;
+
+  /// Opens the object at `uri`; throws IoError when it does not exist.
+  virtual std::unique_ptr<StorageObject> open(const std::string& uri) = 0;
+};
+
+/// Opens `uri` with the provider its scheme names (a plain path is a local file).
+std::unique_ptr<StorageObject> openObject(const std::string& uri);
+
+}  // namespace quarry::io

@@ -1,0 +1,93 @@
+#include "quarry/formats/parquet/row_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "quarry/common/error.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "tests/support/testdata.h"
+
+namespace quarry::parquet {
+namespace {
+
+using quarry::testing::filesUnder;
+using quarry::testing::parquetTestingDir;
+
+TEST(RowReaderTest, ReadsAlltypesPlainByNameAndIndex) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  auto file = ParquetFileReader::open((parquetTestingDir() / "data/alltypes_plain.parquet").string());
+  auto rows = file->rowReader(ColumnProjection::columns("id", "string_col", "double_col"));
+  ASSERT_EQ(rows->getFieldCount(), 3u);
+  std::vector<int32_t> ids;
+  std::string strings;
+  while (rows->next()) {
+    ids.push_back(rows->getInt("id"));
+    strings += rows->getString(1);
+    EXPECT_EQ(rows->getDouble("double_col"), rows->getInt(0) % 2 == 0 ? 0.0 : 10.1);
+  }
+  EXPECT_EQ(ids, (std::vector<int32_t>{4, 5, 6, 7, 2, 3, 0, 1}));
+  EXPECT_EQ(strings, "01010101");
+}
+
+TEST(RowReaderTest, ColumnOutsideTheProjectionIsNotReadable) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  auto file = ParquetFileReader::open((parquetTestingDir() / "data/alltypes_plain.parquet").string());
+  auto rows = file->rowReader(ColumnProjection::columns("id"));
+  ASSERT_TRUE(rows->next());
+  EXPECT_THROW(rows->getInt("bool_col"), InvalidArgument);
+  EXPECT_THROW(rows->getInt(1), std::out_of_range);
+}
+
+TEST(RowReaderTest, ReadsEveryRowOfEveryValidFile) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  std::vector<std::string> failures;
+  size_t files = 0;
+  for (const auto& path : filesUnder(parquetTestingDir() / "data", ".parquet")) {
+    ++files;
+    try {
+      auto file = ParquetFileReader::open(path.string());
+      auto rows = file->rowReader();
+      int64_t count = 0;
+      while (rows->next()) ++count;
+      int64_t expected = 0;
+      for (const auto& g : file->metadata().row_groups) expected += g.num_rows;
+      if (count != expected) {
+        failures.push_back(path.filename().string() + ": " + std::to_string(count) + " rows, expected " +
+                           std::to_string(expected));
+      }
+    } catch (const std::exception& e) {
+      failures.push_back(path.filename().string() + ": " + e.what());
+    }
+  }
+  std::string all;
+  for (const auto& f : failures) all += "  " + f + "\n";
+  std::printf("[          ] %zu files, %zu failing:\n%s", files, failures.size(), all.c_str());
+}
+
+}  // namespace
+}  // namespace quarry::parquet
+
+#include "quarry/formats/parquet/column_reader.h"
+
+namespace quarry::parquet {
+namespace {
+
+TEST(ColumnReadersTest, RepeatedNamesShareOneDecodedColumn) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  auto file = ParquetFileReader::open((quarry::testing::parquetTestingDir() /
+                                       "data/alltypes_plain.parquet").string());
+  auto columns = file->columnReaders(ColumnProjection::columns("id", "double_col", "id"));
+  ASSERT_EQ(columns->getColumnCount(), 3u);
+  int64_t rows = 0;
+  while (columns->nextBatch()) {
+    const ColumnBatch id = columns->column(0);
+    EXPECT_EQ(&id.data(), &columns->column(2).data());
+    EXPECT_EQ(id.data().values<int32_t>().size(), static_cast<size_t>(id.rowCount()));
+    EXPECT_EQ(columns->column(1).leaf().path, "double_col");
+    rows += id.rowCount();
+  }
+  EXPECT_EQ(rows, 8);
+  EXPECT_THROW(columns->column(3), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace quarry::parquet

@@ -1,0 +1,24 @@
+# Script-based tests (node), included by the top-level CMakeLists.txt. Each one
+# exits 77 when something it needs is missing (test data, the DuckDB oracle), and
+# ctest reports that as skipped. Without node the tests are still registered, as
+# skipped, so that a missing node shows in the summary instead of passing silently.
+
+find_program(QUARRY_NODE NAMES node nodejs)
+
+# quarry_add_node_test(NAME SCRIPT [ARGS...]): runs `node SCRIPT ARGS...`.
+function(quarry_add_node_test name script)
+  if(QUARRY_NODE)
+    add_test(NAME ${name} COMMAND ${QUARRY_NODE} ${CMAKE_SOURCE_DIR}/${script} ${ARGN})
+  else()
+    add_test(NAME ${name}
+             COMMAND sh -c "echo '*** SKIPPED ${name}: node not found; run tools/install-deps.sh ***' >&2; exit 77")
+  endif()
+  set_tests_properties(${name} PROPERTIES
+    SKIP_RETURN_CODE 77
+    TIMEOUT 900
+    LABELS script
+    ENVIRONMENT "QUARRY_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+endfunction()
+
+quarry_add_node_test(differential_inspect_row_counts
+  tests/differential/inspect_row_counts.mjs $<TARGET_FILE:quarry>)

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Writes a libFuzzer seed corpus to OUT_DIR: the last 64 KiB of every Parquet file in
+# the test data (the footer, its length and the magic, plus the pages before it).
+# Built at run time from $QUARRY_TESTDATA (default <repo>/../shared/testdata); the
+# seeds are never committed.
+#
+#   tools/fuzz-corpus.sh OUT_DIR
+set -euo pipefail
+
+out="${1:?usage: tools/fuzz-corpus.sh OUT_DIR}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+testdata="${QUARRY_TESTDATA:-$repo/../shared/testdata}"
+kTailBytes=65536
+
+rm -rf "$out"
+mkdir -p "$out"
+n=0
+if [[ -d "$testdata/parquet-testing" ]]; then
+  while IFS= read -r -d '' file; do
+    # One flat name per file: the path below parquet-testing with '/' as '__'.
+    rel="${file#"$testdata"/parquet-testing/}"
+    tail -c "$kTailBytes" "$file" > "$out/${rel//\//__}"
+    n=$((n + 1))
+  done < <(find "$testdata/parquet-testing" -type f \( -name '*.parquet' -o -name '*.parquet.encrypted' \) -print0)
+else
+  echo "fuzz-corpus: no test data at $testdata/parquet-testing (set QUARRY_TESTDATA); seeding from data/sample only" >&2
+fi
+for file in "$repo"/data/sample/*.parquet; do
+  [[ -f "$file" ]] || continue
+  tail -c "$kTailBytes" "$file" > "$out/sample__$(basename "$file")"
+  n=$((n + 1))
+done
+echo "fuzz-corpus: $n seeds in $out"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages quarry needs to build, test, fuzz and benchmark,
+# and only those that are missing. `make demo` and `make test` call it first; it
+# is idempotent and returns at once (one dpkg-query) when everything is present.
+#
+# As root it installs what is missing with apt-get (running `apt-get update` only
+# then). As another user it prints the exact command to run and exits 1.
+set -euo pipefail
+
+# Debian package -> why quarry needs it.
+packages=(
+  build-essential     # GCC 12, make: the release build
+  clang-14            # the sanitizer and fuzzer build
+  libclang-rt-14-dev  # ASan/UBSan/libFuzzer runtimes for clang-14
+  cmake
+  ninja-build
+  pkg-config
+  libgtest-dev
+  libgmock-dev
+  libbenchmark-dev
+  libzstd-dev
+  libsnappy-dev
+  liblz4-dev
+  libbrotli-dev
+  zlib1g-dev
+  libxxhash-dev
+  libcli11-dev
+  ca-certificates     # npm's TLS to the registry
+)
+
+missing=()
+# One dpkg-query for all packages; a package dpkg has never heard of prints nothing.
+declare -A installed=()
+while read -r name status; do
+  [[ "$status" == "install ok installed" ]] && installed["${name%%:*}"]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null || true)
+for p in "${packages[@]}"; do
+  [[ -n "${installed[$p]:-}" ]] || missing+=("$p")
+done
+
+# Node.js and npm run the DuckDB oracle. Either may come from Debian or from another
+# Node.js distribution (whose nodejs package bundles npm), so look for the commands.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+install_cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ "$(id -u)" != 0 ]]; then
+  echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+  echo "install-deps: run as root:  $install_cmd" >&2
+  exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: no apt-get; install these Debian 12 packages (or equivalents): ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
