@@ -91,3 +91,39 @@ TEST(ColumnReadersTest, RepeatedNamesShareOneDecodedColumn) {
 
 }  // namespace
 }  // namespace quarry::parquet
+
+#include "quarry/formats/parquet/multi_file_row_reader.h"
+
+namespace quarry::parquet {
+namespace {
+
+TEST(MultiFileRowReaderTest, ReadsFilesOneAfterAnother) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const auto dir = quarry::testing::parquetTestingDir() / "data";
+  MultiFileRowReader rows({(dir / "alltypes_plain.parquet").string(),
+                           (dir / "alltypes_plain.snappy.parquet").string()},
+                          ColumnProjection::columns("id"));
+  std::vector<int32_t> ids;
+  while (rows.next()) ids.push_back(rows.field("id").getInt());
+  EXPECT_EQ(ids, (std::vector<int32_t>{4, 5, 6, 7, 2, 3, 0, 1, 6, 7}));
+  EXPECT_NE(rows.currentUri().find("snappy"), std::string::npos);
+}
+
+TEST(MultiFileRowReaderTest, MissingColumnNamesTheFile) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const auto dir = quarry::testing::parquetTestingDir() / "data";
+  MultiFileRowReader rows({(dir / "alltypes_plain.parquet").string(),
+                           (dir / "binary.parquet").string()},
+                          ColumnProjection::columns("id"));
+  try {
+    while (rows.next()) {
+    }
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("binary.parquet"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Column not found: id"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace quarry::parquet

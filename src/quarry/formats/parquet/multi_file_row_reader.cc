@@ -1,0 +1,28 @@
+#include "quarry/formats/parquet/multi_file_row_reader.h"
+
+#include "quarry/common/error.h"
+
+namespace quarry::parquet {
+
+MultiFileRowReader::MultiFileRowReader(std::vector<std::string> uris, ColumnProjection projection,
+                                       ReaderOptions options)
+    : uris_(std::move(uris)), projection_(std::move(projection)), options_(options) {
+  if (uris_.empty()) throw InvalidArgument("MultiFileRowReader needs at least one file");
+}
+
+bool MultiFileRowReader::next() {
+  while (true) {
+    if (rows_ && rows_->next()) return true;
+    if (fileIndex_ >= uris_.size()) return false;
+    const std::string& uri = uris_[fileIndex_++];
+    rows_.reset();
+    file_ = ParquetFileReader::open(uri, options_);
+    try {
+      rows_ = file_->rowReader(projection_);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(uri + ": " + e.what());
+    }
+  }
+}
+
+}  // namespace quarry::parquet

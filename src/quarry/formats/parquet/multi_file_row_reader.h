@@ -1,0 +1,43 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/row_reader.h"
+
+/// A RowReader over several files read one after another, with the same API.
+/// Each file is opened when its first row is needed; the projection is resolved
+/// against each file's own schema, so a file missing a projected column fails
+/// with that file's name.
+namespace quarry::parquet {
+
+class MultiFileRowReader {
+ public:
+  /// Throws InvalidArgument when `uris` is empty.
+  MultiFileRowReader(std::vector<std::string> uris, ColumnProjection projection = ColumnProjection::all(),
+                     ReaderOptions options = {});
+
+  /// Advances to the next row across files; false after the last row of the last file.
+  bool next();
+
+  /// Returns the current row (as RowReader::row()).
+  PqStruct row() const { return rows_->row(); }
+  FieldValue field(size_t index) const { return rows_->field(index); }
+  FieldValue field(std::string_view name) const { return rows_->field(name); }
+  size_t getFieldCount() const { return rows_->getFieldCount(); }
+  /// Returns the URI of the file the current row comes from.
+  const std::string& currentUri() const { return uris_[fileIndex_ - 1]; }
+
+ private:
+  std::vector<std::string> uris_;
+  ColumnProjection projection_;
+  ReaderOptions options_;
+  size_t fileIndex_ = 0;
+  std::unique_ptr<ParquetFileReader> file_;
+  std::unique_ptr<RowReader> rows_;
+};
+
+}  // namespace quarry::parquet
