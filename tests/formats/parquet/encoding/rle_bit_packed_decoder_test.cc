@@ -174,8 +174,7 @@ TEST(RleBitPackedDecoderTest, RejectsRunLengthsOutsideTheSpecRange) {
   hugeBitPacked.insert(hugeBitPacked.end(), 64, 0xFF);
   RleBitPackedDecoder huge(hugeBitPacked, 1);
   const std::string hugeMessage = corruptMessage([&] { decodeAll(huge, 1); });
-  EXPECT_NE(hugeMessage.find("2305843009213693952 groups of 8"), std::string::npos)
-      << hugeMessage;
+  EXPECT_NE(hugeMessage.find("2305843009213693952 groups of 8"), std::string::npos) << hugeMessage;
   // The largest legal bit-packed run, 268435455 groups, is accepted.
   Bytes largest;
   appendUleb128(largest, uint64_t{268435455} << 1 | 1);

@@ -14,9 +14,9 @@
 /// miniblock holds (block size / miniblocks) deltas minus min delta, bit-packed
 /// at its width. Value i+1 = value i + min delta + packed delta, wrapping.
 ///
-/// Worked example (Encodings.md's, with the illegal block size 8 shrunk from
-/// 128 only there): 7 5 3 1 2 3 4 5 has deltas -2 -2 -2 1 1 1 1, min delta -2,
-/// packed deltas 0 0 0 3 3 3 3 at 2 bits.
+/// Worked example (Encodings.md's second; the spec shrinks the block to 8 values
+/// for brevity, which real data may not): 7 5 3 1 2 3 4 5 has deltas
+/// -2 -2 -2 1 1 1 1, min delta -2, so the miniblock packs 0 0 0 3 3 3 3 at 2 bits.
 ///
 /// Blocks are read lazily, when a value of theirs is asked for: the bit widths of
 /// miniblocks past the last value may be garbage (the spec says readers must
