@@ -99,6 +99,17 @@ TEST(InspectCommand, JsonSummaryCarriesTopLevelNumRows) {
   }
 }
 
+TEST(InspectCommand, RowsAreTheRowGroupsSumWhenTheFooterSaysOtherwise) {
+  // parquet-rs 0.3.0 wrote num_rows 0 in the footer of a file with 6 rows.
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const RunResult run = runQuarry({"inspect", "--json", dataFile("repeated_no_annotation.parquet")});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(topLevelMember(run.out, "num_rows"), "6");
+  EXPECT_EQ(topLevelMember(run.out, "footer_num_rows"), "0");
+  const RunResult text = runQuarry({"inspect", dataFile("repeated_no_annotation.parquet")});
+  EXPECT_NE(text.out.find("footer's num_rows says 0"), std::string::npos) << text.out;
+}
+
 TEST(InspectCommand, EveryViewPrintsOneValidJsonDocument) {
   QUARRY_SKIP_WITHOUT_TESTDATA();
   for (const char* file : {"alltypes_tiny_pages.parquet", "data_index_bloom_encoding_stats.parquet",

@@ -166,6 +166,14 @@ void appendColumnsText(const InspectedFile& file, std::string& out) {
   table.render(out, "  ");
 }
 
+/// Returns the rows the row groups hold, which readers return whatever the
+/// footer's num_rows says.
+int64_t rowGroupRows(const parquet::FileMetaData& metadata) {
+  int64_t rows = 0;
+  for (const auto& group : metadata.row_groups) rows += group.num_rows;
+  return rows;
+}
+
 }  // namespace
 
 void appendFileSummaryText(const InspectedFile& file, std::string& out) {
@@ -177,7 +185,13 @@ void appendFileSummaryText(const InspectedFile& file, std::string& out) {
   appendField(out, "", "created by",
               metadata.created_by.has_value() ? printableText(*metadata.created_by) : "(absent)",
               kLabelWidth);
-  appendField(out, "", "rows", std::to_string(metadata.num_rows), kLabelWidth);
+  const int64_t rows = rowGroupRows(metadata);
+  std::string rowsText = std::to_string(rows);
+  if (rows != metadata.num_rows) {
+    rowsText += " (the row groups' sum; the footer's num_rows says " +
+                std::to_string(metadata.num_rows) + ")";
+  }
+  appendField(out, "", "rows", rowsText, kLabelWidth);
   appendField(out, "", "row groups", std::to_string(metadata.row_groups.size()), kLabelWidth);
   appendField(out, "", "columns", std::to_string(file.schema().leafCount()), kLabelWidth);
 
@@ -216,7 +230,10 @@ void writeFileSummaryJson(const InspectedFile& file, JsonWriter& json) {
   json.field("file_size", file.fileSize());
   json.field("version", metadata.version);
   json.field("created_by", metadata.created_by);
-  json.field("num_rows", metadata.num_rows);
+  // num_rows is what a reader returns: the row groups' rows. The footer's own
+  // field, which some writers left at 0, is reported as carried beside it.
+  json.field("num_rows", rowGroupRows(metadata));
+  json.field("footer_num_rows", metadata.num_rows);
   json.field("num_row_groups", metadata.row_groups.size());
   json.field("num_columns", file.schema().leafCount());
 
