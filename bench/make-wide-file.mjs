@@ -37,13 +37,14 @@ const { DuckDBInstance } = await loadDuckDB();
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 const tmp = `${out}.tmp`;
+const sqlTmp = `'${tmp.replaceAll("'", "''")}'`;
 const columns = Array.from({ length: kColumns }, (_, k) => columnExpr(k)).join(',\n  ');
 await con.run(`COPY (SELECT\n  ${columns}\nFROM range(${kRowGroups * kRowsPerGroup}) t(i))
-  TO '${tmp}' (FORMAT parquet, ROW_GROUP_SIZE ${kRowsPerGroup})`);
+  TO ${sqlTmp} (FORMAT parquet, ROW_GROUP_SIZE ${kRowsPerGroup})`);
 
 const check = await con.runAndReadAll(`SELECT count(DISTINCT row_group_id) AS groups,
     count(DISTINCT path_in_schema) AS cols, min(row_group_num_rows) AS minRows
-  FROM parquet_metadata('${tmp}')`);
+  FROM parquet_metadata(${sqlTmp})`);
 const { groups, cols, minRows } = check.getRowObjects()[0];
 if (Number(groups) !== kRowGroups || Number(cols) !== kColumns || Number(minRows) !== kRowsPerGroup) {
   console.error(`make-wide-file: expected ${kRowGroups} row groups x ${kColumns} columns of ${kRowsPerGroup} rows, ` +

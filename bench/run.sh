@@ -58,7 +58,7 @@ for suite in "${suites[@]}"; do
         echo "bench/run.sh: generating $file with DuckDB" >&2
         node bench/make-wide-file.mjs "$file" >&2
       fi
-      node bench/footer_vs_duckdb.mjs --file "$file" --bench "$build/footer_decode_benchmark" \
+      node --expose-gc bench/footer_vs_duckdb.mjs --file "$file" --bench "$build/footer_decode_benchmark" \
         --quarry "$build/quarry" --runs "$runs" --json "$data/footer-results.json"
       ;;
   esac
