@@ -3,6 +3,12 @@
 # ctest reports that as skipped. Without node the tests are still registered, as
 # skipped, so that a missing node shows in the summary instead of passing silently.
 
+# The differential tests compare whole files' values with DuckDB and take minutes
+# in the release build; the sanitizer build runs the unit and corpus tests only.
+if(QUARRY_SANITIZE)
+  return()
+endif()
+
 find_program(QUARRY_NODE NAMES node nodejs)
 
 # quarry_add_node_test(NAME SCRIPT [ARGS...]): runs `node SCRIPT ARGS...`.
@@ -22,3 +28,9 @@ endfunction()
 
 quarry_add_node_test(differential_inspect_row_counts
   tests/differential/inspect_row_counts.mjs $<TARGET_FILE:quarry>)
+
+quarry_add_node_test(differential_read_values
+  tests/differential/read_values.mjs $<TARGET_FILE:quarry>)
+
+quarry_add_node_test(differential_print_csv
+  tests/differential/print_csv.mjs $<TARGET_FILE:quarry>)

@@ -10,30 +10,42 @@
 // of the column:
 //   integers, decimals   exact digits (a decimal's scale included: 1.50 != 1.5)
 //   FLOAT, DOUBLE        bit-exact, in the width DuckDB gives the column; NaN
-//                        included (its sign and payload too)
+//                        included (sign and payload; the quiet bit is set on both
+//                        sides, as DuckDB's path to JS quiets a signaling NaN)
 //   strings, BLOB, GEOMETRY (WKB)  exact bytes
 //   DATE, TIME, TIMESTAMP*  the day / nanosecond count, time zone offset included
 //   INTERVAL, UUID       their components
 //   LIST, STRUCT, MAP    element by element, field by field, entry by entry
 //
 // Files DuckDB cannot read are checked against their documented expectations
-// (DOCUMENTED_EXPECTATIONS, transcribed from the file's .md). A FILE_expect.csv
-// beside a file is checked too. A file or column that does not match must be in
-// EXPECTED_DIFFERENCES with the reason; a listed file that matches fails the test
-// too, so that the list stays true.
+// (DOCUMENTED_EXPECTATIONS: rows from the file's .md, README's statements, a file
+// documented to hold the same rows). A FILE_expect.csv beside a file is checked
+// too. VARIANT columns are not compared (UNCOMPARED_TYPES). A file or row that
+// does not match must be in EXPECTED_DIFFERENCES with the reason; a listed one that
+// matches fails the test too, so that the list stays true. A DuckDB-written file of
+// every type print renders (print_types_file.mjs) is compared as well.
 //
 // Test data: $QUARRY_TESTDATA, default <repo>/../shared/testdata. Exit code 77 (ctest
 // reports it as skipped) when the test data or the DuckDB oracle is missing.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync,
+  rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { writePrintTypesFile } from './print_types_file.mjs';
 
 const kSkip = 77;
 const kTimeoutMs = 120_000;
 const kMaxMismatchesShown = 5;
+// Strings longer than this many bytes compare by digest (see LARGE_VALUE_QUERIES).
+const kLongString = 1 << 20;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// DuckDBTypeId, whose reverse mapping names a type id; set once the oracle loads.
+let typeIdName;
 
 // DuckDB types whose columns are not compared, with the reason.
 const UNCOMPARED_TYPES = {
@@ -42,21 +54,83 @@ const UNCOMPARED_TYPES = {
 };
 
 // Files (relative to parquet-testing/) where quarry and DuckDB legitimately differ,
-// DuckDB is wrong, or quarry refuses the file. `columns`: only these columns differ
-// and the others are still compared; without it the whole file differs.
+// DuckDB is wrong, or quarry refuses the file. `rows`: only these rows differ (each
+// must) and the others are still compared; `columns`: these columns are not
+// compared, the others are; neither: the whole file differs.
 const EXPECTED_DIFFERENCES = {
+  'data/datapage_v1-corrupt-checksum.parquet': {
+    reason: 'a data page CRC does not match its bytes (README: "with a mismatching CRC"); quarry ' +
+        'verifies CRCs and rejects the file with CorruptFile, DuckDB does not verify them',
+  },
+  'data/rle-dict-uncompressed-corrupt-checksum.parquet': {
+    reason: 'a data page CRC does not match its bytes (README: "with a mismatching CRC"); quarry ' +
+        'verifies CRCs and rejects the file with CorruptFile, DuckDB does not verify them',
+  },
+  'data/nation.dict-malformed.parquet': {
+    reason: 'intentionally malformed: column "name"\'s last page runs 15 bytes past the column ' +
+        'chunk\'s total_compressed_size (Arrow\'s tests call it nation_dict_truncated_data_page ' +
+        'and expect an exception); quarry rejects it with CorruptFile, DuckDB reads past the chunk',
+  },
+  'data/int96_from_spark.parquet': {
+    rows: [5],
+    reason: 'row 5 stores Julian day -105862232 and nanos -32509551616000, Spark\'s writer having ' +
+        'wrapped int64 microseconds: quarry reads those bytes exactly (294555-12-13 (BC) ' +
+        '14:58:10.448384), Spark wraps again when reading and gets the 290000-12-30 23:00:00 UTC ' +
+        'int96_from_spark.md lists, DuckDB overflows differently (226414-01-07 (BC) ...)',
+  },
 };
 
-// Rows documented for files DuckDB cannot read, in quarry's ndjson form.
+// What the documentation says of files DuckDB cannot read (fully), as one of:
+//   rows          quarry's ndjson rows, transcribed from the documentation;
+//   sameAs        another file, which DuckDB reads, holding the same rows;
+//   duckdbColumns the columns DuckDB reads (compared with DuckDB as usual), and
+//   equalColumns  pairs of columns documented to hold the same values.
 const DOCUMENTED_EXPECTATIONS = {
-  // map_no_value.md: "a MAP with all null values, a second MAP without a values
-  // field, and an equivalent LIST repeating the MAP keys ... The last two columns
-  // comprise 3 equivalent rows of list<Integer>".
-  'data/map_no_value.parquet': [1, 4, 7].map((k) => ({
-    my_map: [k, k + 1, k + 2].map((key) => ({ key, value: null })),
-    my_map_no_v: [k, k + 1, k + 2],
-    my_list: [k, k + 1, k + 2],
-  })),
+  'data/map_no_value.parquet': {
+    source: 'map_no_value.md: "a MAP with all null values, a second MAP without a values ' +
+        'field, and an equivalent LIST repeating the MAP keys ... The last two columns ' +
+        'comprise 3 equivalent rows of list<Integer>"',
+    rows: [1, 4, 7].map((k) => ({
+      my_map: [k, k + 1, k + 2].map((key) => ({ key, value: null })),
+      my_map_no_v: [k, k + 1, k + 2],
+      my_list: [k, k + 1, k + 2],
+    })),
+  },
+  'data/byte_stream_split_extended.gzip.parquet': {
+    source: 'README.md, "Additional types": 7 pairs of columns "containing the same values: one ' +
+        'PLAIN-encoded and one BYTE_STREAM_SPLIT-encoded" (DuckDB decodes BYTE_STREAM_SPLIT ' +
+        'only for FLOAT and DOUBLE)',
+    duckdbColumns: ['float16_plain', 'float_plain', 'float_byte_stream_split', 'double_plain',
+      'double_byte_stream_split', 'int32_plain', 'int64_plain', 'flba5_plain', 'decimal_plain'],
+    equalColumns: ['float16', 'float', 'double', 'int32', 'int64', 'flba5', 'decimal']
+        .map((t) => [`${t}_byte_stream_split`, `${t}_plain`]),
+  },
+  'data/hadoop_lz4_compressed.parquet': {
+    source: 'the same 4 rows as lz4_raw_compressed.parquet and non_hadoop_lz4_compressed.parquet ' +
+        '(arrow-rs\'s reader tests expect these rows from each); DuckDB does not read ' +
+        'Hadoop-framed LZ4',
+    sameAs: 'data/lz4_raw_compressed.parquet',
+  },
+  'data/non_hadoop_lz4_compressed.parquet': {
+    source: 'the same 4 rows as lz4_raw_compressed.parquet and hadoop_lz4_compressed.parquet ' +
+        '(arrow-rs\'s reader tests expect these rows from each); DuckDB does not read the ' +
+        'LZ4 codec',
+    sameAs: 'data/lz4_raw_compressed.parquet',
+  },
+  'data/hadoop_lz4_compressed_larger.parquet': {
+    source: 'the same 10000 rows as lz4_raw_compressed_larger.parquet (Arrow\'s reader tests ' +
+        'check both); DuckDB does not read Hadoop-framed LZ4',
+    sameAs: 'data/lz4_raw_compressed_larger.parquet',
+  },
+};
+
+// Files with values larger than a JS string can hold: DuckDB's side is this query
+// ({file} the file), which renders each long string as "md5:<hex>:<bytes>", the
+// form the test gives quarry's long strings.
+const LARGE_VALUE_QUERIES = {
+  'data/large_string_map.brotli.parquet':
+      "SELECT map_from_entries(list_transform(map_entries(arr), e -> {'key': 'md5:' || " +
+      "md5(e.key) || ':' || strlen(e.key), 'value': e.value})) AS arr FROM {file}",
 };
 
 function skip(message) {
@@ -93,11 +167,22 @@ function firstLine(text) {
 
 class Mismatch extends Error {}
 
+/// Returns "f32:<hex>" / "f64:<hex>". A NaN's quiet bit is set: DuckDB's values
+/// reach JS through conversions that quiet a signaling NaN (the file's fff0...01
+/// arrives as fff8...01), so only sign and payload can be compared.
+function bitsText(bits, width) {
+  const isNaN = width === 32 ? (bits & 0x7f800000n) === 0x7f800000n && (bits & 0x7fffffn) !== 0n
+                             : (bits & 0x7ff0000000000000n) === 0x7ff0000000000000n &&
+                                   (bits & 0xfffffffffffffn) !== 0n;
+  if (isNaN) bits |= width === 32 ? 0x400000n : 0x8000000000000n;
+  return `f${width}:${bits.toString(16).padStart(width / 4, '0')}`;
+}
+
 function floatBits(number, width) {
   const bytes = width === 32 ? new Float32Array([number]) : new Float64Array([number]);
   const view = new DataView(bytes.buffer);
   const bits = width === 32 ? BigInt(view.getUint32(0, true)) : view.getBigUint64(0, true);
-  return `f${width}:${bits.toString(16).padStart(width / 4, '0')}`;
+  return bitsText(bits, width);
 }
 
 /// Quarry's JSON float: a number, or "NaN", "-NaN", "NaN(0x<bits>)", "Infinity", "-Infinity".
@@ -115,7 +200,7 @@ function quarryFloat(value, width) {
     if (!m) throw new Mismatch(`not a float: ${JSON.stringify(value)}`);
     bits = BigInt(`0x${m[1]}`);
   }
-  return `f${width}:${bits.toString(16).padStart(width / 4, '0')}`;
+  return bitsText(bits, width);
 }
 
 function daysFromCivil(year, month, day) {
@@ -324,39 +409,105 @@ function show(value) {
 
 // ---------------------------------------------------------------------------
 
-function runQuarry(quarry, file) {
-  const result = spawnSync(quarry, ['print', '--format', 'ndjson', file], {
-    encoding: 'utf8',
-    timeout: kTimeoutMs,
-    maxBuffer: 1 << 30,
-  });
+/// Returns `line` (a Buffer holding one JSON document) with the contents of every
+/// string longer than kLongString bytes replaced by "md5:<hex>:<bytes>", so that
+/// values larger than a JS string can hold still compare (see LARGE_VALUE_QUERIES).
+function digestLongStrings(line) {
+  const parts = [];
+  let copied = 0;
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] !== 0x22) { i++; continue; }  // '"'
+    const start = i + 1;
+    let j = start;
+    let escaped = false;
+    while (j < line.length && line[j] !== 0x22) {
+      if (line[j] === 0x5c) { escaped = true; j += 2; } else j++;
+    }
+    if (j - start > kLongString && !escaped) {
+      const hash = createHash('md5').update(line.subarray(start, j)).digest('hex');
+      parts.push(line.subarray(copied, start), Buffer.from(`md5:${hash}:${j - start}`));
+      copied = j;
+    }
+    i = j + 1;
+  }
+  if (copied === 0) return line;
+  parts.push(line.subarray(copied));
+  return Buffer.concat(parts);
+}
+
+/// Calls onLine(Buffer) for each line of the file at `path`, read in chunks (the
+/// output may exceed what one JS string or one readFileSync holds).
+function forEachLine(path, onLine) {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 24);
+    let pending = [];
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      let from = 0;
+      for (;;) {
+        const newline = chunk.indexOf(0x0a, from);
+        if (newline < 0 || newline >= n) break;
+        pending.push(chunk.subarray(from, newline));
+        onLine(Buffer.concat(pending));
+        pending = [];
+        from = newline + 1;
+      }
+      if (from < n) pending.push(Buffer.from(chunk.subarray(from, n)));
+    }
+    if (pending.length > 0) onLine(Buffer.concat(pending));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function runQuarry(quarry, file, scratch) {
+  const outPath = join(scratch, 'out.ndjson');
+  const out = openSync(outPath, 'w');
+  let result;
+  try {
+    result = spawnSync(quarry, ['print', '--format', 'ndjson', file], {
+      stdio: ['ignore', out, 'pipe'],
+      encoding: 'utf8',
+      timeout: kTimeoutMs,
+    });
+  } finally {
+    closeSync(out);
+  }
   if (result.error) return { error: `could not run quarry: ${result.error.message}` };
   if (result.signal) return { error: `quarry killed by ${result.signal}` };
   if (result.status !== 0) return { error: `quarry exit ${result.status}: ${firstLine(result.stderr)}` };
   const rows = [];
-  const lines = result.stdout.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  for (const [i, line] of lines.entries()) {
+  let error = null;
+  forEachLine(outPath, (line) => {
+    if (error) return;
+    const text = (line.length > kLongString ? digestLongStrings(line) : line).toString('utf8');
     try {
-      rows.push(JSON.parse(line));
+      rows.push(JSON.parse(text));
     } catch (e) {
-      return { error: `quarry output line ${i + 1} is not JSON (${e.message}): ${show(line)}` };
+      error = `quarry output line ${rows.length + 1} is not JSON (${e.message}): ${show(text)}`;
     }
-  }
-  return { rows };
+  });
+  rmSync(outPath);
+  return error ? { error } : { rows };
 }
 
-async function readWithDuckDB(connection, file, skipColumns) {
-  const from = `read_parquet(${sqlString(file)})`;
+/// Reads `file` with DuckDB: every column (or `only`), less the skipped ones.
+async function readWithDuckDB(connection, file, { skipColumns = [], only = null, sql = null } = {}) {
+  const from = sql ? `(${sql.replaceAll('{file}', `read_parquet(${sqlString(file)})`)})`
+                   : `read_parquet(${sqlString(file)})`;
   const probe = await connection.runAndReadAll(`SELECT * FROM ${from} LIMIT 0`);
-  const names = probe.columnNames();
+  const names = probe.columnNames().filter((n) => !only || only.includes(n));
   const types = probe.columnTypes();
   const compared = [];
   const skipped = [];
-  names.forEach((name, i) => {
-    const typeReason = UNCOMPARED_TYPES[types[i].toString()];
+  probe.columnNames().forEach((name, i) => {
+    if (!names.includes(name)) return;
+    const typeReason = UNCOMPARED_TYPES[typeIdName[types[i].typeId]];
     if (typeReason || skipColumns.includes(name)) skipped.push(name);
-    else compared.push({ name, type: types[i], index: i });
+    else compared.push({ name, type: types[i] });
   });
   const select = compared.length > 0 ? compared.map((c) => sqlIdentifier(c.name)).join(', ')
                                      : 'count(*) AS n';
@@ -369,11 +520,12 @@ async function readWithDuckDB(connection, file, skipColumns) {
   } else {
     rowCount = Number(reader.getRows()[0][0]);
   }
-  return { names, compared, skipped, rows, rowCount };
+  return { names, compared, skipped, rows, rowCount, partial: only !== null };
 }
 
 /// Compares quarry's rows with DuckDB's; returns the mismatches (at most a few).
-function compareRows(quarryRows, duck, T) {
+/// Mismatches in `listedRows` go to `listed` instead, one per row.
+function compareRows(quarryRows, duck, T, listedRows = [], listed = []) {
   const problems = [];
   if (quarryRows.length !== duck.rowCount) {
     problems.push(`quarry gives ${quarryRows.length} rows, DuckDB ${duck.rowCount}`);
@@ -381,7 +533,9 @@ function compareRows(quarryRows, duck, T) {
   }
   if (quarryRows.length > 0) {
     const keys = Object.keys(quarryRows[0]);
-    if (keys.join('\u0000') !== duck.names.join('\u0000')) {
+    const same = duck.partial ? duck.names.every((n) => keys.includes(n))
+                              : keys.join('\u0000') === duck.names.join('\u0000');
+    if (!same) {
       problems.push(`quarry's fields [${keys}] are not DuckDB's columns [${duck.names}]`);
       return problems;
     }
@@ -398,7 +552,9 @@ function compareRows(quarryRows, duck, T) {
         if (!(e instanceof Mismatch)) throw e;
         d = `${path} (${column.type}): ${e.message}`;
       }
-      if (d) {
+      if (d && listedRows.includes(r)) {
+        if (!listed.some((l) => l.startsWith(`row ${r} `))) listed.push(d);
+      } else if (d) {
         problems.push(d);
         if (problems.length >= kMaxMismatchesShown) break;
       }
@@ -470,18 +626,43 @@ function compareExpectCsv(quarryRows, csvPath) {
   return problems;
 }
 
-async function checkFile(file, name, quarry, connection, T) {
+/// Checks quarry's rows of a file DuckDB cannot read against `documented`.
+async function checkDocumented(documented, quarryRows, root, connection, T) {
+  if (documented.rows) {
+    const d = difference(quarryRows, documented.rows, 'rows');
+    return d ? [d] : [];
+  }
+  if (documented.sameAs) {
+    const reference = await readWithDuckDB(connection, join(root, documented.sameAs));
+    return compareRows(quarryRows, reference, T);
+  }
+  const problems = [];
+  if (documented.duckdbColumns) {
+    const file = documented.file;
+    problems.push(...compareRows(quarryRows,
+        await readWithDuckDB(connection, file, { only: documented.duckdbColumns }), T));
+  }
+  for (const [a, b] of documented.equalColumns ?? []) {
+    for (let r = 0; r < quarryRows.length && problems.length < kMaxMismatchesShown; r++) {
+      const d = difference(quarryRows[r][a], quarryRows[r][b], `row ${r} ${a} vs ${b}`);
+      if (d) problems.push(d);
+    }
+  }
+  return problems;
+}
+
+async function checkFile(file, name, root, quarry, scratch, connection, T) {
   const expected = EXPECTED_DIFFERENCES[name];
-  const skipColumns = expected?.columns ?? [];
   const notes = [];
   let duck;
   let duckError = null;
   try {
-    duck = await readWithDuckDB(connection, file, skipColumns);
+    duck = await readWithDuckDB(connection, file,
+        { skipColumns: expected?.columns ?? [], sql: LARGE_VALUE_QUERIES[name] ?? null });
   } catch (e) {
     duckError = firstLine(e.message);
   }
-  const ours = runQuarry(quarry, file);
+  const ours = runQuarry(quarry, file, scratch);
   let problems;
   if (duckError !== null) {
     const documented = DOCUMENTED_EXPECTATIONS[name];
@@ -491,15 +672,22 @@ async function checkFile(file, name, quarry, connection, T) {
     } else if (ours.error) {
       problems = [ours.error];
     } else {
-      notes.push(`DuckDB cannot read it (${duckError}); checked against its .md`);
-      const d = difference(ours.rows, documented, 'rows');
-      problems = d ? [d] : [];
+      notes.push(`DuckDB cannot read it all; checked against ${documented.source}`);
+      problems = await checkDocumented({ ...documented, file }, ours.rows, root, connection, T);
     }
   } else if (ours.error) {
     problems = [ours.error];
   } else {
-    problems = compareRows(ours.rows, duck, T);
+    const listed = [];
+    problems = compareRows(ours.rows, duck, T, expected?.rows ?? [], listed);
     if (duck.skipped.length > 0) notes.push(`not compared: ${duck.skipped.join(', ')}`);
+    if (expected?.rows) {
+      if (listed.length < expected.rows.length) {
+        problems.push(`rows ${expected.rows} are listed in EXPECTED_DIFFERENCES but only ` +
+                      `${listed.length} of them differ; update the entry`);
+      }
+      notes.push(`expected difference in rows ${expected.rows}: ${expected.reason}`, ...listed);
+    }
   }
   const expectCsv = file.replace(/\.parquet$/, '_expect.csv');
   if (!ours.error && existsSync(expectCsv)) {
@@ -533,21 +721,29 @@ async function main() {
     skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
   }
   const T = api.DuckDBTypeId;
+  typeIdName = T;
 
-  const files = [...listParquetFiles(join(root, 'data')), ...listParquetFiles(join(root, 'shredded_variant'))]
-      .filter((f) => !filter || f.includes(filter));
-  const names = new Set(files.map((f) => relative(root, f)));
+  const scratch = mkdtempSync(join(tmpdir(), 'quarry-read-values-'));
   const instance = await api.DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  // Beside parquet-testing: a file of every type print renders, written by DuckDB.
+  const generated = join(scratch, 'generated', 'print_types.parquet');
+  mkdirSync(dirname(generated));
+  await writePrintTypesFile(connection, generated);
+  const nameOf = (f) => relative(f === generated ? scratch : root, f);
+  const files = [...listParquetFiles(join(root, 'data')), ...listParquetFiles(join(root, 'shredded_variant')),
+    generated].filter((f) => !filter || f.includes(filter));
+  const names = new Set(files.map(nameOf));
   let passed = 0;
   let failed = 0;
   let expectedCount = 0;
   try {
     for (const file of files) {
-      const name = relative(root, file);
-      const { problems, notes, expected } = await checkFile(file, name, quarry, connection, T);
+      const name = nameOf(file);
+      const { problems, notes, expected } = await checkFile(file, name, root, quarry, scratch,
+                                                             connection, T);
       const note = notes.length > 0 ? `  (${notes.join('; ')})` : '';
-      if (expected && !expected.columns) {
+      if (expected && !expected.columns && !expected.rows) {
         if (problems.length > 0) {
           passed++;
           expectedCount++;
@@ -561,7 +757,8 @@ async function main() {
       } else if (problems.length === 0) {
         passed++;
         if (expected) expectedCount++;
-        const why = expected ? `  (columns ${expected.columns.join(', ')}: ${expected.reason})` : '';
+        const why = expected?.columns
+            ? `  (columns ${expected.columns.join(', ')}: ${expected.reason})` : '';
         console.log(`ok    ${name}${note}${why}`);
       } else {
         failed++;
@@ -571,16 +768,20 @@ async function main() {
   } finally {
     connection.closeSync();
     instance.closeSync();
+    rmSync(scratch, { recursive: true, force: true });
   }
-  const stale = filter ? [] : Object.keys(EXPECTED_DIFFERENCES).filter((n) => !names.has(n));
+  const listed = [...Object.keys(EXPECTED_DIFFERENCES), ...Object.keys(DOCUMENTED_EXPECTATIONS),
+    ...Object.keys(LARGE_VALUE_QUERIES)];
+  const stale = filter ? [] : listed.filter((n) => !names.has(n));
   for (const n of stale) {
     failed++;
-    console.log(`FAIL  ${n}: listed in EXPECTED_DIFFERENCES but not in the test data`);
+    console.log(`FAIL  ${n}: listed in the test but not in the test data`);
   }
   for (const [type, reason] of Object.entries(UNCOMPARED_TYPES)) {
     console.log(`note: ${type} columns are not compared: ${reason}`);
   }
-  console.log(`read_values: ${files.length} files under ${root} (data/, shredded_variant/); ` +
+  console.log(`read_values: ${files.length} files: parquet-testing data/ and shredded_variant/ ` +
+              `under ${root}, and generated/print_types.parquet; ` +
               `${expectedCount} with listed expected differences`);
   console.log(`${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;

@@ -12,7 +12,9 @@ namespace {
 constexpr int64_t kNanosPerSecond = 1'000'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 
-int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
 
 std::string padded(int64_t value, size_t width) {
   std::string digits = std::to_string(value);
@@ -66,7 +68,8 @@ std::string floatingText(T value) {
   if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
   char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+  const auto result =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
   return fromShortestScientific(std::string_view(buffer, result.ptr - buffer));
 }
 
@@ -91,9 +94,13 @@ void appendCount(int64_t count, const char* unit, std::string& out) {
 
 }  // namespace
 
-std::string duckDbDouble(double value) { return floatingText(value); }
+std::string duckDbDouble(double value) {
+  return floatingText(value);
+}
 
-std::string duckDbFloat(float value) { return floatingText(value); }
+std::string duckDbFloat(float value) {
+  return floatingText(value);
+}
 
 std::string duckDbDate(Date date) {
   // Date renders astronomical years (0 = 1 BC, -1 = 2 BC) as [-]YYYY-MM-DD.

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -21,9 +22,10 @@ namespace {
 constexpr size_t kFlushBytes = 1 << 20;
 
 /// Appends a CSV field as DuckDB's CSV writer does: quoted (quotes doubled) when
-/// it holds a delimiter, quote or line break, or is empty (which NULL is not).
+/// it holds a delimiter, quote, line break or '#' (DuckDB's comment character), or
+/// is empty (which NULL is not).
 void appendCsvField(std::string_view text, std::string& out) {
-  if (!text.empty() && text.find_first_of(",\"\n\r") == std::string_view::npos) {
+  if (!text.empty() && text.find_first_of(",\"\n\r#") == std::string_view::npos) {
     out += text;
     return;
   }
@@ -126,7 +128,8 @@ class RowPrinter {
 
  private:
   void flush() {
-    if (!pending_.empty() && std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) {
+    if (!pending_.empty() &&
+        std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) {
       throw IoError("cannot write the output");
     }
     pending_.clear();
@@ -158,8 +161,8 @@ void printRows(const PrintOptions& options, RowPrinter& printer) {
 }  // namespace
 
 CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
-  CLI::App* print = app.add_subcommand(
-      "print", "Print a Parquet file's rows, each value as DuckDB renders it");
+  CLI::App* print =
+      app.add_subcommand("print", "Print a Parquet file's rows, each value as DuckDB renders it");
   print->add_option("FILE", options.file, "Parquet file: a local path or a file:// URI")
       ->required();
   print
@@ -168,15 +171,20 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
                    "paths (default: all)")
       ->delimiter(',');
   print->add_option("--head", options.head, "Print at most N rows")
-      ->check(CLI::NonNegativeNumber);
-  const std::map<std::string, PrintFormat> formats{{"table", PrintFormat::kTable},
-                                                   {"csv", PrintFormat::kCsv},
-                                                   {"json", PrintFormat::kJson},
-                                                   {"ndjson", PrintFormat::kNdjson}};
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
   print
-      ->add_option("--format", options.format,
-                   "table (default), csv, json (one array) or ndjson (one object per line)")
-      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case));
+      ->add_option_function<std::string>(
+          "--format",
+          [&options](const std::string& name) {
+            static const std::map<std::string, PrintFormat> kFormats{
+                {"table", PrintFormat::kTable},
+                {"csv", PrintFormat::kCsv},
+                {"json", PrintFormat::kJson},
+                {"ndjson", PrintFormat::kNdjson}};
+            options.format = kFormats.at(CLI::detail::to_lower(name));
+          },
+          "table (default), csv, json (one array) or ndjson (one object per line)")
+      ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}, CLI::ignore_case));
   return *print;
 }
 

@@ -19,15 +19,21 @@ using parquet::SchemaNode;
 using parquet::TimeUnit;
 using Kind = LogicalType::Kind;
 
-int fractionDigits(TimeUnit unit) { return unit == TimeUnit::NANOS ? 9 : 6; }
+int fractionDigits(TimeUnit unit) {
+  return unit == TimeUnit::NANOS ? 9 : 6;
+}
 
 ValueRenderer::Scalar integerScalar(const LogicalType& type) {
   using S = ValueRenderer::Scalar;
   switch (type.bitWidth) {
-    case 8: return type.isSigned ? S::kInt8 : S::kUInt8;
-    case 16: return type.isSigned ? S::kInt16 : S::kUInt16;
-    case 32: return type.isSigned ? S::kInt32 : S::kUInt32;
-    default: return type.isSigned ? S::kInt64 : S::kUInt64;
+    case 8:
+      return type.isSigned ? S::kInt8 : S::kUInt8;
+    case 16:
+      return type.isSigned ? S::kInt16 : S::kUInt16;
+    case 32:
+      return type.isSigned ? S::kInt32 : S::kUInt32;
+    default:
+      return type.isSigned ? S::kInt64 : S::kUInt64;
   }
 }
 
@@ -81,19 +87,29 @@ ValueRenderer::Scalar ValueRenderer::scalarOf(const SchemaNode& node) {
       return Scalar::kBoolean;
     case PhysicalType::INT32:
       switch (kind) {
-        case Kind::INTEGER: return integerScalar(t);
-        case Kind::DATE: return Scalar::kDate;
-        case Kind::DECIMAL: return Scalar::kDecimal;
-        case Kind::TIME: return Scalar::kTime;
-        default: return Scalar::kInt32;
+        case Kind::INTEGER:
+          return integerScalar(t);
+        case Kind::DATE:
+          return Scalar::kDate;
+        case Kind::DECIMAL:
+          return Scalar::kDecimal;
+        case Kind::TIME:
+          return Scalar::kTime;
+        default:
+          return Scalar::kInt32;
       }
     case PhysicalType::INT64:
       switch (kind) {
-        case Kind::INTEGER: return integerScalar(t);
-        case Kind::DECIMAL: return Scalar::kDecimal;
-        case Kind::TIME: return Scalar::kTime;
-        case Kind::TIMESTAMP: return Scalar::kTimestamp;
-        default: return Scalar::kInt64;
+        case Kind::INTEGER:
+          return integerScalar(t);
+        case Kind::DECIMAL:
+          return Scalar::kDecimal;
+        case Kind::TIME:
+          return Scalar::kTime;
+        case Kind::TIMESTAMP:
+          return Scalar::kTimestamp;
+        default:
+          return Scalar::kInt64;
       }
     case PhysicalType::INT96:
       return Scalar::kInt96;
@@ -105,17 +121,25 @@ ValueRenderer::Scalar ValueRenderer::scalarOf(const SchemaNode& node) {
       switch (kind) {
         case Kind::STRING:
         case Kind::ENUM:
-        case Kind::JSON: return Scalar::kString;
-        case Kind::DECIMAL: return Scalar::kDecimal;
-        default: return Scalar::kBlob;
+        case Kind::JSON:
+          return Scalar::kString;
+        case Kind::DECIMAL:
+          return Scalar::kDecimal;
+        default:
+          return Scalar::kBlob;
       }
     case PhysicalType::FIXED_LEN_BYTE_ARRAY:
       switch (kind) {
-        case Kind::DECIMAL: return Scalar::kDecimal;
-        case Kind::UUID: return node.typeLength == 16 ? Scalar::kUuid : Scalar::kBlob;
-        case Kind::INTERVAL: return node.typeLength == 12 ? Scalar::kInterval : Scalar::kBlob;
-        case Kind::FLOAT16: return node.typeLength == 2 ? Scalar::kFloat : Scalar::kBlob;
-        default: return Scalar::kBlob;
+        case Kind::DECIMAL:
+          return Scalar::kDecimal;
+        case Kind::UUID:
+          return node.typeLength == 16 ? Scalar::kUuid : Scalar::kBlob;
+        case Kind::INTERVAL:
+          return node.typeLength == 12 ? Scalar::kInterval : Scalar::kBlob;
+        case Kind::FLOAT16:
+          return node.typeLength == 2 ? Scalar::kFloat : Scalar::kBlob;
+        default:
+          return Scalar::kBlob;
       }
   }
   return Scalar::kBlob;
@@ -141,20 +165,34 @@ bool ValueRenderer::showsUtcOffset(const SchemaNode& node) const {
 std::string ValueRenderer::scalarText(const FieldValue& value) const {
   const SchemaNode& node = value.node();
   switch (scalarOf(node)) {
-    case Scalar::kNull: return "NULL";
-    case Scalar::kBoolean: return value.getBoolean() ? "true" : "false";
-    case Scalar::kInt8: return std::to_string(static_cast<int8_t>(storedInteger(value)));
-    case Scalar::kInt16: return std::to_string(static_cast<int16_t>(storedInteger(value)));
-    case Scalar::kInt32: return std::to_string(static_cast<int32_t>(storedInteger(value)));
-    case Scalar::kInt64: return std::to_string(storedInteger(value));
-    case Scalar::kUInt8: return std::to_string(static_cast<uint8_t>(storedInteger(value)));
-    case Scalar::kUInt16: return std::to_string(static_cast<uint16_t>(storedInteger(value)));
-    case Scalar::kUInt32: return std::to_string(static_cast<uint32_t>(storedInteger(value)));
-    case Scalar::kUInt64: return std::to_string(static_cast<uint64_t>(storedInteger(value)));
-    case Scalar::kFloat: return duckDbFloat(value.getFloat());
-    case Scalar::kDouble: return duckDbDouble(value.getDouble());
-    case Scalar::kDecimal: return value.getDecimal().toString();
-    case Scalar::kDate: return duckDbDate(value.getDate());
+    case Scalar::kNull:
+      return "NULL";
+    case Scalar::kBoolean:
+      return value.getBoolean() ? "true" : "false";
+    case Scalar::kInt8:
+      return std::to_string(static_cast<int8_t>(storedInteger(value)));
+    case Scalar::kInt16:
+      return std::to_string(static_cast<int16_t>(storedInteger(value)));
+    case Scalar::kInt32:
+      return std::to_string(static_cast<int32_t>(storedInteger(value)));
+    case Scalar::kInt64:
+      return std::to_string(storedInteger(value));
+    case Scalar::kUInt8:
+      return std::to_string(static_cast<uint8_t>(storedInteger(value)));
+    case Scalar::kUInt16:
+      return std::to_string(static_cast<uint16_t>(storedInteger(value)));
+    case Scalar::kUInt32:
+      return std::to_string(static_cast<uint32_t>(storedInteger(value)));
+    case Scalar::kUInt64:
+      return std::to_string(static_cast<uint64_t>(storedInteger(value)));
+    case Scalar::kFloat:
+      return duckDbFloat(value.getFloat());
+    case Scalar::kDouble:
+      return duckDbDouble(value.getDouble());
+    case Scalar::kDecimal:
+      return value.getDecimal().toString();
+    case Scalar::kDate:
+      return duckDbDate(value.getDate());
     case Scalar::kTime: {
       std::string text =
           duckDbTime(value.getTime().nanosOfDay, fractionDigits(node.logicalType.unit));
@@ -174,10 +212,14 @@ std::string ValueRenderer::scalarText(const FieldValue& value) const {
       const Instant instant = value.getTimestamp();
       return duckDbTimestamp(instant.epochSeconds, instant.nanos, 9);
     }
-    case Scalar::kInterval: return duckDbInterval(value.getInterval());
-    case Scalar::kUuid: return value.getUuid().toString();
-    case Scalar::kString: return value.getString();
-    case Scalar::kBlob: return duckDbBlob(value.rawBytes());
+    case Scalar::kInterval:
+      return duckDbInterval(value.getInterval());
+    case Scalar::kUuid:
+      return value.getUuid().toString();
+    case Scalar::kString:
+      return value.getString();
+    case Scalar::kBlob:
+      return duckDbBlob(value.rawBytes());
   }
   return "";
 }

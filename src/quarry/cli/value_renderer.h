@@ -14,8 +14,9 @@
 /// unannotated BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY, BSON and GEOMETRY are BLOBs;
 /// FLOAT16 is a FLOAT; a TIME or TIMESTAMP that is UTC-adjusted by its LogicalType
 /// (not by a legacy ConvertedType alone) is WITH TIME ZONE and shows "+00".
-/// Where quarry knows more than DuckDB keeps, quarry shows it: INT96 and
-/// TIMESTAMP(NANOS) keep nanoseconds, DECIMAL of any precision stays exact.
+/// Where quarry knows more than DuckDB keeps, quarry shows it: INT96 keeps its
+/// nanoseconds (DuckDB cuts them to microseconds), DECIMAL of any precision stays
+/// exact (DuckDB reads a precision over 38 as DOUBLE).
 ///
 /// JSON: 8- to 32-bit integers are numbers; 64-bit integers and decimals are
 /// strings (a double cannot hold them); floats are numbers with the shortest
