@@ -93,8 +93,9 @@ TEST(ColumnProjectionTest, IndexOrderTableRowByRow) {
 }
 
 TEST(ColumnProjectionTest, RepeatedAndOverlappingNamesDecodeEachLeafOnce) {
+  const FileSchema schema = specSchema();  // the resolved projection points into it
   const auto resolved =
-      ResolvedProjection::resolve(ColumnProjection::columns("address.zip", "address"), specSchema());
+      ResolvedProjection::resolve(ColumnProjection::columns("address.zip", "address"), schema);
   ASSERT_EQ(resolved.leaves().size(), 3u);  // street, city, zip, in schema order
   EXPECT_EQ(resolved.leaves()[0]->path, "address.street");
   EXPECT_EQ(resolved.leaves()[2]->path, "address.zip");
