@@ -51,6 +51,8 @@ demo: build
 	build/release/quarry inspect $(SAMPLE)
 	@echo
 	build/release/quarry inspect rowgroups $(SAMPLE)
+	@echo
+	build/release/quarry print $(SAMPLE) --head 10
 
 # Every stage runs that can (the sanitizer stages even when release tests failed);
 # the summary lists each stage's time and outcome, and any failure fails the target.
