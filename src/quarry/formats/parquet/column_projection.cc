@@ -89,4 +89,12 @@ ResolvedProjection ResolvedProjection::resolve(const ColumnProjection& projectio
   return out;
 }
 
+void ResolvedProjection::addDecodedLeaves(const std::vector<const SchemaNode*>& leaves) {
+  for (const SchemaNode* leaf : leaves) {
+    if (std::find(leaves_.begin(), leaves_.end(), leaf) == leaves_.end()) leaves_.push_back(leaf);
+  }
+  std::sort(leaves_.begin(), leaves_.end(),
+            [](const SchemaNode* a, const SchemaNode* b) { return a->leafIndex < b->leafIndex; });
+}
+
 }  // namespace quarry::parquet

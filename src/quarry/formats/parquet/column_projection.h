@@ -57,6 +57,10 @@ class ResolvedProjection {
   /// RowReader positions: the projected root, whose children are the row's fields.
   const ProjectedNode& root() const { return *root_; }
 
+  /// Adds `leaves` to the decoded leaves only: a filter's columns outside the
+  /// projection are read for the filter but are neither positions nor fields.
+  void addDecodedLeaves(const std::vector<const SchemaNode*>& leaves);
+
  private:
   std::vector<const SchemaNode*> columnOrder_;
   std::vector<const SchemaNode*> leaves_;

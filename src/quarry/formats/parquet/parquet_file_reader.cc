@@ -65,6 +65,13 @@ std::unique_ptr<RowReader> ParquetFileReader::rowReader(const ColumnProjection& 
   return std::make_unique<RowReader>(*this, ResolvedProjection::resolve(projection, schema_));
 }
 
+std::unique_ptr<RowReader> ParquetFileReader::rowReader(const ColumnProjection& projection,
+                                                        const FilterPredicate& filter) {
+  return buildRowReader().projection(projection).filter(filter).build();
+}
+
+RowReaderBuilder ParquetFileReader::buildRowReader() { return RowReaderBuilder(*this); }
+
 std::unique_ptr<ColumnReaders> ParquetFileReader::columnReaders(const ColumnProjection& projection) {
   return std::make_unique<ColumnReaders>(*this, ResolvedProjection::resolve(projection, schema_));
 }

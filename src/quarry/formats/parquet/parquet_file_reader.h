@@ -15,7 +15,9 @@
 namespace quarry::parquet {
 
 class RowReader;
+class RowReaderBuilder;
 class ColumnReaders;
+class FilterPredicate;
 
 struct ReaderOptions {
   /// Verifies page CRCs where pages carry them (a mismatch is CorruptFile).
@@ -45,6 +47,13 @@ class ParquetFileReader {
 
   /// Returns a reader over every row of the file, with `projection`'s columns.
   std::unique_ptr<RowReader> rowReader(const ColumnProjection& projection = ColumnProjection::all());
+  /// Returns a reader over the rows `filter` selects, with `projection`'s columns.
+  /// Binds the filter to this file's schema: throws InvalidArgument for a column or
+  /// literal it cannot take (query-controls.txt, "Predicate literals by column type").
+  std::unique_ptr<RowReader> rowReader(const ColumnProjection& projection,
+                                       const FilterPredicate& filter);
+  /// Returns a builder: buildRowReader().projection(p).filter(f).build().
+  RowReaderBuilder buildRowReader();
 
   /// Returns a reader of `projection`'s columns in aligned batches (one per row group).
   std::unique_ptr<ColumnReaders> columnReaders(

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/record_assembly.h"
 #include "quarry/formats/parquet/row_values.h"
@@ -16,7 +17,10 @@ class ParquetFileReader;
 
 class RowReader {
  public:
-  RowReader(ParquetFileReader& file, ResolvedProjection projection);
+  /// Reads the rows `filter` selects (every row without one). The filter's
+  /// columns outside the projection are decoded but are not fields of the row.
+  RowReader(ParquetFileReader& file, ResolvedProjection projection,
+            std::optional<BoundPredicate> filter = std::nullopt);
 
   /// Advances to the next row; returns false after the last one.
   bool next();
@@ -44,14 +48,46 @@ class RowReader {
 
  private:
   bool loadNextRowGroup();
+  /// Returns the number of rows to visit in the current row group.
+  int64_t visibleRows() const;
 
   ParquetFileReader& file_;
   ResolvedProjection projection_;
   int nextRowGroup_ = 0;
   std::optional<AssembledRowGroup> current_;
+  std::optional<BoundPredicate> filter_;
+  /// With a filter: the current row group's selected rows; next() walks them.
+  std::vector<int64_t> selected_;
+  int64_t position_ = -1;
   int64_t row_ = -1;
   int64_t rowGroupFirstRow_ = 0;
   int64_t nextFirstRow_ = 0;
+};
+
+}  // namespace quarry::parquet
+
+namespace quarry::parquet {
+
+/// The builder shape of the spec: file->buildRowReader().projection(p).filter(f).build().
+class RowReaderBuilder {
+ public:
+  explicit RowReaderBuilder(ParquetFileReader& file) : file_(file) {}
+  RowReaderBuilder& projection(ColumnProjection projection) {
+    projection_ = std::move(projection);
+    return *this;
+  }
+  RowReaderBuilder& filter(FilterPredicate filter) {
+    filter_ = std::move(filter);
+    return *this;
+  }
+  /// Resolves the projection and binds the filter to the file's schema; throws
+  /// InvalidArgument for a column or literal the file cannot take.
+  std::unique_ptr<RowReader> build();
+
+ private:
+  ParquetFileReader& file_;
+  ColumnProjection projection_ = ColumnProjection::all();
+  std::optional<FilterPredicate> filter_;
 };
 
 }  // namespace quarry::parquet
