@@ -127,3 +127,22 @@ TEST(MultiFileRowReaderTest, MissingColumnNamesTheFile) {
 
 }  // namespace
 }  // namespace quarry::parquet
+
+#include "quarry/formats/parquet/filter_predicate.h"
+
+namespace quarry::parquet {
+namespace {
+
+TEST(MultiFileRowReaderTest, FilterAppliesToEveryFile) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const auto dir = quarry::testing::parquetTestingDir() / "data";
+  MultiFileRowReader rows({(dir / "alltypes_plain.parquet").string(),
+                           (dir / "alltypes_plain.snappy.parquet").string()},
+                          ColumnProjection::columns("id"), FilterPredicate::gtEq("id", 5));
+  std::vector<int32_t> ids;
+  while (rows.next()) ids.push_back(rows.field("id").getInt());
+  EXPECT_EQ(ids, (std::vector<int32_t>{5, 6, 7, 6, 7}));
+}
+
+}  // namespace
+}  // namespace quarry::parquet

@@ -10,6 +10,12 @@ MultiFileRowReader::MultiFileRowReader(std::vector<std::string> uris, ColumnProj
   if (uris_.empty()) throw InvalidArgument("MultiFileRowReader needs at least one file");
 }
 
+MultiFileRowReader::MultiFileRowReader(std::vector<std::string> uris, ColumnProjection projection,
+                                       FilterPredicate filter, ReaderOptions options)
+    : MultiFileRowReader(std::move(uris), std::move(projection), options) {
+  filter_.emplace(std::move(filter));
+}
+
 bool MultiFileRowReader::next() {
   while (true) {
     if (rows_ && rows_->next()) return true;
@@ -18,7 +24,7 @@ bool MultiFileRowReader::next() {
     rows_.reset();
     file_ = ParquetFileReader::open(uri, options_);
     try {
-      rows_ = file_->rowReader(projection_);
+      rows_ = filter_ ? file_->rowReader(projection_, *filter_) : file_->rowReader(projection_);
     } catch (const InvalidArgument& e) {
       throw InvalidArgument(uri + ": " + e.what());
     }

@@ -1,10 +1,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
 
@@ -19,6 +21,10 @@ class MultiFileRowReader {
   /// Throws InvalidArgument when `uris` is empty.
   MultiFileRowReader(std::vector<std::string> uris, ColumnProjection projection = ColumnProjection::all(),
                      ReaderOptions options = {});
+  /// Reads only the rows `filter` selects; the filter is bound to each file's
+  /// schema as the file is opened, so a file that cannot take it fails by name.
+  MultiFileRowReader(std::vector<std::string> uris, ColumnProjection projection,
+                     FilterPredicate filter, ReaderOptions options = {});
 
   /// Advances to the next row across files; false after the last row of the last file.
   bool next();
@@ -35,6 +41,7 @@ class MultiFileRowReader {
   std::vector<std::string> uris_;
   ColumnProjection projection_;
   ReaderOptions options_;
+  std::optional<FilterPredicate> filter_;
   size_t fileIndex_ = 0;
   std::unique_ptr<ParquetFileReader> file_;
   std::unique_ptr<RowReader> rows_;
