@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "quarry/cli/utf8.h"
+#include "quarry/common/utf8.h"
 
 namespace quarry::cli {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "quarry/cli/temporal_format.h"
-#include "quarry/cli/utf8.h"
+#include "quarry/common/utf8.h"
 
 namespace quarry::cli {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "quarry/cli/utf8.h"
+#include "quarry/common/utf8.h"
 
 namespace quarry::cli {
 

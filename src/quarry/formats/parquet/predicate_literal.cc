@@ -1,5 +1,7 @@
 #include "quarry/formats/parquet/predicate_literal.h"
 
+#include "quarry/common/utf8.h"
+
 #include <cstdio>
 
 namespace quarry::parquet {
@@ -82,39 +84,6 @@ std::string literalToString(const PredicateLiteral& literal) {
   return std::visit(Visitor{}, literal);
 }
 
-bool isWellFormedUtf8(const std::string& text) {
-  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
-  const size_t n = text.size();
-  size_t i = 0;
-  while (i < n) {
-    const uint8_t c = p[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t len = 0;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;  // U+D800..U+DFFF are surrogates, not characters
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return false;
-    }
-    if (i + len > n) return false;
-    for (size_t k = 1; k < len; ++k) {
-      const uint8_t b = p[i + k];
-      if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return false;
-    }
-    i += len;
-  }
-  return true;
-}
+bool isWellFormedUtf8(const std::string& text) { return isValidUtf8(text); }
 
 }  // namespace quarry::parquet

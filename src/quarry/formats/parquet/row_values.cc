@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "quarry/common/error.h"
+#include "quarry/common/utf8.h"
 
 namespace quarry::parquet {
 namespace {
@@ -28,48 +29,6 @@ int64_t unitsPerSecond(TimeUnit unit) {
   return 1000;
 }
 
-/// Appends `s` to `out` with every ill-formed UTF-8 sequence replaced by U+FFFD
-/// (one replacement per maximal ill-formed subpart, as Unicode recommends).
-void appendUtf8Lossy(std::string_view s, std::string& out) {
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const size_t n = s.size();
-  size_t i = 0;
-  while (i < n) {
-    const uint8_t c = p[i];
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    size_t len = 0;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    }
-    size_t k = 1;
-    if (len > 0) {
-      for (; k < len && i + k < n; ++k) {
-        const uint8_t b = p[i + k];
-        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) break;
-      }
-    }
-    if (len > 0 && k == len) {
-      out.append(s.data() + i, len);
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
-      i += std::max<size_t>(k, 1);
-    }
-  }
-}
 
 }  // namespace
 

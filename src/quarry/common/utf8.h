@@ -1,12 +1,13 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 /// UTF-8 well-formedness as RFC 3629 defines it. The CLI prints bytes from
 /// files it does not trust (names, metadata values, statistics) and must know
 /// which of them it can show as text.
-namespace quarry::cli {
+namespace quarry {
 
 /// Returns the length of the well-formed UTF-8 sequence starting at `bytes[pos]`
 /// (1 to 4), or 0 when the byte there does not start one: a stray continuation
@@ -21,4 +22,8 @@ bool isValidUtf8(std::string_view bytes);
 /// one), which is what terminal alignment needs for most scripts.
 size_t codePointCount(std::string_view text);
 
-}  // namespace quarry::cli
+/// Appends `bytes` to `out` with each maximal ill-formed subsequence replaced by
+/// U+FFFD, as Unicode recommends (what getString returns for malformed bytes).
+void appendUtf8Lossy(std::string_view bytes, std::string& out);
+
+}  // namespace quarry

@@ -1,8 +1,8 @@
-#include "quarry/cli/utf8.h"
+#include "quarry/common/utf8.h"
 
 #include <gtest/gtest.h>
 
-namespace quarry::cli {
+namespace quarry {
 namespace {
 
 TEST(Utf8, AcceptsEverySequenceLength) {
@@ -43,4 +43,22 @@ TEST(Utf8, CountsCodePointsAndEachIllFormedByteAsOne) {
 }
 
 }  // namespace
-}  // namespace quarry::cli
+}  // namespace quarry
+
+namespace quarry {
+namespace {
+
+TEST(Utf8Test, LossyAppendReplacesEachMaximalIllFormedSubpart) {
+  std::string out;
+  appendUtf8Lossy(std::string_view("a\xF0\x9F\x98\x80" "b", 6), out);
+  EXPECT_EQ(out, "a\xF0\x9F\x98\x80" "b");  // well-formed passes through
+  out.clear();
+  appendUtf8Lossy("\xE2\x82" "x" "\xFF", out);  // a cut 3-byte sequence, then a bad byte
+  EXPECT_EQ(out, "\xEF\xBF\xBD" "x" "\xEF\xBF\xBD");
+  out.clear();
+  appendUtf8Lossy("\xED\xA0\x80", out);  // a surrogate: three bytes, three replacements
+  EXPECT_EQ(out, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+}  // namespace
+}  // namespace quarry
