@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-/// UTF-8 well-formedness as RFC 3629 defines it. The CLI prints bytes from
-/// files it does not trust (names, metadata values, statistics) and must know
-/// which of them it can show as text.
+/// UTF-8 well-formedness as RFC 3629 defines it. Bytes from files are not
+/// trusted: the CLI must know which it can show as text, getString replaces
+/// malformed sequences, and a String predicate literal must be well-formed.
 namespace quarry {
 
 /// Returns the length of the well-formed UTF-8 sequence starting at `bytes[pos]`
