@@ -203,6 +203,23 @@ TEST(InspectCommand, LongKeyValueMetadataIsCutInTextAndWholeInJson) {
   EXPECT_NE(json.out.find("\\\"metadata\\\":{}}]}\"}"), std::string::npos) << json.out;
 }
 
+TEST(InspectCommand, MetadataDefectsInBadDataFailWithOneLineNamingFileAndProblem) {
+  // bad_data/ files whose defect lies in the footer; the others' defects lie in
+  // pages, which reading (not inspecting the footer) rejects.
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const std::vector<std::pair<const char*, const char*>> files = {
+      {"PARQUET-1481.parquet", "unknown physical type"},
+      {"ARROW-GH-41317.parquet", "ColumnMetaData.encodings missing"}};
+  for (const auto& [name, problem] : files) {
+    const std::string path = (testing::parquetTestingDir() / "bad_data" / name).string();
+    const RunResult run = runQuarry({"inspect", path});
+    EXPECT_EQ(run.exitCode, 1) << name;
+    EXPECT_EQ(lineCount(run.err), 1u) << run.err;
+    EXPECT_TRUE(run.err.starts_with("quarry: " + path + ": ")) << run.err;
+    EXPECT_NE(run.err.find(problem), std::string::npos) << run.err;
+  }
+}
+
 TEST(InspectCommand, EncryptedFileFailsWithOneLineAboutEncryption) {
   QUARRY_SKIP_WITHOUT_TESTDATA();
   for (const char* file : {"uniform_encryption.parquet.encrypted",
