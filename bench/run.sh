@@ -2,7 +2,7 @@
 # Runs quarry's benchmarks against DuckDB on the same data, in the same run, and
 # prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
-#   bash bench/run.sh [SUITE...]      SUITE: footer (the default; the only one so far)
+#   bash bench/run.sh [SUITE...]      SUITE: footer, scan (default: all of them)
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -17,13 +17,16 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
+known=(footer scan)
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(footer)
+[ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
+targets=()
 for suite in "${suites[@]}"; do
   case "$suite" in
-    footer) ;;
-    *) echo "bench/run.sh: unknown suite '$suite' (known: footer)" >&2; exit 2 ;;
+    footer) targets+=(footer_decode_benchmark quarry) ;;
+    scan) targets+=(scan_benchmark) ;;
+    *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
 
@@ -47,7 +50,7 @@ if ! grep -q '^benchmark_DIR:PATH=/' "$build/CMakeCache.txt"; then
   echo "bench/run.sh: Google Benchmark not found by cmake (Debian: apt-get install libbenchmark-dev)" >&2
   exit 1
 fi
-cmake --build "$build" --target footer_decode_benchmark quarry -- -j"${JOBS:-$(nproc)}" >&2
+cmake --build "$build" --target "${targets[@]}" -- -j"${JOBS:-$(nproc)}" >&2
 
 mkdir -p "$data"
 for suite in "${suites[@]}"; do
@@ -60,6 +63,21 @@ for suite in "${suites[@]}"; do
       fi
       node --expose-gc bench/footer_vs_duckdb.mjs --file "$file" --bench "$build/footer_decode_benchmark" \
         --quarry "$build/quarry" --runs "$runs" --json "$data/footer-results.json"
+      ;;
+    scan)
+      dir="$data/lineitem"
+      files=()
+      for i in 0 1 2 3 4 5 6 7; do files+=("$dir/lineitem-$i.parquet"); done
+      stale=0
+      for f in "${files[@]}"; do
+        if [ ! -f "$f" ] || [ bench/make-lineitem.mjs -nt "$f" ]; then stale=1; fi
+      done
+      if [ "$stale" = 1 ]; then
+        echo "bench/run.sh: generating $dir with DuckDB (6M rows, about a minute)" >&2
+        node bench/make-lineitem.mjs "$dir" >&2
+      fi
+      node --expose-gc bench/scan_vs_duckdb.mjs --bench "$build/scan_benchmark" --runs "$runs" \
+        --json "$data/scan-results.json" "${files[@]}"
       ;;
   esac
 done

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "quarry/common/error.h"
@@ -71,12 +72,15 @@ size_t decodeLevels(Encoding encoding, std::span<const uint8_t> data, bool prefi
     throw CorruptFile(std::string(kind) + " levels: the page holds " + std::to_string(got) +
                       " of the " + std::to_string(n) + " its header declares");
   }
-  for (size_t i = 0; i < n; ++i) {
-    if (out[i] > maxLevel) {
-      throw CorruptFile(std::string(kind) + " level " + std::to_string(out[i]) + " at entry " +
-                        std::to_string(i) + " exceeds the column's maximum " +
-                        std::to_string(maxLevel));
-    }
+  // A branch-free maximum vectorizes; the offending entry is looked up only on error.
+  int16_t highest = 0;
+  for (size_t i = 0; i < n; ++i) highest = std::max(highest, out[i]);
+  if (highest > maxLevel) {
+    const size_t i = static_cast<size_t>(
+        std::find_if(out, out + n, [&](int16_t v) { return v > maxLevel; }) - out);
+    throw CorruptFile(std::string(kind) + " level " + std::to_string(out[i]) + " at entry " +
+                      std::to_string(i) + " exceeds the column's maximum " +
+                      std::to_string(maxLevel));
   }
   return used;
 }
@@ -157,9 +161,16 @@ class ChunkDecoder {
       }
       return compressed;
     }
-    buffer_.resize(static_cast<size_t>(size));
-    decompress(meta_.codec, compressed, buffer_);
-    return buffer_;
+    // Grown, never shrunk, across the chunk's pages, and not zero-filled: the
+    // codec writes every byte.
+    const auto needed = static_cast<size_t>(size);
+    if (needed > bufferCapacity_) {
+      bufferCapacity_ = needed + needed / 8;  // the pages of a chunk differ a little in size
+      buffer_ = std::make_unique_for_overwrite<uint8_t[]>(bufferCapacity_);
+    }
+    const std::span<uint8_t> out(buffer_.get(), needed);
+    decompress(meta_.codec, compressed, out);
+    return out;
   }
 
   void readDictionaryPage(const PageHeader& header, std::span<const uint8_t> body) {
@@ -268,7 +279,8 @@ class ChunkDecoder {
   const ColumnChunkReadOptions& options_;
   ColumnChunkData out_;
   std::optional<Dictionary> dictionary_;
-  std::vector<uint8_t> buffer_;
+  std::unique_ptr<uint8_t[]> buffer_;
+  size_t bufferCapacity_ = 0;
   std::optional<uint64_t> pageOffset_;
 };
 
@@ -327,9 +339,11 @@ ColumnChunkData readColumnChunk(io::StorageObject& file, int rowGroup, const Col
                       std::to_string(range.offset + range.length) + ") lie past the end of the " +
                       std::to_string(file.size()) + "-byte file");
   }
-  std::vector<uint8_t> bytes(range.length);
-  file.readAt(range.offset, bytes);
-  return decodeColumnChunk(bytes, range.offset, meta, leaf, options, context);
+  // Not zero-filled first: the read overwrites every byte.
+  const auto length = static_cast<size_t>(range.length);
+  const auto bytes = std::make_unique_for_overwrite<uint8_t[]>(length);
+  file.readAt(range.offset, {bytes.get(), length});
+  return decodeColumnChunk({bytes.get(), length}, range.offset, meta, leaf, options, context);
 }
 
 }  // namespace quarry::parquet

@@ -36,6 +36,26 @@ uint8_t* growFixed(ColumnChunkData& out, size_t count) {
   return out.fixedValues.data() + at;
 }
 
+/// Copies `n` bytes for the short values typical of string columns without a call
+/// to memcpy: two fixed-size copies that may overlap cover any n in [4, 32] and
+/// compile to plain loads and stores. Reads and writes stay within the n bytes.
+inline void copyValue(uint8_t* dst, const char* src, size_t n) {
+  if (n >= 16 && n <= 32) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8 && n < 16) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n < 4) {
+    for (size_t i = 0; i < n; ++i) dst[i] = static_cast<uint8_t>(src[i]);
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
 /// Appends byte-array values given as views (copied: the views point into page
 /// buffers or decoder state that do not outlive the page).
 void appendViews(const std::string_view* views, size_t n, ColumnChunkData& out) {
@@ -46,7 +66,7 @@ void appendViews(const std::string_view* views, size_t n, ColumnChunkData& out) 
   uint8_t* dst = out.byteData.data() + at;
   int64_t offset = static_cast<int64_t>(at);
   for (size_t i = 0; i < n; ++i) {
-    std::memcpy(dst, views[i].data(), views[i].size());
+    copyValue(dst, views[i].data(), views[i].size());
     dst += views[i].size();
     offset += static_cast<int64_t>(views[i].size());
     out.offsets.push_back(offset);
@@ -83,8 +103,10 @@ void appendPlain(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& 
     }
     default: {
       // Every other type is fixed-width and stored as PLAIN lays it out.
+      // Appended from the page in one copy, without zero-filling the room first.
       const auto src = plain.decodeFixedLenByteArrays(count, out.valueWidth);
-      if (count > 0) std::memcpy(growFixed(out, count), src.data(), src.size());
+      out.fixedValues.insert(out.fixedValues.end(), src.begin(), src.end());
+      out.valueCount += static_cast<int64_t>(count);
       return;
     }
   }
