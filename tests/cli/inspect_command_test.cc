@@ -15,54 +15,14 @@
 #include <vector>
 
 #include "tests/cli/json_validator.h"
+#include "tests/cli/quarry_run.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::cli {
 namespace {
 
-struct RunResult {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shellQuote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
-/// Runs `quarry ARGS...` through the shell, stderr captured in a temporary file.
-RunResult runQuarry(const std::vector<std::string>& args) {
-  char errPath[] = "/tmp/quarry_cli_test_XXXXXX";
-  const int fd = mkstemp(errPath);
-  EXPECT_GE(fd, 0);
-  close(fd);
-  std::string command = shellQuote(QUARRY_BINARY);
-  for (const auto& arg : args) {
-    command += " " + shellQuote(arg);
-  }
-  command += " 2>" + shellQuote(errPath);
-  RunResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run " << command;
-    return result;
-  }
-  char buffer[65536];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
-    result.out.append(buffer, n);
-  }
-  const int status = pclose(pipe);
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream err(errPath, std::ios::binary);
-  result.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
-  std::filesystem::remove(errPath);
-  return result;
-}
+using RunResult = testing::QuarryRun;
+using testing::runQuarry;
 
 std::string dataFile(const std::string& name) {
   return (testing::parquetTestingDir() / "data" / name).string();

@@ -13,7 +13,7 @@
 
 /// Runs the built `quarry` binary (QUARRY_BINARY) as a user or a script would,
 /// for tests of the CLI's stdout, stderr and exit code.
-namespace quarry::cli::testing {
+namespace quarry::testing {
 
 struct QuarryRun {
   int exitCode = -1;
@@ -55,4 +55,4 @@ inline QuarryRun runQuarry(const std::vector<std::string>& args) {
   return result;
 }
 
-}  // namespace quarry::cli::testing
+}  // namespace quarry::testing
