@@ -99,7 +99,7 @@ void decodeGeospatialStatistics(Reader& r, GeospatialStatistics& g) {
         uint32_t n = 0;
         if (!expectList(r, f, T::I32, n)) break;
         g.geospatial_types.clear();
-        g.geospatial_types.reserve(n);
+        reserveListElements(g.geospatial_types, n, r);
         for (uint32_t i = 0; i < n; ++i) g.geospatial_types.push_back(r.readI32());
         break;
       }
@@ -342,7 +342,7 @@ void decodeColumnMetaData(Reader& r, ColumnMetaData& m, const ChunkWants& wants)
         uint32_t n = 0;
         if (!expectList(r, f, T::I32, n)) break;
         m.encodings.clear();
-        m.encodings.reserve(n);
+        reserveListElements(m.encodings, n, r);
         for (uint32_t i = 0; i < n; ++i) m.encodings.push_back(readEnum<Encoding>(r));
         seen |= bit(2);
         break;
@@ -351,7 +351,7 @@ void decodeColumnMetaData(Reader& r, ColumnMetaData& m, const ChunkWants& wants)
         uint32_t n = 0;
         if (!expectList(r, f, T::BINARY, n)) break;
         m.path_in_schema.clear();
-        m.path_in_schema.reserve(n);
+        reserveListElements(m.path_in_schema, n, r);
         for (uint32_t i = 0; i < n; ++i) m.path_in_schema.emplace_back(r.readBinaryView());
         seen |= bit(3);
         break;
@@ -428,13 +428,13 @@ void decodeRowGroup(Reader& r, RowGroup& g, const FileMetaDataOptions& options) 
         uint32_t n = 0;
         if (!expectList(r, f, T::STRUCT, n)) break;
         g.columns.clear();
-        g.columns.reserve(n);
+        reserveListElements(g.columns, n, r);
         const auto& want = options.wantColumn;
         for (uint32_t i = 0; i < n; ++i) {
           bool wanted = i >= want.size() || want[i];
           ChunkWants wants{wanted && options.statistics, wanted,
                            wanted && options.keyValueMetadata};
-          decodeColumnChunk(r, g.columns.emplace_back(), wants);
+          decodeColumnChunk(r, appendListElement(g.columns, n), wants);
         }
         seen |= bit(1);
         break;
@@ -477,8 +477,8 @@ FileMetaData decodeFileMetaData(std::span<const uint8_t> bytes,
         uint32_t n = 0;
         if (!expectList(r, f, T::STRUCT, n)) break;
         m.row_groups.clear();
-        m.row_groups.reserve(n);
-        for (uint32_t i = 0; i < n; ++i) decodeRowGroup(r, m.row_groups.emplace_back(), options);
+        reserveListElements(m.row_groups, n, r);
+        for (uint32_t i = 0; i < n; ++i) decodeRowGroup(r, appendListElement(m.row_groups, n), options);
         seen |= bit(4);
         break;
       }

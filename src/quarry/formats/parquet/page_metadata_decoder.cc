@@ -174,8 +174,8 @@ OffsetIndex decodeOffsetIndex(std::span<const uint8_t> bytes) {
         uint32_t n = 0;
         if (!expectList(r, f, T::STRUCT, n)) break;
         o.page_locations.clear();
-        o.page_locations.reserve(n);
-        for (uint32_t i = 0; i < n; ++i) decodePageLocation(r, o.page_locations.emplace_back(), i);
+        reserveListElements(o.page_locations, n, r);
+        for (uint32_t i = 0; i < n; ++i) decodePageLocation(r, appendListElement(o.page_locations, n), i);
         seen |= bit(1);
         break;
       }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -72,6 +73,26 @@ inline E readEnum(Reader& r) {
   return static_cast<E>(r.readI32());
 }
 
+/// Reserves room for a list's `n` elements, but never for more bytes than remain
+/// in the input: a corrupt size then costs the regrowth of a vector filled by
+/// elements actually decoded, not one allocation larger than the file.
+template <class Vector>
+inline void reserveListElements(Vector& out, uint32_t n, const Reader& r) {
+  size_t fit = r.remaining() / sizeof(typename Vector::value_type) + 1;
+  out.reserve(std::min<size_t>(n, fit));
+}
+
+/// Appends one of a list's `n` elements. Growth doubles as usual but stops at
+/// `n`, so a list reserved short by reserveListElements never ends up with more
+/// room than the complete list needs.
+template <class Vector>
+inline typename Vector::reference appendListElement(Vector& out, uint32_t n) {
+  if (out.size() == out.capacity()) {
+    out.reserve(std::min<size_t>(n, std::max<size_t>(1, 2 * out.capacity())));
+  }
+  return out.emplace_back();
+}
+
 // The list readers below return false, the field skipped, when the field is
 // not a list of the declared element type.
 
@@ -79,7 +100,7 @@ inline bool readI64List(Reader& r, const Field& f, std::vector<int64_t>& out) {
   uint32_t n = 0;
   if (!expectList(r, f, T::I64, n)) return false;
   out.clear();
-  out.reserve(n);
+  reserveListElements(out, n, r);
   for (uint32_t i = 0; i < n; ++i) out.push_back(r.readI64());
   return true;
 }
@@ -93,7 +114,7 @@ inline bool readBinaryList(Reader& r, const Field& f, std::vector<std::string>& 
   uint32_t n = 0;
   if (!expectList(r, f, T::BINARY, n)) return false;
   out.clear();
-  out.reserve(n);
+  reserveListElements(out, n, r);
   for (uint32_t i = 0; i < n; ++i) out.emplace_back(r.readBinaryView());
   return true;
 }
@@ -104,8 +125,8 @@ inline bool readStructList(Reader& r, const Field& f, std::vector<Element>& out,
   uint32_t n = 0;
   if (!expectList(r, f, T::STRUCT, n)) return false;
   out.clear();
-  out.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) decode(r, out.emplace_back(), i);
+  reserveListElements(out, n, r);
+  for (uint32_t i = 0; i < n; ++i) decode(r, appendListElement(out, n), i);
   return true;
 }
 
