@@ -34,3 +34,15 @@ quarry_add_node_test(differential_read_values
 
 quarry_add_node_test(differential_print_csv
   tests/differential/print_csv.mjs $<TARGET_FILE:quarry>)
+
+# Files the tests generate with DuckDB (every type, null fraction, codec, V1/V2
+# encodings, nested values) and with chDB (page indexes, many pages per chunk,
+# CRCs, Bloom filters), read whole by quarry and DuckDB; written under the build
+# directory.
+quarry_add_node_test(differential_generated_duckdb
+  tests/differential/generated_files.mjs $<TARGET_FILE:quarry>
+  ${CMAKE_BINARY_DIR}/differential-generated duckdb)
+
+quarry_add_node_test(differential_generated_chdb
+  tests/differential/generated_files.mjs $<TARGET_FILE:quarry>
+  ${CMAKE_BINARY_DIR}/differential-generated chdb)

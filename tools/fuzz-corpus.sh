@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Writes a libFuzzer seed corpus to OUT_DIR: the last 64 KiB of every Parquet file in
-# the test data (the footer, its length and the magic, plus the pages before it).
+# the test data (the footer, its length and the magic, plus the pages before it),
+# and every Variant example of parquet-testing/variant as variant_fuzzer reads it
+# (one byte giving the metadata's length, the metadata, then the value).
 # Built at run time from $QUARRY_TESTDATA (default <repo>/../shared/testdata); the
 # seeds are never committed.
 #
@@ -24,6 +26,17 @@ if [[ -d "$testdata/parquet-testing" ]]; then
   done < <(find "$testdata/parquet-testing" -type f \( -name '*.parquet' -o -name '*.parquet.encrypted' \) -print0)
 else
   echo "fuzz-corpus: no test data at $testdata/parquet-testing (set QUARRY_TESTDATA); seeding from data/sample only" >&2
+fi
+if [[ -d "$testdata/parquet-testing/variant" ]]; then
+  for metadata in "$testdata"/parquet-testing/variant/*.metadata; do
+    value="${metadata%.metadata}.value"
+    [[ -f "$value" ]] || continue
+    length=$(stat -c %s "$metadata")
+    ((length < 256)) || continue
+    name="variant__$(basename "${metadata%.metadata}")"
+    { printf "\\$(printf '%03o' "$length")"; cat "$metadata" "$value"; } > "$out/$name"
+    n=$((n + 1))
+  done
 fi
 for file in "$repo"/data/sample/*.parquet; do
   [[ -f "$file" ]] || continue

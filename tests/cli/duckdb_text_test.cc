@@ -54,6 +54,17 @@ TEST(DuckDbText, FloatsUseTheShortestDigitsOfTheFloatNotOfItsDouble) {
   EXPECT_EQ(duckDbFloat(1e-45f), "1e-45");
 }
 
+// DuckDB's Grisu falls back to the value widened to double when it cannot prove
+// the float's shortest digits: a tie, or a shortest decimal on the interval's bound.
+TEST(DuckDbText, FloatsWhoseShortestDigitsAreATieOrABoundPrintAsTheirDouble) {
+  EXPECT_EQ(duckDbFloat(2731571.75f), "2731571.75");
+  EXPECT_EQ(duckDbFloat(-370735.875f), "-370735.875");
+  EXPECT_EQ(duckDbFloat(36622392.0f), "36622392.0");
+  EXPECT_EQ(duckDbFloat(6036831744.0f), "6036831744.0");
+  EXPECT_EQ(duckDbFloat(1234567.125f), "1234567.1");
+  EXPECT_EQ(duckDbFloat(8589973504.0f), "8589974000.0");
+}
+
 TEST(DuckDbText, DatesBeforeYearOneCarryTheBcMarker) {
   EXPECT_EQ(duckDbDate(Date{0}), "1970-01-01");
   EXPECT_EQ(duckDbDate(Date::ofCivil(2020, 1, 2)), "2020-01-02");

@@ -3,7 +3,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <system_error>
+#include <type_traits>
 
 namespace quarry::cli {
 
@@ -64,13 +66,81 @@ std::string fromShortestScientific(std::string_view scientific) {
 }
 
 template <typename T>
-std::string floatingText(T value) {
-  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+std::string shortestScientific(T value) {
   char buffer[64];
   const auto result =
       std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
-  return fromShortestScientific(std::string_view(buffer, result.ptr - buffer));
+  return std::string(buffer, result.ptr - buffer);
+}
+
+/// A positive number as significant digits, without trailing zeros, and the
+/// power of ten of the first one: 1250 is {"125", 3}.
+struct DecimalDigits {
+  std::string digits;
+  int exponent = 0;
+  bool operator==(const DecimalDigits&) const = default;
+  /// Returns the power of ten of the last digit.
+  int lastPlace() const { return exponent - static_cast<int>(digits.size()) + 1; }
+};
+
+/// Parses to_chars' scientific form of a positive number ("1.2500e+03").
+DecimalDigits fromScientific(std::string_view scientific) {
+  const size_t e = scientific.find('e');
+  DecimalDigits out;
+  for (char c : scientific.substr(0, e)) {
+    if (c != '.') out.digits += c;
+  }
+  while (out.digits.size() > 1 && out.digits.back() == '0') out.digits.pop_back();
+  out.exponent = std::atoi(std::string(scientific.substr(e + 1)).c_str());
+  return out;
+}
+
+/// Returns the exact decimal value of `value`, a positive double that is a float
+/// or the midpoint of two adjacent floats: those have at most 112 significant
+/// digits (2^-150 has 105), so 130 digits of precision are exact.
+DecimalDigits exactDecimal(double value) {
+  char buffer[160];
+  const auto result =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific, 130);
+  return fromScientific(std::string_view(buffer, result.ptr - buffer));
+}
+
+/// Returns whether DuckDB prints `value` (finite, non-zero) with the float's
+/// shortest digits. DuckDB formats a FLOAT with its fmt library's Grisu, on the
+/// float's rounding interval, and when Grisu cannot be sure of its digits it falls
+/// back to formatting the value widened to double: 2731571.75f prints as
+/// "2731571.75", not "2731571.8". Grisu gives up when the shortest digits are a
+/// tie between two candidates (the value ends in 5 just past the last digit), or
+/// when a bound of the interval, which it never returns, is the shortest decimal
+/// (36622392f is not "36622390.0", its lower bound) or shorter than the shortest
+/// digits inside (6036831744f is not "6036831700.0": 6036832000 is its upper
+/// bound, which to_chars excludes for an odd mantissa).
+bool grisuFindsShortest(float value, const DecimalDigits& shortest) {
+  const float magnitude = std::fabs(value);
+  const DecimalDigits exact = exactDecimal(magnitude);
+  if (exact.lastPlace() == shortest.lastPlace() - 1 && exact.digits.back() == '5') return false;
+  const double below = std::nextafter(magnitude, 0.0f);
+  const double above = magnitude == std::numeric_limits<float>::max()
+                           ? magnitude + (magnitude - below)
+                           : static_cast<double>(std::nextafter(magnitude, HUGE_VALF));
+  for (double neighbour : {below, above}) {
+    const DecimalDigits bound = exactDecimal((magnitude + neighbour) / 2);
+    if (bound.digits.size() < shortest.digits.size() || bound == shortest) return false;
+  }
+  return true;
+}
+
+template <typename T>
+std::string floatingText(T value) {
+  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  std::string scientific = shortestScientific(value);
+  if constexpr (std::is_same_v<T, float>) {
+    if (value != 0 && !grisuFindsShortest(value, fromScientific(scientific.substr(value < 0)))) {
+      scientific = shortestScientific(static_cast<double>(value));
+    }
+  }
+  return fromShortestScientific(scientific);
 }
 
 /// Appends ".fraction" for `nanos` (0..999'999'999) cut to `digits` digits,

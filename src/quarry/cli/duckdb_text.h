@@ -12,7 +12,9 @@
 /// Floating point follows DuckDB (and Python's repr): the shortest digits that
 /// round-trip, in plain notation with at least one fraction digit when the
 /// decimal exponent is in [-4, 16), else in scientific notation with a signed,
-/// two-digit-minimum exponent: 0.1, 100.0, 1e+16, 1e-05, -0.0, nan, -inf.
+/// two-digit-minimum exponent: 0.1, 100.0, 1e+16, 1e-05, -0.0, nan, -inf. A FLOAT
+/// whose shortest digits DuckDB's Grisu cannot prove (a tie, or a decimal on its
+/// rounding interval's bound) prints as its double does: 2731571.75, not 2731571.8.
 /// Temporal values trim trailing zeros of their fraction ("00:00:00.12"), and
 /// years before 1 print as DuckDB does, "0044-03-15 (BC)".
 namespace quarry::cli {

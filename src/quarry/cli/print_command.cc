@@ -75,7 +75,7 @@ class RowPrinter {
         }
         case PrintFormat::kCsv: {
           if (i > 0) line += ',';
-          if (!value.isNull()) {  // NULL is the empty field
+          if (!renderer.isSqlNull(value)) {  // NULL is the empty field
             std::string text;
             renderer.appendText(value, text);
             appendCsvField(text, line);

@@ -7,6 +7,7 @@
 
 #include "quarry/cli/duckdb_text.h"
 #include "quarry/cli/json_writer.h"
+#include "quarry/cli/variant_text.h"
 
 namespace quarry::cli {
 
@@ -70,6 +71,25 @@ int64_t storedInteger(const FieldValue& value) {
                                                           : value.getLong();
 }
 
+/// Returns true for a VARIANT group read as one value (not a repeated field's list).
+bool isVariant(const FieldValue& value, bool isStructField) {
+  const SchemaNode& node = value.node();
+  return !node.isLeaf() && node.logicalType.kind == Kind::VARIANT &&
+         !(isStructField && node.repetition == parquet::FieldRepetitionType::REPEATED);
+}
+
+/// Renders a non-null VARIANT group, reassembled, as text (nested or not) or JSON.
+void appendVariant(const FieldValue& value, std::string& out, bool json, bool nested) {
+  const parquet::Variant variant = value.getVariant();
+  const auto metadata = parquet::VariantMetadata::parse(variant.metadata);
+  const auto v = parquet::VariantValue::parse(metadata, variant.value);
+  if (json) {
+    appendVariantJson(v, out);
+  } else {
+    appendVariantText(v, out, nested);
+  }
+}
+
 void appendQuoted(const std::string& text, std::string& out) {
   out += '"';
   out += text;
@@ -77,6 +97,14 @@ void appendQuoted(const std::string& text, std::string& out) {
 }
 
 }  // namespace
+
+bool ValueRenderer::isSqlNull(const FieldValue& value) const {
+  if (value.isNull()) return true;
+  if (!isVariant(value, false)) return false;
+  const parquet::Variant variant = value.getVariant();
+  const auto metadata = parquet::VariantMetadata::parse(variant.metadata);
+  return isVariantNull(parquet::VariantValue::parse(metadata, variant.value));
+}
 
 ValueRenderer::Scalar ValueRenderer::scalarOf(const SchemaNode& node) {
   const LogicalType& t = node.logicalType;
@@ -233,6 +261,10 @@ void ValueRenderer::appendText(const FieldValue& value, std::string& out,
     out += "NULL";
     return;
   }
+  if (isVariant(value, isStructField)) {
+    appendVariant(value, out, false, false);
+    return;
+  }
   switch (shape) {
     case Shape::kScalar:
       out += scalarText(value);
@@ -249,14 +281,19 @@ void ValueRenderer::appendText(const FieldValue& value, std::string& out,
     }
     case Shape::kStruct: {
       const parquet::PqStruct fields = value.getStruct();
-      out += '{';
+      // DuckDB takes a struct whose first field has no name for an unnamed one,
+      // a row(...) (as its UNION's tag field makes it), and prints only values.
+      const bool unnamed = fields.getFieldCount() > 0 && fields.getFieldName(0).empty();
+      out += unnamed ? '(' : '{';
       for (size_t i = 0; i < fields.getFieldCount(); ++i) {
         if (i > 0) out += ", ";
-        appendQuotedInNested(fields.getFieldName(i), out);
-        out += ": ";
+        if (!unnamed) {
+          appendQuotedInNested(fields.getFieldName(i), out);
+          out += ": ";
+        }
         appendNestedText(fields.field(i), out, true);
       }
-      out += '}';
+      out += unnamed ? ')' : '}';
       return;
     }
     case Shape::kMap: {
@@ -280,6 +317,10 @@ void ValueRenderer::appendText(const FieldValue& value, std::string& out,
 
 void ValueRenderer::appendNestedText(const FieldValue& value, std::string& out,
                                      bool isStructField) const {
+  if (isVariant(value, isStructField) && !value.isNull()) {
+    appendVariant(value, out, false, true);
+    return;
+  }
   if (shapeOf(value, isStructField) != Shape::kScalar || value.isNull()) {
     appendText(value, out, isStructField);
     return;
@@ -344,6 +385,10 @@ void ValueRenderer::appendJson(const FieldValue& value, std::string& out,
       isStructField && value.node().repetition == parquet::FieldRepetitionType::REPEATED;
   if (!repeatedField && value.isNull()) {
     out += "null";
+    return;
+  }
+  if (isVariant(value, isStructField)) {
+    appendVariant(value, out, true, false);
     return;
   }
   switch (shape) {

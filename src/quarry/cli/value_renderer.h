@@ -32,6 +32,9 @@ class ValueRenderer {
   /// Renders values of the file described by `metadata` (which must outlive this).
   explicit ValueRenderer(const parquet::FileMetaData& metadata) : metadata_(metadata) {}
 
+  /// Returns true when DuckDB reads a row's field as SQL NULL: a null field, or a
+  /// VARIANT holding a Variant null at its top (CSV writes both as the empty field).
+  bool isSqlNull(const parquet::FieldValue& value) const;
   /// Appends DuckDB's text of a row's field (NULL for null); `isStructField` is
   /// true for values reached as a field of the row or of a struct, where a
   /// repeated node stands for the list of its occurrences.

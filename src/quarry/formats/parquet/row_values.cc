@@ -5,6 +5,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/common/utf8.h"
+#include "quarry/formats/parquet/variant_shredding.h"
 
 namespace quarry::parquet {
 namespace {
@@ -227,6 +228,11 @@ PqMap FieldValue::getMap() const {
   const ProjectedNode* keyValue = projected_->children[0].get();
   const NodeSlots* s = group_->slots(keyValue->node);
   return PqMap(group_, keyValue, s->offsets[slot_], s->offsets[slot_ + 1]);
+}
+
+Variant FieldValue::getVariant() const {
+  if (repeatedField_) throwWrongType("getVariant", "a VARIANT group");
+  return reassembleVariant(*this);
 }
 
 const std::string& PqStruct::getFieldName(size_t index) const {

@@ -7,6 +7,7 @@
 #include "quarry/common/values.h"
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/variant.h"
 
 /// Typed access to the values of assembled rows: a field of a row or struct
 /// (FieldValue), a struct (PqStruct), a list (PqList) and a map (PqMap). All are
@@ -56,6 +57,11 @@ class FieldValue {
   PqStruct getStruct() const;
   PqList getList() const;
   PqMap getMap() const;
+  /// Returns the unshredded Variant of a VARIANT group, reassembled from its
+  /// shredded columns where it has any (variant_shredding.h); a missing value
+  /// reads as a Variant null. Throws CorruptFile for bytes or shredding the
+  /// spec does not allow.
+  Variant getVariant() const;
 
  private:
   const NodeSlots& slots() const;
