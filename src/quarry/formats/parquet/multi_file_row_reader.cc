@@ -21,14 +21,24 @@ bool MultiFileRowReader::next() {
     if (rows_ && rows_->next()) return true;
     if (fileIndex_ >= uris_.size()) return false;
     const std::string& uri = uris_[fileIndex_++];
+    if (rows_) finished_ += rows_->metrics();
     rows_.reset();
     file_ = ParquetFileReader::open(uri, options_);
+    // What the file has read so far is its footer.
+    finished_.bytesFetched += file_->storage().bytesRead();
+    finished_.requestsFetched += file_->storage().requestCount();
     try {
       rows_ = filter_ ? file_->rowReader(projection_, *filter_) : file_->rowReader(projection_);
     } catch (const InvalidArgument& e) {
       throw InvalidArgument(uri + ": " + e.what());
     }
   }
+}
+
+ReaderMetrics MultiFileRowReader::metrics() const {
+  ReaderMetrics out = finished_;
+  if (rows_) out += rows_->metrics();
+  return out;
 }
 
 }  // namespace quarry::parquet

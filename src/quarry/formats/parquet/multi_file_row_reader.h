@@ -36,6 +36,8 @@ class MultiFileRowReader {
   size_t getFieldCount() const { return rows_->getFieldCount(); }
   /// Returns the URI of the file the current row comes from.
   const std::string& currentUri() const { return uris_[fileIndex_ - 1]; }
+  /// Returns the metrics of every file opened so far, footer reads included.
+  ReaderMetrics metrics() const;
 
  private:
   std::vector<std::string> uris_;
@@ -45,6 +47,8 @@ class MultiFileRowReader {
   size_t fileIndex_ = 0;
   std::unique_ptr<ParquetFileReader> file_;
   std::unique_ptr<RowReader> rows_;
+  /// The metrics of the files already finished, and the footers read.
+  ReaderMetrics finished_;
 };
 
 }  // namespace quarry::parquet

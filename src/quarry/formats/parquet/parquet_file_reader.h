@@ -25,6 +25,11 @@ struct ReaderOptions {
   /// Threads decoding a row group's column chunks in parallel; 0 picks the
   /// machine's hardware concurrency.
   int threads = 0;
+  /// Prunes with file metadata (row-group statistics now; page indexes, Bloom
+  /// filters and dictionaries later): a filter skips the units no row of which
+  /// can match and evaluates no row of units every row of which matches. Off,
+  /// every row group is read and filtered row by row; results are the same.
+  bool metadataPruning = true;
 };
 
 class ParquetFileReader {

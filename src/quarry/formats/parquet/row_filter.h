@@ -26,4 +26,9 @@ namespace quarry::parquet {
 std::vector<int64_t> selectRows(const BoundPredicate& predicate, const AssembledRowGroup& group,
                                 const RowGroup* metadata = nullptr);
 
+/// Returns whether the bounding box `statistics` records overlaps the box of
+/// intersects node `node` (true when there is no box, or a NaN coordinate): the
+/// one test row filtering and pruning share.
+bool boundingBoxOverlaps(const BoundNode& node, const GeospatialStatistics* statistics);
+
 }  // namespace quarry::parquet

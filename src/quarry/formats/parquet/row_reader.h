@@ -6,11 +6,17 @@
 
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
 #include "quarry/formats/parquet/row_values.h"
 
 /// Row-at-a-time reading of a Parquet file: row groups are decoded column by
 /// column (in parallel) and assembled; the reader then steps through their rows.
+/// With a filter, each row group is first decided from its statistics
+/// (statistics_pruning.h, unless ReaderOptions::metadataPruning is off): one no
+/// row of which can match is skipped without reading any of its bytes, and one
+/// every row of which matches is read without its filter-only columns and
+/// without evaluating the filter row by row.
 namespace quarry::parquet {
 
 class ParquetFileReader;
@@ -45,6 +51,8 @@ class RowReader {
   const ResolvedProjection& projection() const { return projection_; }
   /// Returns the index of the current row in the file.
   int64_t rowIndex() const { return rowGroupFirstRow_ + row_; }
+  /// Returns what the reader has pruned, fetched, decoded and returned so far.
+  const ReaderMetrics& metrics() const { return metrics_; }
 
  private:
   bool loadNextRowGroup();
@@ -52,12 +60,19 @@ class RowReader {
   int64_t visibleRows() const;
 
   ParquetFileReader& file_;
+  /// The projection, whose decoded leaves include the filter's columns.
   ResolvedProjection projection_;
+  /// The projected leaves only: what a row group every row of which matches decodes.
+  ResolvedProjection projectedLeaves_;
   int nextRowGroup_ = 0;
   std::optional<AssembledRowGroup> current_;
   std::optional<BoundPredicate> filter_;
   /// With a filter: the current row group's selected rows; next() walks them.
   std::vector<int64_t> selected_;
+  /// Whether every row of the current row group is returned (no filter, or its
+  /// statistics prove every row matches); selected_ is then unused.
+  bool everyRow_ = true;
+  ReaderMetrics metrics_;
   int64_t position_ = -1;
   int64_t row_ = -1;
   int64_t rowGroupFirstRow_ = 0;

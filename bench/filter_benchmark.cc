@@ -1,0 +1,343 @@
+// Filtered scans over a set of Parquet files with quarry's RowReader and a
+// FilterPredicate, timed in process: the queries of the filter benchmark
+// (bench/run.sh filter runs them beside DuckDB on the lineitem-like files of
+// bench/make-lineitem.mjs). Each query computes count(*) and sum(l_extendedprice)
+// over the rows its predicate selects.
+//
+// Usage: filter_benchmark --query Q [--mode M] [--threads N] [--pruning on|off]
+//                         [--runs R] [--warmup W] FILE...
+//        filter_benchmark --capabilities      (prints {"metadataPruning": bool})
+//   Q: partkey   l_partkey = 100000          (INT32, 30 rows of 6M: selective,
+//                                             no row group's statistics exclude it)
+//      orderkey  l_orderkey BETWEEN 3000000 AND 3000600   (INT64, about 0.01%,
+//                                             sorted: statistics exclude most groups)
+//      quantity  l_quantity < 45             (DECIMAL(15,2) on INT64, about 88%)
+//   M: rows      (default) RowReader with the filter, projection l_extendedprice:
+//                next() and field(0).getDouble() per selected row, as an
+//                application reads
+//      count     the same reader, next() only: the filter without the row access
+//      columns   no filter: ColumnReaders over the predicate's column and
+//                l_extendedprice, the predicate written out in the loop over the
+//                batches (the decoding floor a filtered read cannot go below
+//                without skipping pages)
+//   N: reader threads (default 1). Files are handed out one at a time to N
+//      threads, each reading its file's row groups in order with
+//      ReaderOptions::threads = 1 (as scan_benchmark).
+//   --pruning: ReaderOptions::metadataPruning, when this build's reader has it
+//      (default off: the benchmark measures the filter itself). "on" fails
+//      with exit code 3 when the reader has no such option.
+//   W untimed runs (default 1), then R timed runs (default 1).
+//
+// Prints one JSON object: the result (count as a string, the sum as a double) and
+// each timed run's wall and CPU time (user + system of the whole process) in ms.
+// Files are opened (footer read and decoded) inside the timing.
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "quarry/formats/parquet/column_reader.h"
+#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/row_reader.h"
+
+namespace quarry::parquet {
+namespace {
+
+enum class Query { kPartKey, kOrderKey, kQuantity };
+enum class Mode { kRows, kCount, kColumns };
+
+constexpr int32_t kPartKey = 100'000;
+constexpr int64_t kOrderKeyLow = 3'000'000;
+constexpr int64_t kOrderKeyHigh = 3'000'600;
+/// l_quantity < 45 on DECIMAL(15,2): unscaled values below 4500.
+constexpr int64_t kQuantityUnscaledBound = 4'500;
+
+struct Options {
+  Query query = Query::kPartKey;
+  std::string queryName;
+  Mode mode = Mode::kRows;
+  std::string modeName = "rows";
+  int threads = 1;
+  bool pruning = false;
+  int runs = 1;
+  int warmup = 1;
+  std::vector<std::string> files;
+};
+
+struct FilterResult {
+  int64_t count = 0;
+  double sum = 0;
+};
+
+/// Whether this build's ReaderOptions has metadataPruning (another change adds it).
+template <typename O>
+constexpr bool hasMetadataPruning() {
+  return requires(O o) {
+    o.metadataPruning = true;
+  };
+}
+
+template <typename O>
+void setMetadataPruning(O& options, bool on) {
+  if constexpr (hasMetadataPruning<O>()) options.metadataPruning = on;
+}
+
+const char* filterColumn(Query query) {
+  switch (query) {
+    case Query::kPartKey:
+      return "l_partkey";
+    case Query::kOrderKey:
+      return "l_orderkey";
+    case Query::kQuantity:
+      return "l_quantity";
+  }
+  return "";
+}
+
+FilterPredicate predicateOf(Query query) {
+  switch (query) {
+    case Query::kPartKey:
+      return FilterPredicate::eq("l_partkey", kPartKey);
+    case Query::kOrderKey:
+      return FilterPredicate::and_(FilterPredicate::gtEq("l_orderkey", kOrderKeyLow),
+                                   FilterPredicate::ltEq("l_orderkey", kOrderKeyHigh));
+    case Query::kQuantity: {
+      Decimal bound;
+      bound.unscaledBigEndian = {45};
+      bound.scale = 0;
+      return FilterPredicate::lt("l_quantity", bound);
+    }
+  }
+  return FilterPredicate::isNotNull("l_extendedprice");
+}
+
+/// The predicate written out over one batch's stored values (mode columns), as
+/// a hand-written loop over the column API would: straight over the dense values
+/// when neither column has a null in the batch (every value is then its row's),
+/// through the per-row value indices otherwise.
+void filterBatch(Query query, const ColumnReaders& readers, FilterResult& result) {
+  const ColumnBatch key = readers.column(0);
+  const ColumnBatch price = readers.column(1);
+  const auto prices = price.data().values<double>();
+  const int64_t rows = key.rowCount();
+  const bool dense = key.data().valueCount == rows && price.data().valueCount == rows;
+  auto scan = [&](auto values, auto keep) {
+    if (dense) {
+      for (size_t r = 0; r < values.size(); ++r) {
+        if (!keep(values[r])) continue;
+        ++result.count;
+        result.sum += prices[r];
+      }
+      return;
+    }
+    const auto keyIndex = key.valueIndex();
+    const auto priceIndex = price.valueIndex();
+    for (size_t r = 0; r < keyIndex.size(); ++r) {
+      const int64_t k = keyIndex[r];
+      if (k < 0 || !keep(values[static_cast<size_t>(k)])) continue;
+      ++result.count;
+      const int64_t p = priceIndex[r];
+      if (p >= 0) result.sum += prices[static_cast<size_t>(p)];
+    }
+  };
+  switch (query) {
+    case Query::kPartKey:
+      scan(key.data().values<int32_t>(), [](int32_t v) { return v == kPartKey; });
+      break;
+    case Query::kOrderKey:
+      scan(key.data().values<int64_t>(),
+           [](int64_t v) { return v >= kOrderKeyLow && v <= kOrderKeyHigh; });
+      break;
+    case Query::kQuantity:
+      scan(key.data().values<int64_t>(), [](int64_t v) { return v < kQuantityUnscaledBound; });
+      break;
+  }
+}
+
+/// Reads one file into `result`.
+void readFile(const Options& options, const std::string& uri, const FilterPredicate& filter,
+              FilterResult& result) {
+  ReaderOptions readerOptions;
+  readerOptions.threads = 1;
+  setMetadataPruning(readerOptions, options.pruning);
+  auto file = ParquetFileReader::open(uri, readerOptions);
+  if (options.mode == Mode::kColumns) {
+    auto readers = file->columnReaders(
+        ColumnProjection::columns(filterColumn(options.query), "l_extendedprice"));
+    while (readers->nextBatch()) filterBatch(options.query, *readers, result);
+    return;
+  }
+  auto rows = file->rowReader(ColumnProjection::columns("l_extendedprice"), filter);
+  if (options.mode == Mode::kCount) {
+    while (rows->next()) ++result.count;
+    return;
+  }
+  while (rows->next()) {
+    ++result.count;
+    const FieldValue price = rows->field(0);
+    if (!price.isNull()) result.sum += price.getDouble();
+  }
+}
+
+/// Runs the query once over every file with `options.threads` reader threads.
+FilterResult runQuery(const Options& options) {
+  const FilterPredicate filter = predicateOf(options.query);
+  std::atomic<size_t> nextFile{0};
+  std::vector<FilterResult> partial(static_cast<size_t>(options.threads));
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(options.threads));
+  auto worker = [&](size_t t) {
+    try {
+      for (size_t f; (f = nextFile.fetch_add(1)) < options.files.size();) {
+        readFile(options, options.files[f], filter, partial[t]);
+      }
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < partial.size(); ++t) threads.emplace_back(worker, t);
+  worker(0);
+  for (auto& thread : threads) thread.join();
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  FilterResult total;
+  for (const FilterResult& r : partial) {
+    total.count += r.count;
+    total.sum += r.sum;
+  }
+  return total;
+}
+
+double cpuMs() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto ms = [](const timeval& tv) { return tv.tv_sec * 1e3 + tv.tv_usec / 1e3; };
+  return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
+void printJson(const Options& options, const FilterResult& result,
+               const std::vector<std::pair<double, double>>& timings) {
+  std::printf(
+      "{\"query\": \"%s\", \"mode\": \"%s\", \"threads\": %d, \"pruning\": %s, \"files\": %zu,\n",
+      options.queryName.c_str(), options.modeName.c_str(), options.threads,
+      options.pruning ? "true" : "false", options.files.size());
+  std::printf(" \"result\": {\"count\": \"%" PRId64 "\", \"sum\": %.17g},\n", result.count,
+              result.sum);
+  std::printf(" \"runs\": [");
+  for (size_t i = 0; i < timings.size(); ++i) {
+    std::printf("%s{\"wallMs\": %.3f, \"cpuMs\": %.3f}", i ? ", " : "", timings[i].first,
+                timings[i].second);
+  }
+  std::printf("]}\n");
+}
+
+[[noreturn]] void usage(const char* problem) {
+  std::fprintf(
+      stderr,
+      "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|quantity "
+      "[--mode rows|count|columns] [--threads N] [--pruning on|off] [--runs R] [--warmup W] "
+      "FILE...\n       filter_benchmark --capabilities\n",
+      problem);
+  std::exit(2);
+}
+
+Options parseArgs(int argc, char** argv) {
+  Options options;
+  bool haveQuery = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.rfind("--", 0) != 0) {
+      options.files.emplace_back(arg);
+      continue;
+    }
+    if (arg == "--capabilities") {
+      std::printf("{\"metadataPruning\": %s}\n",
+                  hasMetadataPruning<ReaderOptions>() ? "true" : "false");
+      std::exit(0);
+    }
+    if (i + 1 >= argc) usage("an option lacks its value");
+    const std::string value = argv[++i];
+    if (arg == "--query") {
+      options.queryName = value;
+      haveQuery = true;
+      if (value == "partkey")
+        options.query = Query::kPartKey;
+      else if (value == "orderkey")
+        options.query = Query::kOrderKey;
+      else if (value == "quantity")
+        options.query = Query::kQuantity;
+      else
+        usage("unknown query");
+    } else if (arg == "--mode") {
+      options.modeName = value;
+      if (value == "rows")
+        options.mode = Mode::kRows;
+      else if (value == "count")
+        options.mode = Mode::kCount;
+      else if (value == "columns")
+        options.mode = Mode::kColumns;
+      else
+        usage("unknown mode");
+    } else if (arg == "--pruning") {
+      if (value != "on" && value != "off") usage("--pruning takes on or off");
+      options.pruning = value == "on";
+    } else if (arg == "--threads") {
+      options.threads = std::atoi(value.c_str());
+    } else if (arg == "--runs") {
+      options.runs = std::atoi(value.c_str());
+    } else if (arg == "--warmup") {
+      options.warmup = std::atoi(value.c_str());
+    } else {
+      usage("unknown option");
+    }
+  }
+  if (!haveQuery) usage("--query is required");
+  if (options.files.empty()) usage("no file given");
+  if (options.threads < 1 || options.runs < 1 || options.warmup < 0) {
+    usage("--threads and --runs must be at least 1, --warmup at least 0");
+  }
+  if (options.pruning && !hasMetadataPruning<ReaderOptions>()) {
+    std::fprintf(stderr, "filter_benchmark: this reader has no ReaderOptions::metadataPruning\n");
+    std::exit(3);
+  }
+  return options;
+}
+
+}  // namespace
+}  // namespace quarry::parquet
+
+int main(int argc, char** argv) {
+  using namespace quarry::parquet;
+  const Options options = parseArgs(argc, argv);
+  try {
+    FilterResult result;
+    for (int i = 0; i < options.warmup; ++i) result = runQuery(options);
+    std::vector<std::pair<double, double>> timings;
+    for (int i = 0; i < options.runs; ++i) {
+      const double cpuStart = cpuMs();
+      const auto start = std::chrono::steady_clock::now();
+      result = runQuery(options);
+      const std::chrono::duration<double, std::milli> wall =
+          std::chrono::steady_clock::now() - start;
+      timings.emplace_back(wall.count(), cpuMs() - cpuStart);
+    }
+    printJson(options, result, timings);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "filter_benchmark: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,298 @@
+// Times quarry's filtered reads and DuckDB's on the same Parquet files in one run,
+// at 1 and 2 threads, checks that both return the same count and the same sum of
+// the projected column, and prints the figures with their ratios and rows/s.
+// bench/run.sh builds filter_benchmark and the files (bench/make-lineitem.mjs),
+// then calls this.
+//
+// Usage: node bench/filter_vs_duckdb.mjs --bench BIN [--runs N] [--threads 1,2]
+//          [--json OUT] FILE...
+//   --bench    the filter_benchmark binary (quarry, in-process times)
+//   --runs     rounds; each runs every measurement once, each figure is a median
+//              over the rounds (default 15)
+//   --threads  thread counts to compare (default 1,2)
+//   --json     also writes every figure to OUT
+//
+// Every query is `count(*), sum(l_extendedprice)` over the rows a predicate
+// selects: l_partkey = 100000 (selective, 30 rows, no statistics can exclude a row
+// group), l_orderkey BETWEEN 3000000 AND 3000600 (selective, about 0.01%, the key
+// is sorted so statistics exclude all but one row group), l_quantity < 45
+// (non-selective, about 88%). quarry reads with RowReader and the FilterPredicate,
+// metadata pruning off (the filter's own throughput: every row group decoded and
+// filtered row by row) and, when the reader has ReaderOptions::metadataPruning, on.
+// DuckDB runs `SELECT count(*), sum(l_extendedprice) FROM read_parquet([...])
+// WHERE ...` on one persistent connection with `SET threads = N`, by default and
+// with `disabled_optimizers = 'filter_pushdown'` (the filter then runs above the
+// scan: no row group is skipped, every row of both columns is decoded), the
+// counterpart of quarry without pruning. Each quarry measurement is a
+// filter_benchmark process (one untimed warm-up, one timed run); measurements run
+// in rounds, quarry's and DuckDB's in turn, after one untimed warm-up round; a
+// ratio is the median of the per-round ratios. A result that differs between the
+// engines is printed as MISMATCH and the script exits 1.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { loadDuckDB } from './load_duckdb.mjs';
+
+function parseArgs(argv) {
+  const args = { runs: 15, threads: [1, 2], files: [] };
+  for (let i = 0; i < argv.length; ++i) {
+    if (!argv[i].startsWith('--')) {
+      args.files.push(argv[i]);
+      continue;
+    }
+    const key = argv[i].slice(2);
+    if (!['bench', 'runs', 'threads', 'json'].includes(key) || i + 1 >= argv.length) {
+      console.error('usage: node filter_vs_duckdb.mjs --bench BIN [--runs N] [--threads 1,2] [--json OUT] FILE...');
+      process.exit(2);
+    }
+    const value = argv[++i];
+    if (key === 'runs') args.runs = Number(value);
+    else if (key === 'threads') args.threads = value.split(',').map(Number);
+    else args[key] = value;
+  }
+  if (!args.bench || args.files.length === 0) {
+    console.error('filter_vs_duckdb: --bench and at least one FILE are required');
+    process.exit(2);
+  }
+  return args;
+}
+
+// [filter_benchmark --query, label, DuckDB WHERE clause]
+const kQueries = [
+  ['partkey', 'l_partkey = 100000', 'l_partkey = 100000'],
+  ['orderkey', 'l_orderkey in [3000000, 3000600]', 'l_orderkey BETWEEN 3000000 AND 3000600'],
+  ['quantity', 'l_quantity < 45', 'l_quantity < 45'],
+];
+const kSelect = 'count(*), sum(l_extendedprice)';
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function nowMs() {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+function capabilities(bench) {
+  const r = spawnSync(bench, ['--capabilities'], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error(`filter_vs_duckdb: ${bench} --capabilities exited with ${r.status ?? r.signal}: ${r.stderr}`);
+    process.exit(1);
+  }
+  return JSON.parse(r.stdout);
+}
+
+/// Runs one quarry query in a process of its own; returns { wall, cpu, values }.
+function runQuarry(args, query, threads, { pruning = false, mode = 'rows' } = {}) {
+  const r = spawnSync(args.bench, ['--query', query, '--mode', mode, '--threads', String(threads),
+                                   '--pruning', pruning ? 'on' : 'off', '--runs', '1', '--warmup', '1',
+                                   ...args.files],
+                      { encoding: 'utf8', maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) {
+    console.error(`filter_vs_duckdb: ${args.bench} --query ${query} --mode ${mode} exited with ` +
+                  `${r.status ?? r.signal}: ${r.stderr}`);
+    process.exit(1);
+  }
+  const out = JSON.parse(r.stdout);
+  return { wall: out.runs[0].wallMs, cpu: out.runs[0].cpuMs, values: [out.result.count, out.result.sum] };
+}
+
+/// Compares [count, sum]: the count exactly, the sum of doubles within 1e-9
+/// relative (the order of additions differs between engines and thread counts).
+function sameValues(a, b, { countOnly = false } = {}) {
+  if (String(a[0]) !== String(b[0])) return false;
+  if (countOnly) return true;
+  const u = Number(a[1] ?? 0), v = Number(b[1] ?? 0);
+  return Math.abs(u - v) <= 1e-9 * Math.max(Math.abs(u), Math.abs(v));
+}
+
+async function openDuckDB(files) {
+  const { DuckDBInstance } = await loadDuckDB();
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const scalar = async (sql) => (await connection.runAndReadAll(sql)).getRows()[0][0];
+  const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}]`;
+  const info = {
+    version: await scalar('SELECT version()'),
+    rows: Number(await scalar(`SELECT count(*) FROM read_parquet(${list})`)),
+  };
+  const run = async (where, threads, { pushdown = true } = {}) => {
+    await connection.run(`SET threads = ${threads}`);
+    await connection.run(`SET disabled_optimizers = '${pushdown ? '' : 'filter_pushdown'}'`);
+    // The previous result's garbage is collected now rather than inside a timing
+    // (bench/run.sh runs node with --expose-gc).
+    globalThis.gc?.();
+    const cpuStart = process.cpuUsage();
+    const start = nowMs();
+    const reader = await connection.runAndReadAll(`SELECT ${kSelect} FROM read_parquet(${list}) WHERE ${where}`);
+    const wall = nowMs() - start;
+    const cpu = process.cpuUsage(cpuStart);
+    // Converted after the clock stopped, for the check only. sum() of no row is NULL.
+    const values = reader.getRows()[0].map((v) => (typeof v === 'bigint' ? v.toString() : v ?? 0));
+    // Process-wide CPU: DuckDB's worker threads count too.
+    return { wall, cpu: (cpu.user + cpu.system) / 1e3, values };
+  };
+  const close = () => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  return { info, run, close };
+}
+
+const mismatches = [];
+
+function check(query, threads, side, mine, theirs, options) {
+  if (sameValues(mine, theirs, options)) return;
+  const message = `MISMATCH ${query} at ${threads} thread(s): ${side} ${JSON.stringify(mine)}, ` +
+                  `DuckDB ${JSON.stringify(theirs)}`;
+  console.error(`\nfilter_vs_duckdb: ${message}`);
+  mismatches.push(message);
+}
+
+/// The quarry variants measured, [key, options, label]; the reference ones only
+/// at the first thread count.
+function variants(args, pruningAvailable) {
+  const list = [['quarry', { pruning: false }, 'RowReader + filter, metadata pruning off']];
+  if (pruningAvailable) list.push(['quarryPruned', { pruning: true }, 'RowReader + filter, metadata pruning on']);
+  list.push(['quarryCount', { pruning: false, mode: 'count', first: true },
+             'same, pruning off, next() only (no field access)']);
+  list.push(['quarryColumns', { mode: 'columns', first: true },
+             'no filter: ColumnReaders, predicate in the loop']);
+  return list;
+}
+
+/// Runs one round: every measurement once, quarry's and DuckDB's in turn, so that
+/// a change in the machine's load shifts both sides instead of one.
+async function runRound(args, duckdb, quarryVariants) {
+  const sample = {};
+  for (const threads of args.threads) {
+    for (const [query, , where] of kQueries) {
+      const d = await duckdb.run(where, threads);
+      const dNoPush = await duckdb.run(where, threads, { pushdown: false });
+      check(query, threads, 'DuckDB without filter pushdown', dNoPush.values, d.values);
+      sample[`duckdb/${query}/${threads}`] = { wall: d.wall, cpu: d.cpu };
+      sample[`duckdbNoPushdown/${query}/${threads}`] = { wall: dNoPush.wall, cpu: dNoPush.cpu };
+      for (const [key, options, label] of quarryVariants) {
+        if (options.first && threads !== args.threads[0]) continue;
+        const q = runQuarry(args, query, threads, options);
+        check(query, threads, `quarry (${label})`, q.values, d.values, { countOnly: options.mode === 'count' });
+        sample[`${key}/${query}/${threads}`] = { wall: q.wall, cpu: q.cpu };
+      }
+    }
+  }
+  return sample;
+}
+
+function cpuModel() {
+  const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+  return line ? line.split(':')[1].trim() : os.cpus()[0]?.model ?? 'unknown';
+}
+
+function fmtMs(ms) {
+  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+}
+
+function fmtRate(rowsPerMs) {
+  const m = rowsPerMs / 1e3;  // millions of rows a second
+  return m >= 100 ? m.toFixed(0) : m >= 10 ? m.toFixed(1) : m.toFixed(2);
+}
+
+const args = parseArgs(process.argv.slice(2));
+const pruningAvailable = capabilities(args.bench).metadataPruning === true;
+const quarryVariants = variants(args, pruningAvailable);
+const loadBefore = os.loadavg()[0];
+const duckdb = await openDuckDB(args.files);
+console.error(`filter_vs_duckdb: ${args.runs} rounds (and one warm-up), each running every measurement once`);
+await runRound(args, duckdb, quarryVariants);
+const samples = [];
+for (let r = 0; r < args.runs; ++r) {
+  samples.push(await runRound(args, duckdb, quarryVariants));
+  process.stderr.write(`\r  round ${r + 1}/${args.runs}`);
+}
+process.stderr.write('\n');
+const info = duckdb.info;
+duckdb.close();
+const loadAfter = os.loadavg()[0];
+const med = {};
+const medCpu = {};
+for (const key of Object.keys(samples[0])) {
+  med[key] = median(samples.map((s) => s[key].wall));
+  medCpu[key] = median(samples.map((s) => s[key].cpu));
+}
+
+const bytes = args.files.reduce((total, f) => total + statSync(f).size, 0);
+const rows = info.rows;
+const lines = [];
+const out = (s = '') => lines.push(s);
+// Rows/s counts the rows scanned (every row of the files), not the rows returned.
+const row = (label, key) => {
+  if (!(key in med)) return;
+  out(`  ${label.padEnd(56)} ${fmtMs(med[key]).padStart(7)} ${fmtMs(medCpu[key]).padStart(7)} ` +
+      `${fmtRate(rows / med[key]).padStart(9)} ${fmtRate(rows / medCpu[key]).padStart(9)}`);
+};
+
+out(`Filter: ${args.files.length} files, ${rows.toLocaleString('en-US')} rows, ${(bytes / 1e6).toFixed(1)} MB; ` +
+    `SELECT ${kSelect} WHERE ...`);
+out(`  ${cpuModel()}, ${os.cpus().length} cores; DuckDB ${info.version}; medians of ${args.runs} ` +
+    `round${args.runs === 1 ? '' : 's'}; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
+if (!pruningAvailable) out('  (this reader has no ReaderOptions::metadataPruning: quarry reads every row group)');
+out();
+out(`${'medians; Mrows/s = rows scanned (6M) per second'.padEnd(58)} ${'wall ms'.padStart(7)} ` +
+    `${'cpu ms'.padStart(7)} ${'Mrows/s'.padStart(9)} ${'/cpu-s'.padStart(9)}`);
+for (const threads of args.threads) {
+  const t = `${threads} thread${threads === 1 ? '' : 's'}`;
+  for (const [key, options, label] of quarryVariants) {
+    if (options.first && threads !== args.threads[0]) continue;
+    out(`quarry, ${t}: ${label}`);
+    for (const [query, qLabel] of kQueries) row(qLabel, `${key}/${query}/${threads}`);
+  }
+  out(`DuckDB, SET threads = ${threads}`);
+  for (const [query, qLabel] of kQueries) row(qLabel, `duckdb/${query}/${threads}`);
+  out(`DuckDB, SET threads = ${threads}, disabled_optimizers = 'filter_pushdown'`);
+  for (const [query, qLabel] of kQueries) row(qLabel, `duckdbNoPushdown/${query}/${threads}`);
+}
+out();
+// Each ratio is the median of the per-round ratios: a round's figures were taken
+// seconds apart, under the same load.
+const comparisons = [
+  ['quarry', 'duckdb', 'pruning off / DuckDB'],
+  ['quarry', 'duckdbNoPushdown', 'pruning off / DuckDB no pushdown'],
+];
+if (pruningAvailable) comparisons.push(['quarryPruned', 'duckdb', 'pruning on / DuckDB']);
+const labelWidth = Math.max(...kQueries.flatMap(([, qLabel]) => comparisons.map(([, , c]) => `${qLabel}, ${c}`.length))) + 2;
+out('quarry / DuckDB, median of per-round ratios, wall (cpu); below 1: quarry faster');
+out(`  ${''.padEnd(labelWidth)}${args.threads.map((t) => `${t} thread${t === 1 ? '' : 's'}`.padEnd(16)).join('').trimEnd()}`);
+const ratios = {};
+for (const [query, qLabel] of kQueries) {
+  for (const [mine, theirs, cLabel] of comparisons) {
+    let line = `  ${`${qLabel}, ${cLabel}`.padEnd(labelWidth)}`;
+    for (const threads of args.threads) {
+      const q = `${mine}/${query}/${threads}`;
+      const d = `${theirs}/${query}/${threads}`;
+      const wall = median(samples.map((s) => s[q].wall / s[d].wall));
+      const cpu = median(samples.map((s) => s[q].cpu / s[d].cpu));
+      ratios[`${q} vs ${d}`] = { wall, cpu };
+      line += `${wall.toFixed(2)} (${cpu.toFixed(2)})`.padEnd(16);
+    }
+    out(line.trimEnd());
+  }
+}
+out();
+if (mismatches.length > 0) {
+  out(`RESULTS DIFFER (${mismatches.length}):`);
+  for (const m of mismatches) out(`  ${m}`);
+} else {
+  out('Results: quarry and DuckDB return the same count and sum(l_extendedprice) for every query, ' +
+      'at every thread count, in every round.');
+}
+console.log(lines.join('\n'));
+
+if (args.json) {
+  writeFileSync(args.json, JSON.stringify({
+    files: args.files, bytes, cpu: cpuModel(), cores: os.cpus().length, runs: args.runs, loadBefore, loadAfter,
+    duckdb: info, pruningAvailable, medianWallMs: med, medianCpuMs: medCpu, ratios, mismatches, samplesMs: samples,
+  }, null, 2) + '\n');
+}
+if (mismatches.length > 0) process.exit(1);
