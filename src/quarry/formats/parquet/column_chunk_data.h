@@ -18,7 +18,8 @@ struct ColumnChunkData {
 
   /// Level entries: one per value, null or empty list of the column.
   int64_t levelCount = 0;
-  /// Empty when the column's maximum definition level is 0 (every entry holds a value).
+  /// Empty when every entry holds a value: the column's maximum definition level
+  /// is 0, or (for a column that is not repeated) no entry of the chunk is null.
   std::vector<int16_t> definitionLevels;
   /// Empty when the column's maximum repetition level is 0 (one entry per row).
   std::vector<int16_t> repetitionLevels;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "quarry/common/error.h"
+#include "quarry/common/thread_pool.h"
 #include "quarry/formats/parquet/compression.h"
 #include "quarry/formats/parquet/encoding/rle_bit_packed_decoder.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
@@ -85,17 +86,56 @@ size_t decodeLevels(Encoding encoding, std::span<const uint8_t> data, bool prefi
   return used;
 }
 
+/// Returns the bytes an RLE level section takes when its first run is an RLE run
+/// of `maxLevel` covering all `n` entries (the levels of a page without nulls),
+/// else 0 (the caller then decodes it in full, with every check). `prefixed`: the
+/// v1 layout, a 4-byte length first.
+size_t singleRunOfMax(std::span<const uint8_t> data, bool prefixed, int16_t maxLevel, size_t n) {
+  size_t pos = 0;
+  size_t end = data.size();
+  if (prefixed) {
+    if (data.size() < 4) return 0;
+    const uint32_t length = static_cast<uint32_t>(data[0]) | static_cast<uint32_t>(data[1]) << 8 |
+                            static_cast<uint32_t>(data[2]) << 16 | static_cast<uint32_t>(data[3]) << 24;
+    if (length > data.size() - 4) return 0;
+    pos = 4;
+    end = 4 + length;
+  }
+  uint64_t header = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    if (pos >= end || shift > 28) return 0;
+    const uint8_t b = data[pos++];
+    header |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  if ((header & 1) != 0 || (header >> 1) < n || (header >> 1) > 0x7fffffff) return 0;
+  const unsigned valueBytes = (bitWidthOf(maxLevel) + 7) / 8;
+  if (end - pos < valueBytes) return 0;
+  uint32_t value = 0;
+  for (unsigned i = 0; i < valueBytes; ++i) value |= static_cast<uint32_t>(data[pos + i]) << (8 * i);
+  if (value != static_cast<uint32_t>(maxLevel)) return 0;
+  return end;
+}
+
 class ChunkDecoder {
  public:
   ChunkDecoder(const ColumnMetaData& meta, const SchemaNode& leaf,
-               const ColumnChunkReadOptions& options)
-      : meta_(meta), leaf_(leaf), options_(options) {
+               const ColumnChunkReadOptions& options, ChunkBuffers& buffers, ColumnChunkData& out)
+      : meta_(meta), leaf_(leaf), options_(options), buffers_(buffers), out_(out) {
+    // Emptied, their capacity kept: the previous chunk's memory is reused.
     out_.leaf = &leaf;
+    out_.levelCount = 0;
+    out_.definitionLevels.clear();
+    out_.repetitionLevels.clear();
+    out_.valueCount = 0;
     out_.valueWidth = valueWidthOf(leaf);
+    out_.fixedValues.clear();
+    out_.offsets.clear();
+    out_.byteData.clear();
     if (out_.valueWidth == 0) out_.offsets.push_back(0);
   }
 
-  ColumnChunkData decode(std::span<const uint8_t> bytes, uint64_t fileOffset) {
+  void decode(std::span<const uint8_t> bytes, uint64_t fileOffset) {
     size_t pos = 0;
     while (pos < bytes.size() && out_.levelCount < meta_.num_values) {
       pageOffset_ = fileOffset + pos;
@@ -134,7 +174,6 @@ class ChunkDecoder {
                         std::to_string(out_.repetitionLevels[0]) +
                         ", but a column chunk must start a new record (0)");
     }
-    return std::move(out_);
   }
 
   std::optional<uint64_t> pageOffset() const { return pageOffset_; }
@@ -164,12 +203,15 @@ class ChunkDecoder {
     // Grown, never shrunk, across the chunk's pages, and not zero-filled: the
     // codec writes every byte.
     const auto needed = static_cast<size_t>(size);
-    if (needed > bufferCapacity_) {
-      bufferCapacity_ = needed + needed / 8;  // the pages of a chunk differ a little in size
-      buffer_ = std::make_unique_for_overwrite<uint8_t[]>(bufferCapacity_);
+    if (needed > buffers_.pageCapacity) {
+      buffers_.pageCapacity = needed + needed / 8;  // the pages of a chunk differ a little in size
+      buffers_.page = std::make_unique_for_overwrite<uint8_t[]>(buffers_.pageCapacity +
+                                                                ChunkBuffers::kPageSlack);
     }
-    const std::span<uint8_t> out(buffer_.get(), needed);
-    decompress(meta_.codec, compressed, out);
+    const std::span<uint8_t> out(buffers_.page.get(), needed);
+    // No buffer yet (an empty page): no slack either.
+    decompress(meta_.codec, compressed, out,
+               buffers_.page ? buffers_.pageCapacity + ChunkBuffers::kPageSlack - needed : 0);
     return out;
   }
 
@@ -183,7 +225,8 @@ class ChunkDecoder {
                         " is not supported");
     }
     const auto page = decompressed(body, header.uncompressed_page_size, true);
-    dictionary_ = decodeDictionary(page, dict.num_values, leaf_);
+    decodeDictionary(page, dict.num_values, leaf_, buffers_.dictionary);
+    dictionary_ = &buffers_.dictionary;
   }
 
   /// Makes room for `n` more level entries, refusing counts the chunk metadata rules out.
@@ -196,19 +239,40 @@ class ChunkDecoder {
   }
 
   /// Decodes both level sections of a page; returns the number of non-null values.
-  template <typename DecodeRep, typename DecodeDef>
-  size_t readLevels(size_t n, DecodeRep&& decodeRep, DecodeDef&& decodeDef) {
+  /// `decodeDef(out)` decodes the page's definition levels into `out`;
+  /// `allDefined()` tells, from the first run header alone, whether they are one
+  /// run of the maximum (then they are not expanded at all).
+  template <typename DecodeRep, typename DecodeDef, typename AllDefined>
+  size_t readLevels(size_t n, DecodeRep&& decodeRep, DecodeDef&& decodeDef, AllDefined&& allDefined) {
     const size_t at = static_cast<size_t>(out_.levelCount);
     if (leaf_.maxRepetitionLevel > 0) {
       out_.repetitionLevels.resize(at + n);
       decodeRep(out_.repetitionLevels.data() + at);
     }
     size_t values = n;
-    if (leaf_.maxDefinitionLevel > 0) {
+    const int16_t maxDef = leaf_.maxDefinitionLevel;
+    if (maxDef > 0 && leaf_.maxRepetitionLevel > 0) {
       out_.definitionLevels.resize(at + n);
       int16_t* def = out_.definitionLevels.data() + at;
       decodeDef(def);
-      values = static_cast<size_t>(std::count(def, def + n, leaf_.maxDefinitionLevel));
+      values = static_cast<size_t>(std::count(def, def + n, maxDef));
+    } else if (maxDef > 0) {
+      // A column that is not repeated keeps its levels only once a page has a null
+      // (an empty vector means "every entry present", see ColumnChunkData).
+      const bool kept = !out_.definitionLevels.empty();
+      if (allDefined()) {
+        if (kept) out_.definitionLevels.resize(at + n, maxDef);
+      } else {
+        std::vector<int16_t>& scratch = buffers_.levels;
+        scratch.resize(n);
+        decodeDef(scratch.data());
+        values = static_cast<size_t>(std::count(scratch.data(), scratch.data() + n, maxDef));
+        if (kept || values != n) {
+          if (!kept) out_.definitionLevels.assign(at, maxDef);
+          out_.definitionLevels.insert(out_.definitionLevels.end(), scratch.begin(),
+                                       scratch.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+      }
     }
     out_.levelCount += static_cast<int64_t>(n);
     return values;
@@ -230,8 +294,14 @@ class ChunkDecoder {
         [&](int16_t* out) {
           pos += decodeLevels(h.definition_level_encoding, page.subspan(pos), true,
                               leaf_.maxDefinitionLevel, out, n, "definition");
+        },
+        [&] {
+          if (h.definition_level_encoding != Encoding::RLE) return false;
+          const size_t used = singleRunOfMax(page.subspan(pos), true, leaf_.maxDefinitionLevel, n);
+          pos += used;
+          return used != 0;
         });
-    appendPageValues(h.encoding, page.subspan(pos), values, dictionary_ ? &*dictionary_ : nullptr,
+    appendPageValues(h.encoding, page.subspan(pos), values, dictionary_,
                      out_);
   }
 
@@ -256,6 +326,10 @@ class ChunkDecoder {
         [&](int16_t* out) {
           decodeLevels(Encoding::RLE, body.subspan(repBytes, defBytes), false,
                        leaf_.maxDefinitionLevel, out, n, "definition");
+        },
+        [&] {
+          return singleRunOfMax(body.subspan(repBytes, defBytes), false, leaf_.maxDefinitionLevel,
+                                n) != 0;
         });
     if (h.num_nulls >= 0 && static_cast<size_t>(h.num_nulls) != n - values &&
         leaf_.maxRepetitionLevel == 0) {
@@ -271,16 +345,16 @@ class ChunkDecoder {
     }
     const auto page = decompressed(body.subspan(static_cast<size_t>(levelsSize)),
                                    static_cast<int32_t>(valuesSize), h.is_compressed);
-    appendPageValues(h.encoding, page, values, dictionary_ ? &*dictionary_ : nullptr, out_);
+    appendPageValues(h.encoding, page, values, dictionary_, out_);
   }
 
   const ColumnMetaData& meta_;
   const SchemaNode& leaf_;
   const ColumnChunkReadOptions& options_;
-  ColumnChunkData out_;
-  std::optional<Dictionary> dictionary_;
-  std::unique_ptr<uint8_t[]> buffer_;
-  size_t bufferCapacity_ = 0;
+  ChunkBuffers& buffers_;
+  ColumnChunkData& out_;
+  /// The chunk's dictionary (in buffers_), once its page was read.
+  const Dictionary* dictionary_ = nullptr;
   std::optional<uint64_t> pageOffset_;
 };
 
@@ -300,13 +374,13 @@ ChunkRange columnChunkRange(const ColumnMetaData& meta) {
                     static_cast<uint64_t>(std::max<int64_t>(meta.total_compressed_size, 0))};
 }
 
-ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
-                                  const ColumnMetaData& meta, const SchemaNode& leaf,
-                                  const ColumnChunkReadOptions& options,
-                                  const std::string& context) {
-  ChunkDecoder decoder(meta, leaf, options);
+void decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
+                       const ColumnMetaData& meta, const SchemaNode& leaf,
+                       const ColumnChunkReadOptions& options, const std::string& context,
+                       ChunkBuffers& buffers, ColumnChunkData& out) {
+  ChunkDecoder decoder(meta, leaf, options, buffers, out);
   try {
-    return decoder.decode(bytes, fileOffset);
+    decoder.decode(bytes, fileOffset);
   } catch (const CorruptFile& e) {
     const auto at = decoder.pageOffset();
     throw CorruptFile(context + (at ? ", page at offset " + std::to_string(*at) : "") + ": " +
@@ -316,34 +390,85 @@ ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileO
   }
 }
 
-ColumnChunkData readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                                const SchemaNode& leaf, const ColumnChunkReadOptions& options) {
-  const std::string context = file.uri() + ": row group " + std::to_string(rowGroup) +
-                              ", column '" + leaf.path + "'";
-  if (!chunk.meta_data) throw CorruptFile(context + ": the column chunk has no meta_data");
+ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
+                                  const ColumnMetaData& meta, const SchemaNode& leaf,
+                                  const ColumnChunkReadOptions& options,
+                                  const std::string& context) {
+  ChunkBuffers buffers;
+  ColumnChunkData out;
+  decodeColumnChunk(bytes, fileOffset, meta, leaf, options, context, buffers, out);
+  return out;
+}
+
+void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
+                     const SchemaNode& leaf, const ColumnChunkReadOptions& options,
+                     ChunkBuffers& buffers, ColumnChunkData& out) {
+  auto context = [&] {
+    return file.uri() + ": row group " + std::to_string(rowGroup) + ", column '" + leaf.path + "'";
+  };
+  if (!chunk.meta_data) throw CorruptFile(context() + ": the column chunk has no meta_data");
   if (chunk.file_path) {
-    throw Unsupported(context + ": the column chunk lives in another file ('" + *chunk.file_path +
+    throw Unsupported(context() + ": the column chunk lives in another file ('" + *chunk.file_path +
                       "'), which is not supported");
   }
   const ColumnMetaData& meta = *chunk.meta_data;
   if (meta.type != *leaf.physicalType) {
-    throw CorruptFile(context + ": the chunk's type " + toString(meta.type) +
+    throw CorruptFile(context() + ": the chunk's type " + toString(meta.type) +
                       " differs from the schema's " + toString(*leaf.physicalType));
   }
   if (meta.num_values < 0) {
-    throw CorruptFile(context + ": num_values is negative (" + std::to_string(meta.num_values) + ")");
+    throw CorruptFile(context() + ": num_values is negative (" + std::to_string(meta.num_values) + ")");
   }
   const ChunkRange range = columnChunkRange(meta);
   if (range.offset > file.size() || range.length > file.size() - range.offset) {
-    throw CorruptFile(context + ": the chunk's bytes [" + std::to_string(range.offset) + ", " +
+    throw CorruptFile(context() + ": the chunk's bytes [" + std::to_string(range.offset) + ", " +
                       std::to_string(range.offset + range.length) + ") lie past the end of the " +
                       std::to_string(file.size()) + "-byte file");
   }
   // Not zero-filled first: the read overwrites every byte.
   const auto length = static_cast<size_t>(range.length);
-  const auto bytes = std::make_unique_for_overwrite<uint8_t[]>(length);
-  file.readAt(range.offset, {bytes.get(), length});
-  return decodeColumnChunk({bytes.get(), length}, range.offset, meta, leaf, options, context);
+  if (length > buffers.rawCapacity) {
+    buffers.rawCapacity = length + length / 8;
+    buffers.raw = std::make_unique_for_overwrite<uint8_t[]>(buffers.rawCapacity);
+  }
+  file.readAt(range.offset, {buffers.raw.get(), length});
+  // The error context is built only when an error needs it.
+  ChunkDecoder decoder(meta, leaf, options, buffers, out);
+  try {
+    decoder.decode({buffers.raw.get(), length}, range.offset);
+  } catch (const CorruptFile& e) {
+    const auto at = decoder.pageOffset();
+    throw CorruptFile(context() + (at ? ", page at offset " + std::to_string(*at) : "") + ": " +
+                      e.what());
+  } catch (const Unsupported& e) {
+    throw Unsupported(context() + ": " + e.what());
+  }
+}
+
+void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
+                        std::span<const SchemaNode* const> leaves,
+                        const ColumnChunkReadOptions& options, int threads,
+                        std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns) {
+  columns.resize(leaves.size());
+  if (buffers.size() < leaves.size()) buffers.resize(leaves.size());
+  auto decode = [&](size_t i) {
+    const SchemaNode* leaf = leaves[i];
+    readColumnChunk(file, rowGroup, group.columns.at(static_cast<size_t>(leaf->leafIndex)), *leaf,
+                    options, buffers[i], columns[i]);
+  };
+  if (threads == 1 || leaves.size() <= 1) {
+    for (size_t i = 0; i < leaves.size(); ++i) decode(i);
+  } else {
+    ThreadPool::shared().parallelFor(leaves.size(), decode);
+  }
+}
+
+ColumnChunkData readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
+                                const SchemaNode& leaf, const ColumnChunkReadOptions& options) {
+  ChunkBuffers buffers;
+  ColumnChunkData out;
+  readColumnChunk(file, rowGroup, chunk, leaf, options, buffers, out);
+  return out;
 }
 
 }  // namespace quarry::parquet

@@ -1,11 +1,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "quarry/formats/parquet/column_chunk_data.h"
 #include "quarry/formats/parquet/metadata.h"
+#include "quarry/formats/parquet/page_values.h"
 #include "quarry/io/storage.h"
 
 /// Decoding of a whole column chunk: its pages in order (an optional dictionary
@@ -27,6 +30,40 @@ struct ChunkRange {
 };
 ChunkRange columnChunkRange(const ColumnMetaData& meta);
 
+/// Memory a reader keeps from one column chunk to the next (of the same column,
+/// typically), so that decoding a row group reuses the pages the previous one
+/// faulted in instead of asking the kernel for fresh ones.
+struct ChunkBuffers {
+  /// The chunk's bytes as read from storage.
+  std::unique_ptr<uint8_t[]> raw;
+  size_t rawCapacity = 0;
+  /// One decompressed page; kPageSlack bytes past its capacity are scratch the
+  /// codec may write.
+  std::unique_ptr<uint8_t[]> page;
+  size_t pageCapacity = 0;
+  /// A page's definition levels, while they are checked for nulls.
+  std::vector<int16_t> levels;
+  /// The chunk's dictionary.
+  Dictionary dictionary;
+
+  static constexpr size_t kPageSlack = 64;
+};
+
+/// Reads and decodes column chunk `chunk` of row group `rowGroup` into `out`,
+/// reusing `out`'s vectors and `buffers`; errors as the function below.
+void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
+                     const SchemaNode& leaf, const ColumnChunkReadOptions& options,
+                     ChunkBuffers& buffers, ColumnChunkData& out);
+
+/// Reads and decodes the chunks of `leaves` in row group `rowGroup` (`group`) into
+/// `columns` (resized to one per leaf, their memory reused), each with
+/// `buffers[i]` (resized likewise). `threads` as ReaderOptions::threads: 1 decodes
+/// on the calling thread, anything else through ThreadPool::shared().
+void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
+                        std::span<const SchemaNode* const> leaves,
+                        const ColumnChunkReadOptions& options, int threads,
+                        std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns);
+
 /// Reads and decodes column chunk `chunk` of row group `rowGroup`; throws
 /// CorruptFile naming the file, row group, column and page offset on any defect,
 /// and Unsupported for codecs or encodings quarry does not read.
@@ -39,5 +76,9 @@ ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileO
                                   const ColumnMetaData& meta, const SchemaNode& leaf,
                                   const ColumnChunkReadOptions& options,
                                   const std::string& context);
+void decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
+                       const ColumnMetaData& meta, const SchemaNode& leaf,
+                       const ColumnChunkReadOptions& options, const std::string& context,
+                       ChunkBuffers& buffers, ColumnChunkData& out);
 
 }  // namespace quarry::parquet

@@ -15,12 +15,68 @@ std::vector<const NodeSlots*> ColumnBatch::nesting() const {
   return path;
 }
 
+namespace {
+
+/// Decoding memory a finished ColumnReaders leaves to the next one on its thread:
+/// without it, every file of a scan would fault in (and glibc hand back to the
+/// kernel) its column buffers afresh.
+struct ScanMemory {
+  std::vector<ChunkBuffers> buffers;
+  std::vector<ColumnChunkData> columns;
+};
+
+/// Kept only up to this many bytes: an idle thread must not hold on to more.
+constexpr size_t kMaxKeptBytes = size_t{256} << 20;
+
+thread_local ScanMemory keptMemory;
+
+size_t bytesOf(const ScanMemory& memory) {
+  size_t total = 0;
+  for (const auto& b : memory.buffers) total += b.rawCapacity + b.pageCapacity + b.levels.capacity() * 2;
+  for (const auto& c : memory.columns) {
+    total += c.definitionLevels.capacity() * 2 + c.repetitionLevels.capacity() * 2 +
+             c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity();
+  }
+  return total;
+}
+
+}  // namespace
+
 ColumnReaders::ColumnReaders(ParquetFileReader& file, ResolvedProjection projection)
-    : file_(file), projection_(std::move(projection)) {}
+    : file_(file), projection_(std::move(projection)) {
+  buffers_ = std::move(keptMemory.buffers);
+  spare_ = std::move(keptMemory.columns);
+  keptMemory = ScanMemory{};
+}
+
+ColumnReaders::~ColumnReaders() {
+  ScanMemory memory{std::move(buffers_), current_ ? current_->releaseColumns() : std::move(spare_)};
+  if (bytesOf(memory) <= kMaxKeptBytes && bytesOf(memory) >= bytesOf(keptMemory)) {
+    keptMemory = std::move(memory);
+  }
+}
 
 bool ColumnReaders::nextBatch() {
+  ColumnChunkReadOptions options;
+  options.verifyChecksums = file_.options().verifyChecksums;
   while (nextRowGroup_ < file_.numRowGroups()) {
-    current_.emplace(file_.readRowGroup(nextRowGroup_++, projection_));
+    const int index = nextRowGroup_++;
+    // The previous batch is done with once this is called: its memory is reused.
+    std::vector<ColumnChunkData> columns;
+    if (current_) {
+      columns = current_->releaseColumns();
+    } else {
+      columns = std::move(spare_);
+    }
+    current_.reset();
+    const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(index)];
+    readRowGroupChunks(file_.storage(), index, group, projection_.leaves(), options,
+                       file_.options().threads, buffers_, columns);
+    try {
+      current_.emplace(AssembledRowGroup::assemble(std::move(columns), group.num_rows));
+    } catch (const CorruptFile& e) {
+      throw CorruptFile(file_.uri() + ": row group " + std::to_string(index) + ": " + e.what());
+    }
     if (current_->numRows() > 0) return true;
   }
   current_.reset();

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "quarry/formats/parquet/column_chunk_reader.h"
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/record_assembly.h"
 
@@ -27,9 +28,9 @@ class ColumnBatch {
   /// The decoded chunk: dense non-null values (values<T>(), bytes(i)) and levels.
   const ColumnChunkData& data() const { return *group_->column(leaf_); }
   /// Per slot of the leaf: present (1) or null (0). For a flat column, one slot per row.
-  std::span<const uint8_t> validity() const { return group_->slots(leaf_)->present; }
+  std::span<const uint8_t> validity() const { return group_->validity(leaf_); }
   /// Per slot of the leaf: its index among the dense values, or -1 when null.
-  std::span<const int64_t> valueIndex() const { return group_->slots(leaf_)->valueIndex; }
+  std::span<const int64_t> valueIndex() const { return group_->valueIndex(leaf_); }
   /// The nodes from the top-level field down to the leaf, each with its slots;
   /// repeated nodes carry the offsets that nest the slots below them.
   std::vector<const NodeSlots*> nesting() const;
@@ -44,6 +45,11 @@ class ColumnBatch {
 class ColumnReaders {
  public:
   ColumnReaders(ParquetFileReader& file, ResolvedProjection projection);
+  /// Leaves the reader's decoding memory to the next ColumnReaders made on the
+  /// same thread (a scan of many files then reuses it from file to file).
+  ~ColumnReaders();
+  ColumnReaders(const ColumnReaders&) = delete;
+  ColumnReaders& operator=(const ColumnReaders&) = delete;
 
   /// Advances to the next batch (row group with rows); false after the last.
   bool nextBatch();
@@ -57,6 +63,10 @@ class ColumnReaders {
   ResolvedProjection projection_;
   int nextRowGroup_ = 0;
   std::optional<AssembledRowGroup> current_;
+  /// Kept from row group to row group: each batch is decoded into the memory of
+  /// the one before (its chunks' vectors, read and page buffers).
+  std::vector<ChunkBuffers> buffers_;
+  std::vector<ColumnChunkData> spare_;
 };
 
 }  // namespace quarry::parquet

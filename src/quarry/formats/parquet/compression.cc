@@ -1,7 +1,6 @@
 #include "quarry/formats/parquet/compression.h"
 
 #include <brotli/decode.h>
-#include <snappy.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -14,6 +13,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/lz4_decompression.h"
+#include "quarry/formats/parquet/snappy_decompression.h"
 
 namespace quarry::parquet {
 namespace {
@@ -47,23 +47,20 @@ void copyUncompressed(std::span<const uint8_t> input, std::span<uint8_t> output)
   if (!output.empty()) std::memcpy(output.data(), input.data(), output.size());
 }
 
-void decompressSnappy(std::span<const uint8_t> input, std::span<uint8_t> output) {
-  const auto* compressed = reinterpret_cast<const char*>(input.data());
-  size_t length = 0;
-  if (!snappy::GetUncompressedLength(compressed, input.size(), &length)) {
+void decompressSnappy(std::span<const uint8_t> input, std::span<uint8_t> output,
+                      size_t outputSlack) {
+  const auto announced = snappyUncompressedLength(input);
+  if (!announced) {
     throwCorrupt(CompressionCodec::SNAPPY, "the length preamble is malformed", input, output);
   }
-  if (length != output.size()) {
+  if (*announced != output.size()) {
     throwCorrupt(CompressionCodec::SNAPPY,
-                 "its preamble announces " + std::to_string(length) + " bytes", input, output);
+                 "its preamble announces " + std::to_string(*announced) + " bytes", input, output);
   }
-  // RawUncompress writes at most the announced length (checked above), fails
-  // unless it produces exactly that many bytes from exactly all of the input,
-  // and is built to survive malicious input; a separate IsValidCompressedBuffer
-  // pass would only read the page twice.
-  if (!snappy::RawUncompress(compressed, input.size(),
-                             reinterpret_cast<char*>(writablePointer(output)))) {
-    throwCorrupt(CompressionCodec::SNAPPY, "the compressed stream is malformed", input, output);
+  // quarry's own decoder (snappy_decompression.h): bounds-checked on every
+  // element, and free to use the slack the reader leaves after its page buffer.
+  if (const char* reason = decompressSnappyBlock(input, output, outputSlack)) {
+    throwCorrupt(CompressionCodec::SNAPPY, reason, input, output);
   }
 }
 
@@ -151,6 +148,11 @@ void decompressBrotli(std::span<const uint8_t> input, std::span<uint8_t> output)
 }  // namespace
 
 void decompress(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output) {
+  decompress(codec, input, output, 0);
+}
+
+void decompress(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output,
+                size_t outputSlack) {
   switch (codec) {
     case CompressionCodec::UNCOMPRESSED:
       copyUncompressed(input, output);
@@ -176,7 +178,7 @@ void decompress(CompressionCodec codec, std::span<const uint8_t> input, std::spa
 
   switch (codec) {
     case CompressionCodec::SNAPPY:
-      decompressSnappy(input, output);
+      decompressSnappy(input, output, outputSlack);
       return;
     case CompressionCodec::GZIP:
       decompressGzip(input, output);

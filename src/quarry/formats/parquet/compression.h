@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -16,5 +17,11 @@ namespace quarry::parquet {
 /// bytes do not decompress to exactly `output.size()` bytes, and Unsupported for LZO
 /// and for codec ids the spec does not define. Safe to call from several threads.
 void decompress(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output);
+
+/// Same as above, for a caller whose buffer extends `outputSlack` bytes past
+/// output's end: codecs that can (SNAPPY) write scratch there to copy in wide
+/// moves. Those bytes hold garbage afterwards; none past them is touched.
+void decompress(CompressionCodec codec, std::span<const uint8_t> input, std::span<uint8_t> output,
+                size_t outputSlack);
 
 }  // namespace quarry::parquet

@@ -213,7 +213,8 @@ size_t valueWidthOf(const SchemaNode& leaf) {
   return 0;
 }
 
-Dictionary decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const SchemaNode& leaf) {
+void decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const SchemaNode& leaf,
+                      Dictionary& out) {
   if (numValues < 0) {
     throw CorruptFile("the dictionary page header claims " + std::to_string(numValues) + " values");
   }
@@ -226,17 +227,28 @@ Dictionary decodeDictionary(std::span<const uint8_t> page, int64_t numValues, co
     throw CorruptFile("the dictionary page header claims " + std::to_string(numValues) +
                       " values, more than its " + std::to_string(page.size()) + " bytes can hold");
   }
+  // Decoded as a chunk's values are, into out's vectors (their memory reused).
   ColumnChunkData scratch;
   scratch.leaf = &leaf;
   scratch.valueWidth = valueWidthOf(leaf);
+  scratch.fixedValues = std::move(out.fixed);
+  scratch.offsets = std::move(out.offsets);
+  scratch.byteData = std::move(out.bytes);
+  scratch.fixedValues.clear();
+  scratch.offsets.clear();
+  scratch.byteData.clear();
   if (scratch.valueWidth == 0) scratch.offsets.push_back(0);
   appendPlain(page, static_cast<size_t>(numValues), scratch);
+  out.count = static_cast<size_t>(numValues);
+  out.width = scratch.valueWidth;
+  out.fixed = std::move(scratch.fixedValues);
+  out.offsets = std::move(scratch.offsets);
+  out.bytes = std::move(scratch.byteData);
+}
+
+Dictionary decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const SchemaNode& leaf) {
   Dictionary dictionary;
-  dictionary.count = static_cast<size_t>(numValues);
-  dictionary.width = scratch.valueWidth;
-  dictionary.fixed = std::move(scratch.fixedValues);
-  dictionary.offsets = std::move(scratch.offsets);
-  dictionary.bytes = std::move(scratch.byteData);
+  decodeDictionary(page, numValues, leaf, dictionary);
   return dictionary;
 }
 

@@ -28,6 +28,9 @@ size_t valueWidthOf(const SchemaNode& leaf);
 
 /// Decodes a dictionary page's PLAIN values (`numValues` of them).
 Dictionary decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const SchemaNode& leaf);
+/// Same, into `out`, whose memory is reused.
+void decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const SchemaNode& leaf,
+                      Dictionary& out);
 
 /// Decodes `count` values of a data page's values section, encoded with
 /// `encoding`, and appends them to `out`. `dictionary` is the chunk's dictionary,

@@ -1,7 +1,6 @@
 #include "quarry/formats/parquet/parquet_file_reader.h"
 
 #include "quarry/common/error.h"
-#include "quarry/common/thread_pool.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
 
@@ -40,20 +39,12 @@ ParquetFileReader::ParquetFileReader(std::unique_ptr<io::StorageObject> file, Re
 
 AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProjection& projection) {
   const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
-  const auto& leaves = projection.leaves();
-  std::vector<ColumnChunkData> columns(leaves.size());
+  std::vector<ColumnChunkData> columns;
+  std::vector<ChunkBuffers> buffers;
   ColumnChunkReadOptions chunkOptions;
   chunkOptions.verifyChecksums = options_.verifyChecksums;
-  auto decode = [&](size_t i) {
-    const SchemaNode* leaf = leaves[i];
-    columns[i] = readColumnChunk(*file_, index, group.columns[static_cast<size_t>(leaf->leafIndex)],
-                                 *leaf, chunkOptions);
-  };
-  if (options_.threads == 1) {
-    for (size_t i = 0; i < leaves.size(); ++i) decode(i);
-  } else {
-    ThreadPool::shared().parallelFor(leaves.size(), decode);
-  }
+  readRowGroupChunks(*file_, index, group, projection.leaves(), chunkOptions, options_.threads,
+                     buffers, columns);
   try {
     return AssembledRowGroup::assemble(std::move(columns), group.num_rows);
   } catch (const CorruptFile& e) {

@@ -1,5 +1,7 @@
 #include "quarry/formats/parquet/record_assembly.h"
 
+#include <algorithm>
+
 #include "quarry/common/error.h"
 
 namespace quarry::parquet {
@@ -28,22 +30,6 @@ std::vector<NodeSlots> slotsAlongPath(const ColumnChunkData& column) {
   const bool hasRep = !column.repetitionLevels.empty();
   const int16_t* def = column.definitionLevels.data();
   const int16_t* rep = column.repetitionLevels.data();
-  NodeSlots& leafSlots = out[depth - 1];
-
-  // Fast path: a flat column (no repetition anywhere on its path).
-  if (!hasRep && depth == 1) {
-    leafSlots.present.resize(static_cast<size_t>(entries));
-    leafSlots.valueIndex.resize(static_cast<size_t>(entries));
-    int64_t next = 0;
-    const int16_t maxDef = column.leaf->maxDefinitionLevel;
-    for (int64_t i = 0; i < entries; ++i) {
-      const bool present = !hasDef || def[i] == maxDef;
-      leafSlots.present[i] = present;
-      leafSlots.valueIndex[i] = present ? next : -1;
-      next += present;
-    }
-    return out;
-  }
 
   int64_t nextValue = 0;
   for (int64_t i = 0; i < entries; ++i) {
@@ -98,6 +84,11 @@ int64_t rowsOf(const NodeSlots& top) {
   return top.slotCount();
 }
 
+bool isFlat(const ColumnChunkData& column) {
+  return column.leaf->maxRepetitionLevel == 0 && column.leaf->parent != nullptr &&
+         column.leaf->parent->isRoot();
+}
+
 }  // namespace
 
 AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> columns,
@@ -108,6 +99,21 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
   for (size_t c = 0; c < group.columns_.size(); ++c) {
     const ColumnChunkData& column = group.columns_[c];
     group.columnIndex_[column.leaf] = c;
+    if (isFlat(column)) {
+      // One slot per level entry, one entry per row; built when first used.
+      if (column.levelCount != numRows) {
+        throw CorruptFile("column '" + column.leaf->path + "' holds " +
+                          std::to_string(column.levelCount) + " rows but its row group has " +
+                          std::to_string(numRows));
+      }
+      auto [it, inserted] = group.slots_.try_emplace(column.leaf);
+      if (inserted) {
+        it->second = std::make_unique<Entry>();
+        it->second->slots.node = column.leaf;
+        it->second->flat = &column;
+      }
+      continue;
+    }
     auto path = slotsAlongPath(column);
     if (rowsOf(path.front()) != numRows) {
       throw CorruptFile("column '" + column.leaf->path + "' holds " +
@@ -117,8 +123,10 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
     for (auto& slots : path) {
       auto [it, inserted] = group.slots_.try_emplace(slots.node);
       if (inserted) {
-        it->second = std::make_unique<NodeSlots>(std::move(slots));
-      } else if (it->second->present != slots.present || it->second->offsets != slots.offsets) {
+        it->second = std::make_unique<Entry>();
+        it->second->slots = std::move(slots);
+      } else if (it->second->slots.present != slots.present ||
+                 it->second->slots.offsets != slots.offsets) {
         throw CorruptFile("columns under '" + slots.node->path +
                           "' disagree about its nesting (column '" + column.leaf->path + "')");
       }
@@ -127,14 +135,84 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
   return group;
 }
 
-const NodeSlots* AssembledRowGroup::slots(const SchemaNode* node) const {
+void AssembledRowGroup::buildPresent(Entry& e) const {
+  const ColumnChunkData& column = *e.flat;
+  const auto n = static_cast<size_t>(column.levelCount);
+  e.slots.present.resize(n);
+  if (column.definitionLevels.empty()) {
+    std::fill(e.slots.present.begin(), e.slots.present.end(), uint8_t{1});
+    return;
+  }
+  const int16_t* def = column.definitionLevels.data();
+  const int16_t maxDef = column.leaf->maxDefinitionLevel;
+  uint8_t* present = e.slots.present.data();
+  for (size_t i = 0; i < n; ++i) present[i] = def[i] == maxDef;
+}
+
+void AssembledRowGroup::buildValueIndex(Entry& e) const {
+  const ColumnChunkData& column = *e.flat;
+  const auto n = static_cast<size_t>(column.levelCount);
+  e.slots.valueIndex.resize(n);
+  int64_t* index = e.slots.valueIndex.data();
+  if (column.definitionLevels.empty()) {
+    for (size_t i = 0; i < n; ++i) index[i] = static_cast<int64_t>(i);
+    return;
+  }
+  const int16_t* def = column.definitionLevels.data();
+  const int16_t maxDef = column.leaf->maxDefinitionLevel;
+  int64_t next = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool present = def[i] == maxDef;
+    index[i] = present ? next : -1;
+    next += present;
+  }
+}
+
+const AssembledRowGroup::Entry* AssembledRowGroup::entry(const SchemaNode* node) const {
   const auto it = slots_.find(node);
   return it == slots_.end() ? nullptr : it->second.get();
+}
+
+const NodeSlots* AssembledRowGroup::slots(const SchemaNode* node) const {
+  const Entry* found = entry(node);
+  if (found == nullptr) return nullptr;
+  if (found->flat != nullptr) {
+    auto& e = const_cast<Entry&>(*found);
+    std::call_once(e.presentBuilt, [&] { buildPresent(e); });
+    std::call_once(e.valueIndexBuilt, [&] { buildValueIndex(e); });
+  }
+  return &found->slots;
+}
+
+std::span<const uint8_t> AssembledRowGroup::validity(const SchemaNode* leaf) const {
+  const Entry* found = entry(leaf);
+  if (found == nullptr) throw InvalidArgument("column '" + leaf->path + "' was not projected");
+  if (found->flat == nullptr) return found->slots.present;
+  if (found->flat->definitionLevels.empty()) {
+    // Every row present: one run of ones serves every such column of the group.
+    std::call_once(*allPresentBuilt_, [&] { allPresent_.assign(static_cast<size_t>(numRows_), 1); });
+    return allPresent_;
+  }
+  auto& e = const_cast<Entry&>(*found);
+  std::call_once(e.presentBuilt, [&] { buildPresent(e); });
+  return e.slots.present;
+}
+
+std::span<const int64_t> AssembledRowGroup::valueIndex(const SchemaNode* leaf) const {
+  const NodeSlots* s = slots(leaf);
+  if (s == nullptr) throw InvalidArgument("column '" + leaf->path + "' was not projected");
+  return s->valueIndex;
 }
 
 const ColumnChunkData* AssembledRowGroup::column(const SchemaNode* leaf) const {
   const auto it = columnIndex_.find(leaf);
   return it == columnIndex_.end() ? nullptr : &columns_[it->second];
+}
+
+std::vector<ColumnChunkData> AssembledRowGroup::releaseColumns() {
+  slots_.clear();
+  columnIndex_.clear();
+  return std::move(columns_);
 }
 
 }  // namespace quarry::parquet

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +43,12 @@ struct NodeSlots {
 };
 
 /// The assembled shape of a row group's projected columns.
+///
+/// A flat leaf (a top-level column, not repeated) has nothing to assemble: its
+/// slots are its level entries. Its `present` and `valueIndex` are built only
+/// when first asked for (slots(), validity(), valueIndex()), and validity() of a
+/// flat leaf without nulls is a shared run of ones, so a column scan that reads
+/// values only never pays for them. Lazy building is thread-safe.
 class AssembledRowGroup {
  public:
   /// Assembles the nodes on the path of every leaf in `columns` (one decoded chunk
@@ -48,17 +56,44 @@ class AssembledRowGroup {
   /// `numRows` records, or disagree with another column about a shared group.
   static AssembledRowGroup assemble(std::vector<ColumnChunkData> columns, int64_t numRows);
 
+  AssembledRowGroup() = default;
+  AssembledRowGroup(AssembledRowGroup&&) noexcept = default;
+  AssembledRowGroup& operator=(AssembledRowGroup&&) noexcept = default;
+
   int64_t numRows() const { return numRows_; }
   /// Returns the slots of `node`, or nullptr when it was not projected.
   const NodeSlots* slots(const SchemaNode* node) const;
   /// Returns the decoded chunk of leaf `node`, or nullptr when it was not projected.
   const ColumnChunkData* column(const SchemaNode* leaf) const;
+  /// Returns slots(leaf)->present, without building valueIndex for a flat leaf.
+  /// Throws InvalidArgument when `leaf` was not projected.
+  std::span<const uint8_t> validity(const SchemaNode* leaf) const;
+  /// Returns slots(leaf)->valueIndex. Throws InvalidArgument when `leaf` was not projected.
+  std::span<const int64_t> valueIndex(const SchemaNode* leaf) const;
+
+  /// Takes the decoded chunks out of the group (left without columns), so that a
+  /// reader can decode its next row group into their memory.
+  std::vector<ColumnChunkData> releaseColumns();
 
  private:
+  /// A node's slots, or for a flat leaf the means to build them when first used.
+  struct Entry {
+    NodeSlots slots;
+    const ColumnChunkData* flat = nullptr;
+    std::once_flag presentBuilt;
+    std::once_flag valueIndexBuilt;
+  };
+  const Entry* entry(const SchemaNode* node) const;
+  void buildPresent(Entry& e) const;
+  void buildValueIndex(Entry& e) const;
+
   int64_t numRows_ = 0;
   std::vector<ColumnChunkData> columns_;
-  std::unordered_map<const SchemaNode*, std::unique_ptr<NodeSlots>> slots_;
+  std::unordered_map<const SchemaNode*, std::unique_ptr<Entry>> slots_;
   std::unordered_map<const SchemaNode*, size_t> columnIndex_;
+  /// numRows_ ones: the validity of every flat leaf without nulls.
+  std::unique_ptr<std::once_flag> allPresentBuilt_ = std::make_unique<std::once_flag>();
+  mutable std::vector<uint8_t> allPresent_;
 };
 
 }  // namespace quarry::parquet
