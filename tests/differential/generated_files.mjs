@@ -36,16 +36,7 @@ const UNCOMPARED_TYPES = {};
 //   'text'    the text differs (the values are compared still);
 //   'both'    both differ.
 const EXPECTED_DIFFERENCES = {
-  duckdb: [
-    ...['i32', 'u32'].map((column) => ({
-      files: /^duckdb_scalars_high_n(0|50)_.*_v2\.parquet$/,
-      column,
-      what: 'error',
-      reason: 'DuckDB writes INT32 DELTA_BINARY_PACKED deltas in 64-bit arithmetic: a miniblock ' +
-          'of full-range values has bit width 33; quarry rejects widths over 32 (decoding, ' +
-          'encoding/delta_binary_packed_decoder.cc), DuckDB reads them',
-    })),
-  ],
+  duckdb: [],
   chdb: [{
     files: /^chdb_.*_n(0|50)\.parquet$/,
     column: 'dt64_9',

@@ -63,11 +63,13 @@ template <typename T>
 void DeltaBinaryPackedDecoder<T>::startMiniblock() {
   if (nextMiniblock_ == miniblocksPerBlock_) readBlockHeader();
   const unsigned width = bitWidths_[nextMiniblock_];
-  if (width > sizeof(T) * 8) {
+  // INT32 deltas may take up to 64 bits: writers that compute them in 64-bit
+  // arithmetic (DuckDB does) need 33 for values spanning the whole INT32 range.
+  // Summed modulo 2^32, the wide deltas give back the values exactly.
+  if (width > 64) {
     throw CorruptFile("DELTA_BINARY_PACKED data: miniblock " + std::to_string(nextMiniblock_) +
                       " of the block" + at(blockOffset_) + " has bit width " +
-                      std::to_string(width) + ", more than the " + std::to_string(sizeof(T) * 8) +
-                      " bits of " + (sizeof(T) == 4 ? "INT32" : "INT64"));
+                      std::to_string(width) + ", more than 64");
   }
   const uint64_t bytes = valuesPerMiniblock_ / 8 * width;
   if (data_.size() - pos_ < bytes) {
@@ -101,7 +103,11 @@ size_t DeltaBinaryPackedDecoder<T>::getBatch(T* out, size_t n) {
     if (miniblockRemaining_ == 0) startMiniblock();
     const size_t chunk = static_cast<size_t>(std::min<uint64_t>(count - done, miniblockRemaining_));
     Unsigned* chunkValues = values + done;
-    unpackBits(packed_, miniblockNext_, chunk, bitWidth_, chunkValues);
+    if (sizeof(Unsigned) < 8 && bitWidth_ > sizeof(Unsigned) * 8) {
+      unpackWideDeltas(chunk, chunkValues);
+    } else {
+      unpackBits(packed_, miniblockNext_, chunk, bitWidth_, chunkValues);
+    }
     Unsigned last = last_;
     const Unsigned minDelta = minDelta_;
     for (size_t i = 0; i < chunk; ++i) {
@@ -115,6 +121,17 @@ size_t DeltaBinaryPackedDecoder<T>::getBatch(T* out, size_t n) {
   }
   remaining_ -= count;
   return count;
+}
+
+template <typename T>
+void DeltaBinaryPackedDecoder<T>::unpackWideDeltas(size_t count, Unsigned* out) const {
+  uint64_t wide[256];
+  for (size_t done = 0; done < count;) {
+    const size_t n = std::min(count - done, std::size(wide));
+    unpackBits(packed_, miniblockNext_ + done, n, bitWidth_, wide);
+    for (size_t i = 0; i < n; ++i) out[done + i] = static_cast<Unsigned>(wide[i]);
+    done += n;
+  }
 }
 
 template <typename T>

@@ -70,6 +70,9 @@ class DeltaBinaryPackedDecoder {
  private:
   void readBlockHeader();
   void startMiniblock();
+  /// Unpacks `count` deltas of the current miniblock wider than Unsigned,
+  /// keeping their low bits (the sum is taken modulo 2^bits of T anyway).
+  void unpackWideDeltas(size_t count, Unsigned* out) const;
 
   std::span<const uint8_t> data_;
   size_t pos_ = 0;
