@@ -6,7 +6,6 @@
 //
 // Usage: filter_benchmark --query Q [--mode M] [--threads N] [--pruning on|off]
 //                         [--runs R] [--warmup W] FILE...
-//        filter_benchmark --capabilities      (prints {"metadataPruning": bool})
 //   Q: partkey   l_partkey = 100000          (INT32, 30 rows of 6M: selective,
 //                                             no row group's statistics exclude it)
 //      orderkey  l_orderkey BETWEEN 3000000 AND 3000600   (INT64, about 0.01%,
@@ -23,7 +22,7 @@
 //   N: reader threads (default 1). Files are handed out one at a time to N
 //      threads, each reading its file's row groups in order with
 //      ReaderOptions::threads = 1 (as scan_benchmark).
-//   --pruning: ReaderOptions::metadataPruning, when this build's reader has it
+//   --pruning: ReaderOptions::metadataPruning
 //      (default off: the benchmark measures the filter itself). "on" fails
 //      with exit code 3 when the reader has no such option.
 //   W untimed runs (default 1), then R timed runs (default 1).
@@ -31,8 +30,6 @@
 // Prints one JSON object: the result (count as a string, the sum as a double) and
 // each timed run's wall and CPU time (user + system of the whole process) in ms.
 // Files are opened (footer read and decoded) inside the timing.
-
-#include <sys/resource.h>
 
 #include <atomic>
 #include <chrono>
@@ -47,6 +44,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_timing.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
@@ -80,19 +78,6 @@ struct FilterResult {
   int64_t count = 0;
   double sum = 0;
 };
-
-/// Whether this build's ReaderOptions has metadataPruning (another change adds it).
-template <typename O>
-constexpr bool hasMetadataPruning() {
-  return requires(O o) {
-    o.metadataPruning = true;
-  };
-}
-
-template <typename O>
-void setMetadataPruning(O& options, bool on) {
-  if constexpr (hasMetadataPruning<O>()) options.metadataPruning = on;
-}
 
 const char* filterColumn(Query query) {
   switch (query) {
@@ -171,7 +156,7 @@ void readFile(const Options& options, const std::string& uri, const FilterPredic
               FilterResult& result) {
   ReaderOptions readerOptions;
   readerOptions.threads = 1;
-  setMetadataPruning(readerOptions, options.pruning);
+  readerOptions.metadataPruning = options.pruning;
   auto file = ParquetFileReader::open(uri, readerOptions);
   if (options.mode == Mode::kColumns) {
     auto readers = file->columnReaders(
@@ -221,13 +206,6 @@ FilterResult runQuery(const Options& options) {
   return total;
 }
 
-double cpuMs() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto ms = [](const timeval& tv) { return tv.tv_sec * 1e3 + tv.tv_usec / 1e3; };
-  return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
 void printJson(const Options& options, const FilterResult& result,
                const std::vector<std::pair<double, double>>& timings) {
   std::printf(
@@ -249,7 +227,7 @@ void printJson(const Options& options, const FilterResult& result,
       stderr,
       "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|quantity "
       "[--mode rows|count|columns] [--threads N] [--pruning on|off] [--runs R] [--warmup W] "
-      "FILE...\n       filter_benchmark --capabilities\n",
+      "FILE...\n",
       problem);
   std::exit(2);
 }
@@ -262,11 +240,6 @@ Options parseArgs(int argc, char** argv) {
     if (arg.rfind("--", 0) != 0) {
       options.files.emplace_back(arg);
       continue;
-    }
-    if (arg == "--capabilities") {
-      std::printf("{\"metadataPruning\": %s}\n",
-                  hasMetadataPruning<ReaderOptions>() ? "true" : "false");
-      std::exit(0);
     }
     if (i + 1 >= argc) usage("an option lacks its value");
     const std::string value = argv[++i];
@@ -309,10 +282,6 @@ Options parseArgs(int argc, char** argv) {
   if (options.threads < 1 || options.runs < 1 || options.warmup < 0) {
     usage("--threads and --runs must be at least 1, --warmup at least 0");
   }
-  if (options.pruning && !hasMetadataPruning<ReaderOptions>()) {
-    std::fprintf(stderr, "filter_benchmark: this reader has no ReaderOptions::metadataPruning\n");
-    std::exit(3);
-  }
   return options;
 }
 
@@ -323,17 +292,8 @@ int main(int argc, char** argv) {
   using namespace quarry::parquet;
   const Options options = parseArgs(argc, argv);
   try {
-    FilterResult result;
-    for (int i = 0; i < options.warmup; ++i) result = runQuery(options);
-    std::vector<std::pair<double, double>> timings;
-    for (int i = 0; i < options.runs; ++i) {
-      const double cpuStart = cpuMs();
-      const auto start = std::chrono::steady_clock::now();
-      result = runQuery(options);
-      const std::chrono::duration<double, std::milli> wall =
-          std::chrono::steady_clock::now() - start;
-      timings.emplace_back(wall.count(), cpuMs() - cpuStart);
-    }
+    const auto [result, timings] =
+        quarry::bench::timeRuns(options.warmup, options.runs, [&] { return runQuery(options); });
     printJson(options, result, timings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "filter_benchmark: %s\n", e.what());

@@ -29,33 +29,10 @@
 // ratio is the median of the per-round ratios. A result that differs between the
 // engines is printed as MISMATCH and the script exits 1.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { parseFileArgs, median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
-
-function parseArgs(argv) {
-  const args = { runs: 15, threads: [1, 2], files: [] };
-  for (let i = 0; i < argv.length; ++i) {
-    if (!argv[i].startsWith('--')) {
-      args.files.push(argv[i]);
-      continue;
-    }
-    const key = argv[i].slice(2);
-    if (!['bench', 'runs', 'threads', 'json'].includes(key) || i + 1 >= argv.length) {
-      console.error('usage: node filter_vs_duckdb.mjs --bench BIN [--runs N] [--threads 1,2] [--json OUT] FILE...');
-      process.exit(2);
-    }
-    const value = argv[++i];
-    if (key === 'runs') args.runs = Number(value);
-    else if (key === 'threads') args.threads = value.split(',').map(Number);
-    else args[key] = value;
-  }
-  if (!args.bench || args.files.length === 0) {
-    console.error('filter_vs_duckdb: --bench and at least one FILE are required');
-    process.exit(2);
-  }
-  return args;
-}
 
 // [filter_benchmark --query, label, DuckDB WHERE clause]
 const kQueries = [
@@ -64,25 +41,6 @@ const kQueries = [
   ['quantity', 'l_quantity < 45', 'l_quantity < 45'],
 ];
 const kSelect = 'count(*), sum(l_extendedprice)';
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function nowMs() {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
-function capabilities(bench) {
-  const r = spawnSync(bench, ['--capabilities'], { encoding: 'utf8' });
-  if (r.status !== 0) {
-    console.error(`filter_vs_duckdb: ${bench} --capabilities exited with ${r.status ?? r.signal}: ${r.stderr}`);
-    process.exit(1);
-  }
-  return JSON.parse(r.stdout);
-}
 
 /// Runs one quarry query in a process of its own; returns { wall, cpu, values }.
 function runQuarry(args, query, threads, { pruning = false, mode = 'rows' } = {}) {
@@ -153,9 +111,9 @@ function check(query, threads, side, mine, theirs, options) {
 
 /// The quarry variants measured, [key, options, label]; the reference ones only
 /// at the first thread count.
-function variants(args, pruningAvailable) {
-  const list = [['quarry', { pruning: false }, 'RowReader + filter, metadata pruning off']];
-  if (pruningAvailable) list.push(['quarryPruned', { pruning: true }, 'RowReader + filter, metadata pruning on']);
+function variants(args) {
+  const list = [['quarry', { pruning: false }, 'RowReader + filter, metadata pruning off'],
+    ['quarryPruned', { pruning: true }, 'RowReader + filter, metadata pruning on']];
   list.push(['quarryCount', { pruning: false, mode: 'count', first: true },
              'same, pruning off, next() only (no field access)']);
   list.push(['quarryColumns', { mode: 'columns', first: true },
@@ -185,23 +143,13 @@ async function runRound(args, duckdb, quarryVariants) {
   return sample;
 }
 
-function cpuModel() {
-  const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-  return line ? line.split(':')[1].trim() : os.cpus()[0]?.model ?? 'unknown';
-}
-
-function fmtMs(ms) {
-  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
-}
-
 function fmtRate(rowsPerMs) {
   const m = rowsPerMs / 1e3;  // millions of rows a second
   return m >= 100 ? m.toFixed(0) : m >= 10 ? m.toFixed(1) : m.toFixed(2);
 }
 
-const args = parseArgs(process.argv.slice(2));
-const pruningAvailable = capabilities(args.bench).metadataPruning === true;
-const quarryVariants = variants(args, pruningAvailable);
+const args = parseFileArgs(process.argv.slice(2), 'filter_vs_duckdb');
+const quarryVariants = variants(args);
 const loadBefore = os.loadavg()[0];
 const duckdb = await openDuckDB(args.files);
 console.error(`filter_vs_duckdb: ${args.runs} rounds (and one warm-up), each running every measurement once`);
@@ -237,7 +185,6 @@ out(`Filter: ${args.files.length} files, ${rows.toLocaleString('en-US')} rows, $
     `SELECT ${kSelect} WHERE ...`);
 out(`  ${cpuModel()}, ${os.cpus().length} cores; DuckDB ${info.version}; medians of ${args.runs} ` +
     `round${args.runs === 1 ? '' : 's'}; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
-if (!pruningAvailable) out('  (this reader has no ReaderOptions::metadataPruning: quarry reads every row group)');
 out();
 out(`${'medians; Mrows/s = rows scanned (6M) per second'.padEnd(58)} ${'wall ms'.padStart(7)} ` +
     `${'cpu ms'.padStart(7)} ${'Mrows/s'.padStart(9)} ${'/cpu-s'.padStart(9)}`);
@@ -260,7 +207,7 @@ const comparisons = [
   ['quarry', 'duckdb', 'pruning off / DuckDB'],
   ['quarry', 'duckdbNoPushdown', 'pruning off / DuckDB no pushdown'],
 ];
-if (pruningAvailable) comparisons.push(['quarryPruned', 'duckdb', 'pruning on / DuckDB']);
+comparisons.push(['quarryPruned', 'duckdb', 'pruning on / DuckDB']);
 const labelWidth = Math.max(...kQueries.flatMap(([, qLabel]) => comparisons.map(([, , c]) => `${qLabel}, ${c}`.length))) + 2;
 out('quarry / DuckDB, median of per-round ratios, wall (cpu); below 1: quarry faster');
 out(`  ${''.padEnd(labelWidth)}${args.threads.map((t) => `${t} thread${t === 1 ? '' : 's'}`.padEnd(16)).join('').trimEnd()}`);
@@ -292,7 +239,7 @@ console.log(lines.join('\n'));
 if (args.json) {
   writeFileSync(args.json, JSON.stringify({
     files: args.files, bytes, cpu: cpuModel(), cores: os.cpus().length, runs: args.runs, loadBefore, loadAfter,
-    duckdb: info, pruningAvailable, medianWallMs: med, medianCpuMs: medCpu, ratios, mismatches, samplesMs: samples,
+    duckdb: info, medianWallMs: med, medianCpuMs: medCpu, ratios, mismatches, samplesMs: samples,
   }, null, 2) + '\n');
 }
 if (mismatches.length > 0) process.exit(1);

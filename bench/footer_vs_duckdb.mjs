@@ -15,8 +15,9 @@
 // (runAndReadAll) without converting it to JS values. Measurements run in rounds,
 // quarry's and DuckDB's in turn, after one untimed warm-up round.
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
 
 function parseArgs(argv) {
@@ -36,16 +37,6 @@ function parseArgs(argv) {
     }
   }
   return args;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function nowMs() {
-  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 function footerLength(file) {
@@ -176,15 +167,6 @@ async function runRound(args, duckdb) {
   sample.processFloor = timeProcess('/bin/true', []);
   for (const [key, run] of Object.entries(duckdb.queries)) sample[key] = await run();
   return sample;
-}
-
-function cpuModel() {
-  const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-  return line ? line.split(':')[1].trim() : os.cpus()[0]?.model ?? 'unknown';
-}
-
-function fmtMs(ms) {
-  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }
 
 const args = parseArgs(process.argv.slice(2));

@@ -2,7 +2,7 @@
 # Runs quarry's benchmarks against DuckDB on the same data, in the same run, and
 # prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
-#   bash bench/run.sh [SUITE...]      SUITE: footer, scan (default: all of them)
+#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter (default: all of them)
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -17,7 +17,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan)
+known=(footer scan filter)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -26,6 +26,7 @@ for suite in "${suites[@]}"; do
   case "$suite" in
     footer) targets+=(footer_decode_benchmark quarry) ;;
     scan) targets+=(scan_benchmark) ;;
+    filter) targets+=(filter_benchmark) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +52,83 @@ if ! grep -q '^benchmark_DIR:PATH=/' "$build/CMakeCache.txt"; then
   exit 1
 fi
 cmake --build "$build" --target "${targets[@]}" -- -j"${JOBS:-$(nproc)}" >&2
+
+# Sets `files` to the 8 lineitem files (scan and filter suites), generating them
+# with DuckDB when missing or older than their generator.
+lineitem_files() {
+  local dir="$data/lineitem" stale=0 f i
+  files=()
+  for i in 0 1 2 3 4 5 6 7; do files+=("$dir/lineitem-$i.parquet"); done
+  for f in "${files[@]}"; do
+    if [ ! -f "$f" ] || [ bench/make-lineitem.mjs -nt "$f" ]; then stale=1; fi
+  done
+  if [ "$stale" = 1 ]; then
+    echo "bench/run.sh: generating $dir with DuckDB (6M rows, about a minute)" >&2
+    node bench/make-lineitem.mjs "$dir" >&2
+  fi
+}
+
+mkdir -p "$data"
+for suite in "${suites[@]}"; do
+  case "$suite" in
+    footer)
+      file="$data/wide-1000x100.parquet"
+      if [ ! -f "$file" ] || [ bench/make-wide-file.mjs -nt "$file" ]; then
+        echo "bench/run.sh: generating $file with DuckDB" >&2
+        node bench/make-wide-file.mjs "$file" >&2
+      fi
+      node --expose-gc bench/footer_vs_duckdb.mjs --file "$file" --bench "$build/footer_decode_benchmark" \
+        --quarry "$build/quarry" --runs "$runs" --json "$data/footer-results.json"
+      ;;
+    scan)
+      lineitem_files
+      node --expose-gc bench/scan_vs_duckdb.mjs --bench "$build/scan_benchmark" --runs "$runs" \
+        --json "$data/scan-results.json" "${files[@]}"
+      ;;
+    filter)
+      lineitem_files
+      node --expose-gc bench/filter_vs_duckdb.mjs --bench "$build/filter_benchmark" --runs "$runs" \
+        --json "$data/filter-results.json" "${files[@]}"
+      ;;
+  esac
+done
+
+# DuckDB comes from the project's pinned oracle install.
+if [ ! -d tools/oracle/node_modules/@duckdb/node-api ] && [ -z "${QUARRY_ORACLE_DIR:-}" ]; then
+  echo "bench/run.sh: installing the DuckDB oracle (npm ci --prefix tools/oracle)" >&2
+  npm ci --prefix tools/oracle --no-audit --no-fund >&2
+fi
+
+# Release binaries: an existing build directory keeps its configuration, only the
+# benchmarks are switched on.
+if [ -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" -DQUARRY_BENCH=ON >/dev/null
+else
+  # The flags of `make build` (Makefile), so that both share one build directory.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" \
+    -DQUARRY_BENCH=ON >/dev/null
+fi
+if ! grep -q '^benchmark_DIR:PATH=/' "$build/CMakeCache.txt"; then
+  echo "bench/run.sh: Google Benchmark not found by cmake (Debian: apt-get install libbenchmark-dev)" >&2
+  exit 1
+fi
+cmake --build "$build" --target "${targets[@]}" -- -j"${JOBS:-$(nproc)}" >&2
+
+# Sets `files` to the 8 lineitem files (scan and filter suites), generating them
+# with DuckDB when missing or older than their generator.
+lineitem_files() {
+  local dir="$data/lineitem" stale=0 f i
+  files=()
+  for i in 0 1 2 3 4 5 6 7; do files+=("$dir/lineitem-$i.parquet"); done
+  for f in "${files[@]}"; do
+    if [ ! -f "$f" ] || [ bench/make-lineitem.mjs -nt "$f" ]; then stale=1; fi
+  done
+  if [ "$stale" = 1 ]; then
+    echo "bench/run.sh: generating $dir with DuckDB (6M rows, about a minute)" >&2
+    node bench/make-lineitem.mjs "$dir" >&2
+  fi
+}
 
 mkdir -p "$data"
 for suite in "${suites[@]}"; do
@@ -78,6 +156,22 @@ for suite in "${suites[@]}"; do
       fi
       node --expose-gc bench/scan_vs_duckdb.mjs --bench "$build/scan_benchmark" --runs "$runs" \
         --json "$data/scan-results.json" "${files[@]}"
+      ;;
+    filter)
+      # The scan suite's lineitem files, generated here too when missing or stale.
+      dir="$data/lineitem"
+      files=()
+      for i in 0 1 2 3 4 5 6 7; do files+=("$dir/lineitem-$i.parquet"); done
+      stale=0
+      for f in "${files[@]}"; do
+        if [ ! -f "$f" ] || [ bench/make-lineitem.mjs -nt "$f" ]; then stale=1; fi
+      done
+      if [ "$stale" = 1 ]; then
+        echo "bench/run.sh: generating $dir with DuckDB (6M rows, about a minute)" >&2
+        node bench/make-lineitem.mjs "$dir" >&2
+      fi
+      node --expose-gc bench/filter_vs_duckdb.mjs --bench "$build/filter_benchmark" --runs "$runs" \
+        --json "$data/filter-results.json" "${files[@]}"
       ;;
   esac
 done

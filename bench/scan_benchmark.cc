@@ -24,8 +24,6 @@
 // thread included) in milliseconds. Files are opened (footer read and decoded)
 // inside the timing, as DuckDB reads them within its query.
 
-#include <sys/resource.h>
-
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -39,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_timing.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 
@@ -152,13 +151,6 @@ ScanResult runQuery(const Options& options) {
   return total;
 }
 
-double cpuMs() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto ms = [](const timeval& tv) { return tv.tv_sec * 1e3 + tv.tv_usec / 1e3; };
-  return ms(usage.ru_utime) + ms(usage.ru_stime);
-}
-
 std::string jsonArray(const std::vector<int64_t>& values) {
   std::string out = "[";
   for (size_t i = 0; i < values.size(); ++i) {
@@ -242,16 +234,8 @@ int main(int argc, char** argv) {
   using namespace quarry::parquet;
   const Options options = parseArgs(argc, argv);
   try {
-    ScanResult result;
-    for (int i = 0; i < options.warmup; ++i) result = runQuery(options);
-    std::vector<std::pair<double, double>> timings;
-    for (int i = 0; i < options.runs; ++i) {
-      const double cpuStart = cpuMs();
-      const auto start = std::chrono::steady_clock::now();
-      result = runQuery(options);
-      const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
-      timings.emplace_back(wall.count(), cpuMs() - cpuStart);
-    }
+    const auto [result, timings] =
+        quarry::bench::timeRuns(options.warmup, options.runs, [&] { return runQuery(options); });
     printJson(options, result, timings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "scan_benchmark: %s\n", e.what());

@@ -22,33 +22,10 @@
 // turn, after one untimed warm-up round; a ratio is the median of the per-round
 // ratios.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { parseFileArgs, median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
-
-function parseArgs(argv) {
-  const args = { runs: 15, threads: [1, 2], files: [] };
-  for (let i = 0; i < argv.length; ++i) {
-    if (!argv[i].startsWith('--')) {
-      args.files.push(argv[i]);
-      continue;
-    }
-    const key = argv[i].slice(2);
-    if (!['bench', 'runs', 'threads', 'json'].includes(key) || i + 1 >= argv.length) {
-      console.error('usage: node scan_vs_duckdb.mjs --bench BIN [--runs N] [--threads 1,2] [--json OUT] FILE...');
-      process.exit(2);
-    }
-    const value = argv[++i];
-    if (key === 'runs') args.runs = Number(value);
-    else if (key === 'threads') args.threads = value.split(',').map(Number);
-    else args[key] = value;
-  }
-  if (!args.bench || args.files.length === 0) {
-    console.error('scan_vs_duckdb: --bench and at least one FILE are required');
-    process.exit(2);
-  }
-  return args;
-}
 
 const kColumns = ['l_orderkey', 'l_partkey', 'l_suppkey', 'l_linenumber', 'l_quantity', 'l_extendedprice',
   'l_discount', 'l_tax', 'l_returnflag', 'l_linestatus', 'l_shipdate', 'l_commitdate', 'l_receiptdate',
@@ -69,16 +46,6 @@ const kQueries = [
 // costs once the kernel no longer hands out and zeroes fresh pages for every
 // row group's buffers. DuckDB allocates through jemalloc and keeps its buffers.
 const kWarmHeapTunables = 'glibc.malloc.trim_threshold=4294967295:glibc.malloc.mmap_threshold=33554432';
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function nowMs() {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
 
 /// Runs one quarry query in a process of its own; returns { wall, cpu, result }.
 function runQuarry(args, query, threads, { warmHeap = false, chunkThreads = 1 } = {}) {
@@ -184,16 +151,7 @@ async function runRound(args, duckdb) {
   return sample;
 }
 
-function cpuModel() {
-  const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-  return line ? line.split(':')[1].trim() : os.cpus()[0]?.model ?? 'unknown';
-}
-
-function fmtMs(ms) {
-  return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
-}
-
-const args = parseArgs(process.argv.slice(2));
+const args = parseFileArgs(process.argv.slice(2), 'scan_vs_duckdb');
 const loadBefore = os.loadavg()[0];
 const duckdb = await openDuckDB(args.files);
 console.error(`scan_vs_duckdb: ${args.runs} rounds (and one warm-up), each running every measurement once`);
