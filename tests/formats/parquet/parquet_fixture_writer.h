@@ -1,6 +1,11 @@
 #pragma once
 
+#include <xxhash.h>
+
+#include <array>
 #include <cstdint>
+#include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,7 +16,10 @@
 
 /// A Parquet writer for tests only: small valid files whose metadata says what
 /// the test wants it to say. Flat top-level columns (OPTIONAL or REQUIRED), one
-/// uncompressed PLAIN data page per column chunk, statistics written exactly as
+/// uncompressed PLAIN data page per column chunk (or a dictionary page and
+/// dictionary-encoded pages, see FixtureChunk::pages), split-block Bloom filters
+/// of chosen values (hashed here with XXH64 directly, independently of
+/// bloom_filter.cc), statistics written exactly as
 /// given (bounds the wrong way round, NaN bounds, only the deprecated fields,
 /// nan_count present or absent, bounds that lie about the values), any
 /// ColumnOrder member id (an unknown one included), several row groups.
@@ -30,7 +38,43 @@ struct FixtureChunk {
   std::vector<Raw> values;
   std::optional<Statistics> statistics;
   std::optional<GeospatialStatistics> geospatial;
+
+  enum class Pages {
+    /// One PLAIN data page.
+    kPlain,
+    /// A dictionary page (the distinct values, in order of appearance) and one
+    /// RLE_DICTIONARY data page.
+    kDictionary,
+    /// A dictionary page, an RLE_DICTIONARY data page for the first half of the
+    /// rows and a PLAIN one for the rest (a writer whose dictionary overflowed).
+    kDictionaryThenPlain,
+  };
+  Pages pages = Pages::kPlain;
+  /// Whether ColumnMetaData carries encoding_stats for the pages written.
+  bool encodingStats = true;
+  /// The PLAIN values (without a BYTE_ARRAY length prefix) a Bloom filter of
+  /// bloomBytes bytes holds, written after the row groups; nullopt: no filter.
+  std::optional<std::vector<std::string>> bloom = std::nullopt;
+  size_t bloomBytes = 64;
+  /// Whether bloom_filter_length is recorded, and overrides for corrupt files.
+  bool bloomLength = true;
+  std::optional<int32_t> bloomLengthOverride = std::nullopt;
+  std::optional<int32_t> bloomNumBytesOverride = std::nullopt;
 };
+
+/// Inserts XXH64(value) into a split-block bitset (parquet-format BloomFilter.md).
+inline void sbbfInsert(std::vector<uint8_t>& bitset, const std::string& value) {
+  static constexpr std::array<uint32_t, 8> kSalt = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU,
+                                                    0xa2b7289dU, 0x705495c7U, 0x2df1424bU,
+                                                    0x9efc4947U, 0x5c6bfb31U};
+  const uint64_t hash = XXH64(value.data(), value.size(), 0);
+  const uint64_t blocks = bitset.size() / 32;
+  const uint64_t block = ((hash >> 32) * blocks) >> 32;
+  for (size_t i = 0; i < 8; ++i) {
+    const uint32_t bit = (static_cast<uint32_t>(hash) * kSalt[i]) >> 27;
+    bitset[block * 32 + 4 * i + bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+  }
+}
 
 /// Returns Statistics with min_value / max_value and null_count (each optional).
 inline Statistics boundsOf(std::optional<std::string> min, std::optional<std::string> max,
@@ -79,13 +123,32 @@ class ParquetFixtureWriter {
       for (size_t c = 0; c < group.size(); ++c) {
         ChunkPlacement p;
         p.offset = static_cast<int64_t>(file.size());
-        const std::vector<uint8_t> page = pageOf(columns_.at(c), group[c].values);
-        file.insert(file.end(), page.begin(), page.end());
-        p.size = static_cast<int64_t>(page.size());
+        const std::vector<uint8_t> pages = pagesOf(columns_.at(c), group[c], p.dataPageOffset);
+        p.dataPageOffset += p.offset;
+        file.insert(file.end(), pages.begin(), pages.end());
+        p.size = static_cast<int64_t>(pages.size());
         chunks.push_back(p);
       }
       totalRows += group.empty() ? 0 : static_cast<int64_t>(group[0].values.size());
       placed.push_back(std::move(chunks));
+    }
+    // Bloom filters after every row group, as writers place them.
+    for (size_t g = 0; g < rowGroups_.size(); ++g) {
+      for (size_t c = 0; c < rowGroups_[g].size(); ++c) {
+        const FixtureChunk& chunk = rowGroups_[g][c];
+        if (!chunk.bloom) continue;
+        std::vector<uint8_t> bitset(chunk.bloomBytes);
+        for (const auto& v : *chunk.bloom) sbbfInsert(bitset, v);
+        CompactWriter h;
+        h.structBody([&] {
+          h.i32(1, chunk.bloomNumBytesOverride.value_or(static_cast<int32_t>(bitset.size())));
+          for (int16_t id = 2; id <= 4; ++id) h.structField(id, [&] { h.structField(1, [] {}); });
+        });
+        placed[g][c].bloomOffset = static_cast<int64_t>(file.size());
+        placed[g][c].bloomLength = static_cast<int64_t>(h.bytes.size() + bitset.size());
+        file.insert(file.end(), h.bytes.begin(), h.bytes.end());
+        file.insert(file.end(), bitset.begin(), bitset.end());
+      }
     }
     CompactWriter w;
     w.structBody([&] {
@@ -125,14 +188,79 @@ class ParquetFixtureWriter {
   struct ChunkPlacement {
     int64_t offset = 0;
     int64_t size = 0;
+    int64_t dataPageOffset = 0;
+    int64_t bloomOffset = -1;
+    int64_t bloomLength = 0;
   };
 
   static bool optional(const SchemaElement& e) {
     return e.repetition_type.value_or(FieldRepetitionType::REQUIRED) != FieldRepetitionType::REQUIRED;
   }
 
-  /// One uncompressed PLAIN DATA_PAGE (v1) holding every value of the chunk.
-  static std::vector<uint8_t> pageOf(const SchemaElement& e, const std::vector<Raw>& values) {
+  /// The chunk's pages; sets `dataPageOffset` to the first data page's offset in them.
+  static std::vector<uint8_t> pagesOf(const SchemaElement& e, const FixtureChunk& chunk,
+                                      int64_t& dataPageOffset) {
+    using Pages = FixtureChunk::Pages;
+    dataPageOffset = 0;
+    if (chunk.pages == Pages::kPlain) return pageOf(e, chunk.values);
+    const size_t split = chunk.pages == Pages::kDictionary ? chunk.values.size() : chunk.values.size() / 2;
+    const std::vector<Raw> head(chunk.values.begin(), chunk.values.begin() + static_cast<std::ptrdiff_t>(split));
+    const std::vector<Raw> tail(chunk.values.begin() + static_cast<std::ptrdiff_t>(split), chunk.values.end());
+    // The dictionary: the distinct non-null values of the dictionary-encoded rows,
+    // in order of appearance (the PLAIN rows after it may hold others).
+    std::vector<Raw> entries;
+    std::map<std::string, uint32_t> indexOf;
+    for (const auto& v : head) {
+      if (v && indexOf.emplace(*v, static_cast<uint32_t>(entries.size())).second) entries.push_back(v);
+    }
+    std::vector<uint8_t> out = dictionaryPageOf(e, entries);
+    dataPageOffset = static_cast<int64_t>(out.size());
+    uint32_t width = 1;
+    while ((uint64_t{1} << width) < entries.size()) ++width;
+    std::vector<uint8_t> indices = {static_cast<uint8_t>(width)};
+    for (const auto& v : head) {
+      if (!v) continue;
+      indices.push_back(2);  // an RLE run of one
+      const uint32_t index = indexOf.at(*v);
+      for (uint32_t b = 0; b < (width + 7) / 8; ++b) indices.push_back(static_cast<uint8_t>(index >> (8 * b)));
+    }
+    const auto dataPage = pageOf(e, head, 8, &indices);  // RLE_DICTIONARY
+    out.insert(out.end(), dataPage.begin(), dataPage.end());
+    if (!tail.empty()) {
+      const auto plain = pageOf(e, tail);
+      out.insert(out.end(), plain.begin(), plain.end());
+    }
+    return out;
+  }
+
+  static std::vector<uint8_t> dictionaryPageOf(const SchemaElement& e, const std::vector<Raw>& entries) {
+    std::vector<uint8_t> body;
+    for (const auto& v : entries) {
+      if (e.type == PhysicalType::BYTE_ARRAY) {
+        const auto n = static_cast<uint32_t>(v->size());
+        for (int i = 0; i < 4; ++i) body.push_back(static_cast<uint8_t>(n >> (8 * i)));
+      }
+      body.insert(body.end(), v->begin(), v->end());
+    }
+    CompactWriter h;
+    h.structBody([&] {
+      h.i32(1, 2);  // DICTIONARY_PAGE
+      h.i32(2, static_cast<int64_t>(body.size()));
+      h.i32(3, static_cast<int64_t>(body.size()));
+      h.structField(7, [&] {
+        h.i32(1, static_cast<int64_t>(entries.size()));
+        h.i32(2, 0);  // PLAIN
+      });
+    });
+    std::vector<uint8_t> page = h.bytes;
+    page.insert(page.end(), body.begin(), body.end());
+    return page;
+  }
+
+  /// One uncompressed DATA_PAGE (v1) holding `values`: PLAIN, or the values
+  /// section `encoded` with `encoding`.
+  static std::vector<uint8_t> pageOf(const SchemaElement& e, const std::vector<Raw>& values,
+                                     int encoding = 0, const std::vector<uint8_t>* encoded = nullptr) {
     std::vector<uint8_t> body;
     if (optional(e)) {
       // Definition levels: RLE runs of bit width 1 behind a 4-byte length.
@@ -154,7 +282,9 @@ class ParquetFixtureWriter {
       for (int i = 0; i < 4; ++i) body.push_back(static_cast<uint8_t>(n >> (8 * i)));
       body.insert(body.end(), levels.begin(), levels.end());
     }
-    if (e.type == PhysicalType::BOOLEAN) {
+    if (encoded != nullptr) {
+      body.insert(body.end(), encoded->begin(), encoded->end());
+    } else if (e.type == PhysicalType::BOOLEAN) {
       std::vector<uint8_t> bits;
       size_t k = 0;
       for (const auto& v : values) {
@@ -181,7 +311,7 @@ class ParquetFixtureWriter {
       h.i32(3, static_cast<int64_t>(body.size()));
       h.structField(5, [&] {
         h.i32(1, static_cast<int64_t>(values.size()));
-        h.i32(2, 0);  // PLAIN
+        h.i32(2, encoding);
         h.i32(3, 3);  // RLE
         h.i32(4, 3);
       });
@@ -261,22 +391,43 @@ class ParquetFixtureWriter {
         w.structBody([&] {
           w.i64(2, placed[c].offset);
           w.structField(3, [&] {
+            using Pages = FixtureChunk::Pages;
             w.i32(1, static_cast<int64_t>(*e.type));
-            w.list(2, T::I32, std::vector<int>{0, 3}, [&](int v) { w.zigzag(v); });  // PLAIN, RLE
+            const std::vector<int> encodings =
+                chunk.pages == Pages::kPlain ? std::vector<int>{0, 3} : std::vector<int>{0, 3, 8};
+            w.list(2, T::I32, encodings, [&](int v) { w.zigzag(v); });  // PLAIN, RLE, RLE_DICTIONARY
             w.list(3, T::BINARY, std::vector<std::string>{e.name}, [&](const std::string& s) { w.binary(s); });
             w.i32(4, 0);  // UNCOMPRESSED
             w.i64(5, rows);
             w.i64(6, placed[c].size);
             w.i64(7, placed[c].size);
-            w.i64(9, placed[c].offset);
+            w.i64(9, placed[c].dataPageOffset);
+            if (chunk.pages != Pages::kPlain) w.i64(11, placed[c].offset);
             if (chunk.statistics) statistics(w, *chunk.statistics);
-            w.list(13, T::STRUCT, std::vector<int>{1}, [&](int count) {
-              w.structBody([&] {
-                w.i32(1, 0);  // DATA_PAGE
-                w.i32(2, 0);  // PLAIN
-                w.i32(3, count);
+            // (page type, encoding, count)
+            std::vector<std::array<int, 3>> stats;
+            if (chunk.pages == Pages::kPlain) {
+              stats.push_back({0, 0, 1});
+            } else {
+              stats.push_back({2, 0, 1});  // DICTIONARY_PAGE, PLAIN
+              stats.push_back({0, 8, 1});  // DATA_PAGE, RLE_DICTIONARY
+              if (chunk.pages == Pages::kDictionaryThenPlain) stats.push_back({0, 0, 1});
+            }
+            if (chunk.encodingStats) {
+              w.list(13, T::STRUCT, stats, [&](const std::array<int, 3>& s) {
+                w.structBody([&] {
+                  w.i32(1, s[0]);
+                  w.i32(2, s[1]);
+                  w.i32(3, s[2]);
+                });
               });
-            });
+            }
+            if (placed[c].bloomOffset >= 0) {
+              w.i64(14, placed[c].bloomOffset);
+              if (chunk.bloomLength) {
+                w.i32(15, chunk.bloomLengthOverride.value_or(static_cast<int32_t>(placed[c].bloomLength)));
+              }
+            }
             if (chunk.geospatial && chunk.geospatial->bbox) {
               const BoundingBox& b = *chunk.geospatial->bbox;
               w.structField(17, [&] {

@@ -4,6 +4,9 @@
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/row_filter.h"
+#include "quarry/formats/parquet/row_selection.h"
+#include "quarry/formats/parquet/row_group_pruning.h"
 
 namespace quarry::parquet {
 
@@ -42,44 +45,82 @@ size_t bytesOf(const ScanMemory& memory) {
 
 }  // namespace
 
-ColumnReaders::ColumnReaders(ParquetFileReader& file, ResolvedProjection projection)
-    : file_(file), projection_(std::move(projection)) {
+ColumnReaders::ColumnReaders(ParquetFileReader& file, ResolvedProjection projection,
+                             std::optional<BoundPredicate> filter)
+    : file_(file), projection_(std::move(projection)), filter_(std::move(filter)) {
+  projectedLeaves_.addDecodedLeaves(projection_.leaves());
+  if (filter_) projection_.addDecodedLeaves(filter_->leaves());
   buffers_ = std::move(keptMemory.buffers);
   spare_ = std::move(keptMemory.columns);
   keptMemory = ScanMemory{};
 }
 
 ColumnReaders::~ColumnReaders() {
-  ScanMemory memory{std::move(buffers_), current_ ? current_->releaseColumns() : std::move(spare_)};
+  releaseCurrent();
+  ScanMemory memory{std::move(buffers_), std::move(spare_)};
   if (bytesOf(memory) <= kMaxKeptBytes && bytesOf(memory) >= bytesOf(keptMemory)) {
     keptMemory = std::move(memory);
   }
 }
 
+void ColumnReaders::releaseCurrent() {
+  if (!current_) return;
+  if (currentIsSelection_) {
+    selectionSpare_ = current_->releaseColumns();
+  } else {
+    spare_ = current_->releaseColumns();
+  }
+  current_.reset();
+  currentIsSelection_ = false;
+}
+
 bool ColumnReaders::nextBatch() {
   ColumnChunkReadOptions options;
   options.verifyChecksums = file_.options().verifyChecksums;
+  // The previous batch is done with once this is called: its memory is reused.
+  releaseCurrent();
   while (nextRowGroup_ < file_.numRowGroups()) {
     const int index = nextRowGroup_++;
-    // The previous batch is done with once this is called: its memory is reused.
-    std::vector<ColumnChunkData> columns;
-    if (current_) {
-      columns = current_->releaseColumns();
-    } else {
-      columns = std::move(spare_);
-    }
-    current_.reset();
+    ++metrics_.rowGroupsTotal;
+    const PruningDecision decision =
+        filter_ ? decideAndCount(*filter_, file_.metadata(), file_.storage(), index,
+                                 file_.options(), metrics_)
+                : PruningDecision::kSomeMayMatch;
+    if (decision == PruningDecision::kNoRowMatches) continue;
+    const bool everyRow = !filter_ || decision == PruningDecision::kEveryRowMatches;
+    const ResolvedProjection& decoded = everyRow ? projectedLeaves_ : projection_;
     const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(index)];
-    readRowGroupChunks(file_.storage(), index, group, projection_.leaves(), options,
-                       file_.options().threads, buffers_, columns);
+    std::vector<ColumnChunkData> columns = std::move(spare_);
+    io::StorageObject& storage = file_.storage();
+    const uint64_t bytesBefore = storage.bytesRead();
+    const uint64_t requestsBefore = storage.requestCount();
+    readRowGroupChunks(storage, index, group, decoded.leaves(), options, file_.options().threads,
+                       buffers_, columns);
+    metrics_.bytesFetched += storage.bytesRead() - bytesBefore;
+    metrics_.requestsFetched += storage.requestCount() - requestsBefore;
     try {
       current_.emplace(AssembledRowGroup::assemble(std::move(columns), group.num_rows));
     } catch (const CorruptFile& e) {
       throw CorruptFile(file_.uri() + ": row group " + std::to_string(index) + ": " + e.what());
     }
-    if (current_->numRows() > 0) return true;
+    ++metrics_.rowGroupsRead;
+    metrics_.rowsDecoded += current_->numRows();
+    if (!everyRow) {
+      selected_ = selectRows(*filter_, *current_, &group);
+      if (static_cast<int64_t>(selected_.size()) < current_->numRows()) {
+        AssembledRowGroup kept = keepRows(*current_, selected_, projectedLeaves_.leaves(),
+                                          std::move(selectionSpare_));
+        spare_ = current_->releaseColumns();
+        current_.emplace(std::move(kept));
+        currentIsSelection_ = true;
+      }
+    }
+    if (current_->numRows() > 0) {
+      metrics_.rowsReturned += current_->numRows();
+      return true;
+    }
+    releaseCurrent();
   }
-  current_.reset();
   return false;
 }
 

@@ -6,13 +6,23 @@
 #include <span>
 #include <vector>
 
+#include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_chunk_reader.h"
 #include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
 
 /// Column-at-a-time reading: each batch holds one row group's values of a leaf
 /// column, with the validity and nesting offsets record assembly derived from
 /// its levels. ColumnReaders keeps several columns aligned on the same rows.
+///
+/// With a filter (query-controls.txt, "Exact row filtering in RowReader,
+/// ColumnReader(s) and the multi-file reader"), row groups are decided from their
+/// statistics as RowReader decides them (statistics_pruning.h, unless
+/// ReaderOptions::metadataPruning is off), the others filtered row by row
+/// (row_filter.h); a batch then holds only its row group's selected rows
+/// (row_selection.h), and a row group with none gives no batch. Where every row
+/// is selected, the batch is the decoded row group itself: no copy is made.
 namespace quarry::parquet {
 
 class ParquetFileReader;
@@ -44,7 +54,10 @@ class ColumnBatch {
 /// group. Positions follow ColumnProjection's ColumnReaders order.
 class ColumnReaders {
  public:
-  ColumnReaders(ParquetFileReader& file, ResolvedProjection projection);
+  /// Reads the rows `filter` selects (every row without one). The filter's
+  /// columns outside the projection are decoded for it but are not positions.
+  ColumnReaders(ParquetFileReader& file, ResolvedProjection projection,
+                std::optional<BoundPredicate> filter = std::nullopt);
   /// Leaves the reader's decoding memory to the next ColumnReaders made on the
   /// same thread (a scan of many files then reuses it from file to file).
   ~ColumnReaders();
@@ -57,12 +70,30 @@ class ColumnReaders {
   size_t getColumnCount() const { return projection_.columnOrder().size(); }
   /// Returns position `index`'s batch; throws std::out_of_range past getColumnCount().
   ColumnBatch column(size_t index) const;
+  /// Returns what the reader has pruned, decoded and returned so far (rowsReturned:
+  /// the rows of the batches). Page and byte counts are not kept (0).
+  const ReaderMetrics& metrics() const { return metrics_; }
 
  private:
+  /// Moves the current batch's chunks to the memory the next batch reuses.
+  void releaseCurrent();
+
   ParquetFileReader& file_;
+  /// The projection, whose decoded leaves include the filter's columns.
   ResolvedProjection projection_;
+  /// The projected leaves only: what a batch keeps, and what a row group every
+  /// row of which matches decodes.
+  ResolvedProjection projectedLeaves_;
+  std::optional<BoundPredicate> filter_;
   int nextRowGroup_ = 0;
   std::optional<AssembledRowGroup> current_;
+  /// Whether current_ holds selected rows copied out of the decoded row group.
+  bool currentIsSelection_ = false;
+  /// The current row group's selected rows (with a filter).
+  std::vector<int64_t> selected_;
+  /// The chunks of the last selection, whose memory the next one reuses.
+  std::vector<ColumnChunkData> selectionSpare_;
+  ReaderMetrics metrics_;
   /// Kept from row group to row group: each batch is decoded into the memory of
   /// the one before (its chunks' vectors, read and page buffers).
   std::vector<ChunkBuffers> buffers_;

@@ -16,9 +16,20 @@ MultiFileRowReader::MultiFileRowReader(std::vector<std::string> uris, ColumnProj
   filter_.emplace(std::move(filter));
 }
 
+MultiFileRowReader& MultiFileRowReader::head(int64_t n) {
+  RowLimits::requireCount("head", n);
+  if (fileIndex_ > 0) throw InvalidArgument("MultiFileRowReader: head(n) after next(): n = " + std::to_string(n));
+  remaining_ = n;
+  return *this;
+}
+
 bool MultiFileRowReader::next() {
+  if (remaining_ && *remaining_ == 0) return false;
   while (true) {
-    if (rows_ && rows_->next()) return true;
+    if (rows_ && rows_->next()) {
+      if (remaining_) --*remaining_;
+      return true;
+    }
     if (fileIndex_ >= uris_.size()) return false;
     const std::string& uri = uris_[fileIndex_++];
     if (rows_) finished_ += rows_->metrics();

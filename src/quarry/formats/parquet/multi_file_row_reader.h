@@ -26,6 +26,11 @@ class MultiFileRowReader {
   MultiFileRowReader(std::vector<std::string> uris, ColumnProjection projection,
                      FilterPredicate filter, ReaderOptions options = {});
 
+  /// Returns at most `n` rows across all files: once they are returned no further
+  /// row group is read and no further file is opened. Throws InvalidArgument when
+  /// n < 0 or after the first next().
+  MultiFileRowReader& head(int64_t n);
+
   /// Advances to the next row across files; false after the last row of the last file.
   bool next();
 
@@ -49,6 +54,8 @@ class MultiFileRowReader {
   std::unique_ptr<RowReader> rows_;
   /// The metrics of the files already finished, and the footers read.
   ReaderMetrics finished_;
+  /// Rows head(n) still lets next() return.
+  std::optional<int64_t> remaining_;
 };
 
 }  // namespace quarry::parquet

@@ -67,4 +67,11 @@ std::unique_ptr<ColumnReaders> ParquetFileReader::columnReaders(const ColumnProj
   return std::make_unique<ColumnReaders>(*this, ResolvedProjection::resolve(projection, schema_));
 }
 
+std::unique_ptr<ColumnReaders> ParquetFileReader::columnReaders(const ColumnProjection& projection,
+                                                                const FilterPredicate& filter) {
+  auto resolved = ResolvedProjection::resolve(projection, schema_);
+  return std::make_unique<ColumnReaders>(*this, std::move(resolved),
+                                         BoundPredicate::bind(filter, schema_));
+}
+
 }  // namespace quarry::parquet

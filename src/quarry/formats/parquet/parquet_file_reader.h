@@ -25,8 +25,8 @@ struct ReaderOptions {
   /// Threads decoding a row group's column chunks in parallel; 0 picks the
   /// machine's hardware concurrency.
   int threads = 0;
-  /// Prunes with file metadata (row-group statistics now; page indexes, Bloom
-  /// filters and dictionaries later): a filter skips the units no row of which
+  /// Prunes with file metadata (row-group statistics, Bloom filters and
+  /// dictionaries; page indexes later): a filter skips the units no row of which
   /// can match and evaluates no row of units every row of which matches. Off,
   /// every row group is read and filtered row by row; results are the same.
   bool metadataPruning = true;
@@ -63,6 +63,11 @@ class ParquetFileReader {
   /// Returns a reader of `projection`'s columns in aligned batches (one per row group).
   std::unique_ptr<ColumnReaders> columnReaders(
       const ColumnProjection& projection = ColumnProjection::all());
+  /// Returns a reader of `projection`'s columns whose batches hold only the rows
+  /// `filter` selects (a row group with none gives no batch). Binds the filter as
+  /// rowReader(projection, filter) does, with the same errors.
+  std::unique_ptr<ColumnReaders> columnReaders(const ColumnProjection& projection,
+                                               const FilterPredicate& filter);
 
  private:
   ParquetFileReader(std::unique_ptr<io::StorageObject> file, ReaderOptions options);

@@ -3,21 +3,31 @@
 #include <cstdint>
 
 /// What a reader did: how much metadata pruning saved and what it read. Every
-/// reader keeps one (RowReader::metrics(), MultiFileRowReader::metrics()), so
+/// reader keeps one (RowReader::metrics(), ColumnReaders::metrics(),
+/// MultiFileRowReader::metrics()), so
 /// tests and benchmarks can check I/O as well as results.
 namespace quarry::parquet {
 
 struct ReaderMetrics {
-  /// Row groups the reader considered (every row group of every file it opened).
+  /// Row groups the reader considered: every row group of every file it opened,
+  /// but for those after a head(n) limit was reached.
   int64_t rowGroupsTotal = 0;
   /// Row groups skipped unread because their statistics prove no row matches.
   int64_t rowGroupsPrunedByStatistics = 0;
-  /// Row groups skipped by a Bloom filter / a dictionary (not implemented yet: 0).
+  /// Row groups statistics keep but a Bloom filter / the dictionary pages of
+  /// fully dictionary-encoded chunks prove no row matches (row_group_pruning.h).
   int64_t rowGroupsPrunedByBloomFilter = 0;
   int64_t rowGroupsPrunedByDictionary = 0;
-  /// Row groups whose statistics prove every row matches: read without
+  /// Row groups whose metadata proves every row matches: read without
   /// evaluating the filter per row (and without decoding filter-only columns).
   int64_t rowGroupsMatchedByStatistics = 0;
+  /// Row groups skipped unread because their midpoint lies outside the reader's
+  /// byte range (row_limits.h).
+  int64_t rowGroupsOutsideByteRange = 0;
+  /// Row groups skipped unread because skip(n) or tail(n) starts after them.
+  int64_t rowGroupsSkippedByLimit = 0;
+  /// Row groups whose column chunks the reader fetched and decoded.
+  int64_t rowGroupsRead = 0;
 
   /// Data pages of the column chunks the reader needed, counted from the
   /// chunks' encoding_stats where the writer recorded them (0 otherwise).
@@ -42,6 +52,9 @@ struct ReaderMetrics {
     rowGroupsPrunedByBloomFilter += other.rowGroupsPrunedByBloomFilter;
     rowGroupsPrunedByDictionary += other.rowGroupsPrunedByDictionary;
     rowGroupsMatchedByStatistics += other.rowGroupsMatchedByStatistics;
+    rowGroupsOutsideByteRange += other.rowGroupsOutsideByteRange;
+    rowGroupsSkippedByLimit += other.rowGroupsSkippedByLimit;
+    rowGroupsRead += other.rowGroupsRead;
     pagesTotal += other.pagesTotal;
     pagesSkipped += other.pagesSkipped;
     bytesFetched += other.bytesFetched;

@@ -1,8 +1,11 @@
 #include "quarry/formats/parquet/row_reader.h"
 
+#include <algorithm>
+
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_filter.h"
+#include "quarry/formats/parquet/row_group_pruning.h"
 #include "quarry/formats/parquet/statistics_pruning.h"
 
 namespace quarry::parquet {
@@ -27,15 +30,17 @@ int64_t dataPagesOf(const RowGroup& group, const std::vector<const SchemaNode*>&
 }  // namespace
 
 RowReader::RowReader(ParquetFileReader& file, ResolvedProjection projection,
-                     std::optional<BoundPredicate> filter)
+                     std::optional<BoundPredicate> filter, const RowLimits& limits)
     : file_(file), projection_(std::move(projection)), filter_(std::move(filter)) {
+  plan_ = planRowGroups(file_.metadata(), limits, filter_.has_value(), file_.uri());
+  remaining_ = plan_.maxRows;
   projectedLeaves_.addDecodedLeaves(projection_.leaves());
   if (filter_) projection_.addDecodedLeaves(filter_->leaves());
 }
 
 int64_t RowReader::visibleRows() const {
   if (!current_) return 0;
-  return everyRow_ ? current_->numRows() : static_cast<int64_t>(selected_.size());
+  return everyRow_ ? current_->numRows() - firstVisible_ : static_cast<int64_t>(selected_.size());
 }
 
 bool RowReader::loadNextRowGroup() {
@@ -44,22 +49,36 @@ bool RowReader::loadNextRowGroup() {
     const RowGroup& metadata = file_.metadata().row_groups[static_cast<size_t>(index)];
     const int64_t firstRow = nextFirstRow_;
     nextFirstRow_ += metadata.num_rows;
-    PruningDecision decision = PruningDecision::kSomeMayMatch;
-    if (filter_ && file_.options().metadataPruning) {
-      decision = decideRowGroup(*filter_, file_.metadata(), static_cast<size_t>(index));
-    }
     const int64_t pages = dataPagesOf(metadata, projection_.leaves());
     ++metrics_.rowGroupsTotal;
     metrics_.pagesTotal += pages;
+    // Byte ranges and skip / tail are decided from the footer before statistics:
+    // a row group they pass over is never read, whatever its statistics say.
+    if (!plan_.inByteRange[static_cast<size_t>(index)]) {
+      ++metrics_.rowGroupsOutsideByteRange;
+      metrics_.pagesSkipped += pages;
+      continue;
+    }
+    const int64_t keptFirstRow = keptRowsBefore_;
+    keptRowsBefore_ += metadata.num_rows;
+    if (keptRowsBefore_ <= plan_.firstRow) {
+      ++metrics_.rowGroupsSkippedByLimit;
+      metrics_.pagesSkipped += pages;
+      continue;
+    }
+    const int64_t leadingRows = std::max<int64_t>(0, plan_.firstRow - keptFirstRow);
+    // Statistics, then Bloom filters and dictionary pages (row_group_pruning.h).
+    const PruningDecision decision =
+        filter_ ? decideAndCount(*filter_, file_.metadata(), file_.storage(), index,
+                                 file_.options(), metrics_)
+                : PruningDecision::kSomeMayMatch;
     if (decision == PruningDecision::kNoRowMatches) {
-      ++metrics_.rowGroupsPrunedByStatistics;
       metrics_.pagesSkipped += pages;
       continue;
     }
     everyRow_ = !filter_ || decision == PruningDecision::kEveryRowMatches;
     const ResolvedProjection* decoded = &projection_;
     if (filter_ && everyRow_) {
-      ++metrics_.rowGroupsMatchedByStatistics;
       decoded = &projectedLeaves_;
       metrics_.pagesSkipped += pages - dataPagesOf(metadata, projectedLeaves_.leaves());
     }
@@ -70,11 +89,16 @@ bool RowReader::loadNextRowGroup() {
     metrics_.bytesFetched += storage.bytesRead() - bytesBefore;
     metrics_.requestsFetched += storage.requestCount() - requestsBefore;
     metrics_.rowsDecoded += current_->numRows();
+    ++metrics_.rowGroupsRead;
     rowGroupFirstRow_ = firstRow;
     row_ = -1;
     position_ = -1;
+    firstVisible_ = leadingRows;
     selected_.clear();
-    if (!everyRow_) selected_ = selectRows(*filter_, *current_, &metadata);
+    if (!everyRow_) {
+      selected_ = selectRows(*filter_, *current_, &metadata);
+      selected_.erase(selected_.begin(), std::lower_bound(selected_.begin(), selected_.end(), leadingRows));
+    }
     if (visibleRows() > 0) return true;
   }
   current_.reset();
@@ -82,12 +106,15 @@ bool RowReader::loadNextRowGroup() {
 }
 
 bool RowReader::next() {
+  // Once head(n) rows are returned nothing more is fetched.
+  if (remaining_ && *remaining_ == 0) return false;
   if (!current_ || position_ + 1 >= visibleRows()) {
     if (!loadNextRowGroup()) return false;
   }
   ++position_;
-  row_ = everyRow_ ? position_ : selected_[static_cast<size_t>(position_)];
+  row_ = everyRow_ ? firstVisible_ + position_ : selected_[static_cast<size_t>(position_)];
   ++metrics_.rowsReturned;
+  if (remaining_) --*remaining_;
   return true;
 }
 
@@ -100,7 +127,7 @@ std::unique_ptr<RowReader> RowReaderBuilder::build() {
   auto projection = ResolvedProjection::resolve(projection_, file_.schema());
   std::optional<BoundPredicate> bound;
   if (filter_) bound = BoundPredicate::bind(*filter_, file_.schema());
-  return std::make_unique<RowReader>(file_, std::move(projection), std::move(bound));
+  return std::make_unique<RowReader>(file_, std::move(projection), std::move(bound), limits_);
 }
 
 }  // namespace quarry::parquet

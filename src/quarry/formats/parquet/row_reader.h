@@ -8,6 +8,7 @@
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/row_limits.h"
 #include "quarry/formats/parquet/row_values.h"
 
 /// Row-at-a-time reading of a Parquet file: row groups are decoded column by
@@ -16,7 +17,10 @@
 /// (statistics_pruning.h, unless ReaderOptions::metadataPruning is off): one no
 /// row of which can match is skipped without reading any of its bytes, and one
 /// every row of which matches is read without its filter-only columns and
-/// without evaluating the filter row by row.
+/// without evaluating the filter row by row. Row limits and byte ranges
+/// (row_limits.h) are planned from the footer: row groups outside the byte range
+/// or before skip(n) / tail(n) are passed over unread, and once head(n) rows are
+/// returned no further row group is read.
 namespace quarry::parquet {
 
 class ParquetFileReader;
@@ -25,8 +29,9 @@ class RowReader {
  public:
   /// Reads the rows `filter` selects (every row without one). The filter's
   /// columns outside the projection are decoded but are not fields of the row.
+  /// Throws InvalidArgument for `limits` rejected together or with the filter.
   RowReader(ParquetFileReader& file, ResolvedProjection projection,
-            std::optional<BoundPredicate> filter = std::nullopt);
+            std::optional<BoundPredicate> filter = std::nullopt, const RowLimits& limits = {});
 
   /// Advances to the next row; returns false after the last one.
   bool next();
@@ -73,6 +78,14 @@ class RowReader {
   /// statistics prove every row matches); selected_ is then unused.
   bool everyRow_ = true;
   ReaderMetrics metrics_;
+  /// The row groups the byte ranges keep, the first row to return and the head budget.
+  RowGroupPlan plan_;
+  /// Rows of the kept row groups before nextRowGroup_.
+  int64_t keptRowsBefore_ = 0;
+  /// Rows of the current row group before the first one returned (skip / tail).
+  int64_t firstVisible_ = 0;
+  /// Rows head(n) still lets next() return.
+  std::optional<int64_t> remaining_;
   int64_t position_ = -1;
   int64_t row_ = -1;
   int64_t rowGroupFirstRow_ = 0;
@@ -83,7 +96,8 @@ class RowReader {
 
 namespace quarry::parquet {
 
-/// The builder shape of the spec: file->buildRowReader().projection(p).filter(f).build().
+/// The builder shape of the spec: file->buildRowReader().projection(p).filter(f).build(),
+/// with the row limits and byte-range splits of row_limits.h.
 class RowReaderBuilder {
  public:
   explicit RowReaderBuilder(ParquetFileReader& file) : file_(file) {}
@@ -95,14 +109,42 @@ class RowReaderBuilder {
     filter_ = std::move(filter);
     return *this;
   }
+  /// Returns at most `n` rows (matching rows, with a filter). Throws InvalidArgument when n < 0.
+  RowReaderBuilder& head(int64_t n) {
+    RowLimits::requireCount("head", n);
+    limits_.head = n;
+    return *this;
+  }
+  /// Starts at row `n` of the row groups read (without a filter only). Throws
+  /// InvalidArgument when n < 0; build() when n is past the rows.
+  RowReaderBuilder& skip(int64_t n) {
+    RowLimits::requireCount("skip", n);
+    limits_.skip = n;
+    return *this;
+  }
+  /// Reads the file's last `n` rows (without a filter, skip or byte range only).
+  /// Throws InvalidArgument when n < 0.
+  RowReaderBuilder& tail(int64_t n) {
+    RowLimits::requireCount("tail", n);
+    limits_.tail = n;
+    return *this;
+  }
+  /// Reads only the row groups whose midpoint lies in [start, end); each call
+  /// intersects another range, and end < start selects nothing.
+  RowReaderBuilder& byteRange(int64_t start, int64_t end) {
+    limits_.byteRanges.push_back(ByteRange{start, end});
+    return *this;
+  }
   /// Resolves the projection and binds the filter to the file's schema; throws
-  /// InvalidArgument for a column or literal the file cannot take.
+  /// InvalidArgument for a column or literal the file cannot take, and for row
+  /// limits rejected together (row_limits.h).
   std::unique_ptr<RowReader> build();
 
  private:
   ParquetFileReader& file_;
   ColumnProjection projection_ = ColumnProjection::all();
   std::optional<FilterPredicate> filter_;
+  RowLimits limits_;
 };
 
 }  // namespace quarry::parquet

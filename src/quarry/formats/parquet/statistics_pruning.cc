@@ -62,7 +62,8 @@ std::pair<bool, bool> rangeMay(const BoundNode& node, const KeyBounds& b) {
 
 class UnitDecider {
  public:
-  UnitDecider(int64_t rows, const UnitStatisticsLookup& lookup) : rows_(rows), lookup_(lookup) {}
+  UnitDecider(int64_t rows, const UnitStatisticsLookup& lookup, const MembershipLookup& excluded)
+      : rows_(rows), lookup_(lookup), excluded_(excluded) {}
 
   Possible evaluate(const BoundNode& node) const {
     if (rows_ <= 0) return {};  // no row takes any value
@@ -155,11 +156,18 @@ class UnitDecider {
       out.isTrue = out.isTrue || nanMatches;
       out.isFalse = out.isFalse || !nanMatches;
     }
+    if (excluded_ && (node.compare == Compare::kEq || node.compare == Compare::kIn) &&
+        excluded_(node)) {
+      // No stored value equals a literal: no row is true. (isFalse stays as the
+      // statistics left it, so that excluding a leaf only ever narrows the answer.)
+      out.isTrue = false;
+    }
     return out;
   }
 
   int64_t rows_;
   const UnitStatisticsLookup& lookup_;
+  const MembershipLookup& excluded_;
 };
 
 }  // namespace
@@ -174,15 +182,16 @@ std::string toString(PruningDecision decision) {
 }
 
 PruningDecision decideUnit(const BoundPredicate& predicate, int64_t rowCount,
-                           const UnitStatisticsLookup& statisticsOf) {
-  const Possible p = UnitDecider(rowCount, statisticsOf).evaluate(predicate.root());
+                           const UnitStatisticsLookup& statisticsOf,
+                           const MembershipLookup& excluded) {
+  const Possible p = UnitDecider(rowCount, statisticsOf, excluded).evaluate(predicate.root());
   if (!p.isTrue) return PruningDecision::kNoRowMatches;
   if (!p.isFalse && !p.isUnknown) return PruningDecision::kEveryRowMatches;
   return PruningDecision::kSomeMayMatch;
 }
 
 PruningDecision decideRowGroup(const BoundPredicate& predicate, const FileMetaData& metadata,
-                               size_t rowGroup) {
+                               size_t rowGroup, const MembershipLookup& excluded) {
   const RowGroup& group = metadata.row_groups.at(rowGroup);
   return decideUnit(predicate, group.num_rows, [&](const SchemaNode& leaf) {
     const auto index = static_cast<size_t>(leaf.leafIndex);
@@ -192,7 +201,7 @@ PruningDecision decideRowGroup(const BoundPredicate& predicate, const FileMetaDa
       return none;
     }
     return chunkStatistics(metadata, group.columns[index], leaf, group.num_rows);
-  });
+  }, excluded);
 }
 
 }  // namespace quarry::parquet

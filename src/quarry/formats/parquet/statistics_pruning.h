@@ -39,14 +39,22 @@ std::string toString(PruningDecision decision);
 /// Returns the statistics of one leaf column over the unit being decided.
 using UnitStatisticsLookup = std::function<UnitStatistics(const SchemaNode& leaf)>;
 
-/// Decides a unit of `rowCount` rows from the statistics `statisticsOf` returns
-/// for each leaf the predicate names. The row-group decision and a page-level
-/// one (ColumnIndex min / max lists) share it.
-PruningDecision decideUnit(const BoundPredicate& predicate, int64_t rowCount,
-                           const UnitStatisticsLookup& statisticsOf);
+/// Returns whether membership metadata of the unit (a Bloom filter, a dictionary)
+/// proves that no value of the unit equals any literal of `node`, a leaf eq or in
+/// of the predicate. Such a leaf is false for every non-null row of the unit (and
+/// unknown for null ones), whatever and / or / not it sits under.
+using MembershipLookup = std::function<bool(const BoundNode& node)>;
 
-/// Decides row group `rowGroup` of `metadata` from its column chunks' statistics.
+/// Decides a unit of `rowCount` rows from the statistics `statisticsOf` returns
+/// for each leaf the predicate names, sharpened by `excluded` where given. The
+/// row-group decision and a page-level one (ColumnIndex min / max lists) share it.
+PruningDecision decideUnit(const BoundPredicate& predicate, int64_t rowCount,
+                           const UnitStatisticsLookup& statisticsOf,
+                           const MembershipLookup& excluded = {});
+
+/// Decides row group `rowGroup` of `metadata` from its column chunks' statistics
+/// (and `excluded`, see decideUnit).
 PruningDecision decideRowGroup(const BoundPredicate& predicate, const FileMetaData& metadata,
-                               size_t rowGroup);
+                               size_t rowGroup, const MembershipLookup& excluded = {});
 
 }  // namespace quarry::parquet

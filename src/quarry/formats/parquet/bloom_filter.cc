@@ -1,0 +1,216 @@
+#include "quarry/formats/parquet/bloom_filter.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+
+#include "quarry/common/error.h"
+#include "quarry/formats/parquet/column_keys.h"
+#include "quarry/formats/parquet/metadata_decoder.h"
+
+namespace quarry::parquet {
+namespace {
+
+using Reader = BoundNode::Reader;
+using Compare = BoundNode::Compare;
+
+constexpr size_t kBlockBytes = 32;
+constexpr std::array<uint32_t, 8> kSalt = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+                                           0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
+/// A BloomFilterHeader is four small fields; this many bytes hold it with room to
+/// spare for fields a later format version may add.
+constexpr uint64_t kHeaderGuess = 64;
+constexpr uint64_t kHeaderMax = 4096;
+
+template <typename T>
+std::string plainOf(T value) {
+  std::string out(sizeof value, '\0');
+  std::memcpy(out.data(), &value, sizeof value);  // little endian, as PLAIN stores it
+  return out;
+}
+
+/// Inverts totalOrderKey for a non-NaN key.
+double fromTotalOrderKey(int64_t key) {
+  const int64_t bits = key < 0 ? key ^ std::numeric_limits<int64_t>::max() : key;
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+/// Sign-extends a big-endian two's-complement integer to `width` bytes.
+std::optional<std::string> signExtended(const std::string& bytes, size_t width) {
+  if (bytes.size() > width) return std::nullopt;
+  const bool negative = !bytes.empty() && (static_cast<uint8_t>(bytes[0]) & 0x80);
+  return std::string(width - bytes.size(), negative ? '\xff' : '\0') + bytes;
+}
+
+}  // namespace
+
+BloomFilter::BloomFilter(std::vector<uint8_t> bitset) : bitset_(std::move(bitset)) {
+  if (bitset_.empty() || bitset_.size() % kBlockBytes != 0) {
+    throw InvalidArgument("a Bloom filter bitset takes a positive multiple of 32 bytes, not " +
+                          std::to_string(bitset_.size()));
+  }
+}
+
+namespace {
+
+/// The block of `hash` and the bit each of its eight words tests.
+struct Probe {
+  size_t block;
+  std::array<uint32_t, 8> mask;
+};
+
+Probe probeOf(uint64_t hash, size_t blocks) {
+  Probe p{};
+  p.block = static_cast<size_t>(((hash >> 32) * blocks) >> 32);
+  const auto key = static_cast<uint32_t>(hash);
+  for (size_t i = 0; i < 8; ++i) p.mask[i] = uint32_t{1} << ((key * kSalt[i]) >> 27);
+  return p;
+}
+
+}  // namespace
+
+bool BloomFilter::mightContain(uint64_t hash) const {
+  const Probe p = probeOf(hash, bitset_.size() / kBlockBytes);
+  const uint8_t* block = bitset_.data() + p.block * kBlockBytes;
+  for (size_t i = 0; i < 8; ++i) {
+    if ((loadLittleEndian<uint32_t>(block + 4 * i) & p.mask[i]) == 0) return false;
+  }
+  return true;
+}
+
+void BloomFilter::insert(uint64_t hash) {
+  const Probe p = probeOf(hash, bitset_.size() / kBlockBytes);
+  uint8_t* block = bitset_.data() + p.block * kBlockBytes;
+  for (size_t i = 0; i < 8; ++i) {
+    const uint32_t word = loadLittleEndian<uint32_t>(block + 4 * i) | p.mask[i];
+    std::memcpy(block + 4 * i, &word, 4);
+  }
+}
+
+uint64_t bloomHash(std::string_view plain) { return XXH64(plain.data(), plain.size(), 0); }
+
+std::optional<std::vector<std::string>> bloomProbeValues(const BoundNode& node) {
+  if (node.kind != BoundNode::Kind::kCompare || node.node == nullptr || !node.node->isLeaf() ||
+      (node.compare != Compare::kEq && node.compare != Compare::kIn)) {
+    return std::nullopt;
+  }
+  const PhysicalType physical = *node.node->physicalType;
+  std::vector<std::string> out;
+  switch (node.reader) {
+    case Reader::kInt32:
+    case Reader::kInt64:
+      for (const int64_t k : node.signedKeys) {
+        if (physical == PhysicalType::INT32) out.push_back(plainOf(static_cast<int32_t>(k)));
+        else if (physical == PhysicalType::INT64) out.push_back(plainOf(k));
+        else return std::nullopt;
+      }
+      return out;
+    case Reader::kUInt32:
+    case Reader::kUInt64:
+      for (const uint64_t k : node.unsignedKeys) {
+        if (physical == PhysicalType::INT32) out.push_back(plainOf(static_cast<uint32_t>(k)));
+        else if (physical == PhysicalType::INT64) out.push_back(plainOf(k));
+        else return std::nullopt;
+      }
+      return out;
+    case Reader::kFloat:
+    case Reader::kDouble:
+      for (const int64_t k : node.signedKeys) {
+        // A NaN literal matches every NaN encoding; the filter holds only the ones stored.
+        if (k == kNaNKey) return std::nullopt;
+        const double v = fromTotalOrderKey(k);
+        if (physical == PhysicalType::FLOAT) out.push_back(plainOf(static_cast<float>(v)));
+        else if (physical == PhysicalType::DOUBLE) out.push_back(plainOf(v));
+        else return std::nullopt;
+      }
+      return out;
+    case Reader::kBytes:
+      if (physical == PhysicalType::BOOLEAN) return std::nullopt;
+      return node.byteKeys;
+    case Reader::kDecimalBytes:
+      // A Decimal on BYTE_ARRAY matches any padding of the number; a fixed width has one.
+      if (physical != PhysicalType::FIXED_LEN_BYTE_ARRAY) return std::nullopt;
+      for (const std::string& k : node.byteKeys) {
+        auto fixed = signExtended(k, static_cast<size_t>(node.node->typeLength));
+        if (!fixed) return std::nullopt;
+        out.push_back(std::move(*fixed));
+      }
+      return out;
+    case Reader::kBoolean:
+    case Reader::kFloat16:
+    case Reader::kInt96Nanos:
+    case Reader::kFixed12Nanos: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<BloomFilter> readBloomFilter(io::StorageObject& file, int rowGroup,
+                                           const ColumnMetaData& meta, const SchemaNode& leaf) {
+  if (!meta.bloom_filter_offset) return std::nullopt;
+  const auto context = [&] {
+    return file.uri() + ": row group " + std::to_string(rowGroup) + ", column '" + leaf.path +
+           "': Bloom filter";
+  };
+  const uint64_t size = file.size();
+  const int64_t offset = *meta.bloom_filter_offset;
+  if (offset < 0 || static_cast<uint64_t>(offset) >= size) {
+    throw CorruptFile(context() + ": bloom_filter_offset lies outside the file of " +
+                      std::to_string(size) + " bytes: " + std::to_string(offset));
+  }
+  const uint64_t start = static_cast<uint64_t>(offset);
+  const uint64_t available = size - start;
+  uint64_t limit = available;  // bytes the filter may span
+  std::vector<uint8_t> bytes;
+  if (meta.bloom_filter_length) {
+    const int64_t length = *meta.bloom_filter_length;
+    if (length <= 0 || static_cast<uint64_t>(length) > available) {
+      throw CorruptFile(context() + ": bloom_filter_length runs past the end of the file (" +
+                        std::to_string(available) + " bytes remain at offset " +
+                        std::to_string(offset) + "): " + std::to_string(length));
+    }
+    limit = static_cast<uint64_t>(length);
+    bytes.resize(limit);
+  } else {
+    bytes.resize(std::min(kHeaderGuess, available));
+  }
+  file.readAt(start, bytes);
+
+  BloomFilterHeader header;
+  uint32_t headerSize = 0;
+  for (;;) {
+    try {
+      header = decodeBloomFilterHeader(bytes, headerSize);
+      break;
+    } catch (const CorruptFile& e) {
+      // Without a recorded length, a header longer than the first guess is read again whole.
+      const uint64_t more = std::min(kHeaderMax, limit);
+      if (meta.bloom_filter_length || bytes.size() >= more) {
+        throw CorruptFile(context() + " header at offset " + std::to_string(offset) + ": " + e.what());
+      }
+      bytes.resize(more);
+      file.readAt(start, bytes);
+    }
+  }
+  if (header.algorithm != 1 || header.hash != 1 || header.compression != 1) return std::nullopt;
+  if (header.numBytes <= 0 || header.numBytes % kBlockBytes != 0 ||
+      static_cast<uint64_t>(header.numBytes) > limit - headerSize) {
+    throw CorruptFile(context() + " at offset " + std::to_string(offset) +
+                      ": the bitset must be a positive multiple of 32 bytes within the " +
+                      std::to_string(limit - headerSize) + " bytes after its header, numBytes is " +
+                      std::to_string(header.numBytes));
+  }
+  const size_t end = headerSize + static_cast<size_t>(header.numBytes);
+  if (bytes.size() < end) {
+    const size_t have = bytes.size();
+    bytes.resize(end);
+    file.readAt(start + have, std::span<uint8_t>(bytes).subspan(have));
+  }
+  return BloomFilter(std::vector<uint8_t>(bytes.begin() + headerSize, bytes.begin() + static_cast<std::ptrdiff_t>(end)));
+}
+
+}  // namespace quarry::parquet

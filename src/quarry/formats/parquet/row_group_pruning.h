@@ -1,0 +1,48 @@
+#pragma once
+
+#include "quarry/formats/parquet/bound_predicate.h"
+#include "quarry/formats/parquet/metadata.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/reader_metrics.h"
+#include "quarry/formats/parquet/statistics_pruning.h"
+#include "quarry/io/storage.h"
+
+/// The row-group decision from every kind of metadata, cheapest first
+/// (query-controls.txt, "Bloom filter and dictionary pruning"):
+///
+///   1. statistics (footer only, no I/O);
+///   2. Bloom filters, read only for a row group statistics keep, and only when
+///      proving its eq / in leaves absent could make no row match;
+///   3. dictionary pages of fully dictionary-encoded chunks, read only when the
+///      Bloom filters did not already prune the group, for the leaves they left.
+///
+/// Bloom filters and dictionaries answer membership: a leaf eq / in they prove
+/// absent is false for every non-null row, and the whole predicate is decided
+/// again (statistics_pruning.h, MembershipLookup), so and / or / not combine it
+/// with what statistics say of the other leaves.
+namespace quarry::parquet {
+
+struct RowGroupPruning {
+  enum class Source { kStatistics, kBloomFilter, kDictionary };
+  PruningDecision decision = PruningDecision::kSomeMayMatch;
+  /// The metadata that settled the decision (for a pruned group: what pruned it).
+  Source decidedBy = Source::kStatistics;
+};
+
+/// Decides row group `rowGroup` of `metadata`, reading Bloom filters and
+/// dictionary pages from `file` where they may prune it (their bytes show in
+/// file.bytesRead()). `verifyChecksums` applies to dictionary page CRCs. Throws
+/// CorruptFile naming the file, row group and column for a corrupt filter or page.
+RowGroupPruning pruneRowGroup(const BoundPredicate& predicate, const FileMetaData& metadata,
+                              io::StorageObject& file, int rowGroup, bool verifyChecksums);
+
+/// Decides row group `rowGroup` of a reader's file as pruneRowGroup does (or
+/// kSomeMayMatch with metadata pruning off) and counts it in `metrics`: the
+/// bytes and requests the Bloom filters and dictionaries cost, a pruned group by
+/// what pruned it, a group every row of which matches. Every reader that filters
+/// decides its row groups through this one function.
+PruningDecision decideAndCount(const BoundPredicate& predicate, const FileMetaData& metadata,
+                               io::StorageObject& file, int rowGroup, const ReaderOptions& options,
+                               ReaderMetrics& metrics);
+
+}  // namespace quarry::parquet
