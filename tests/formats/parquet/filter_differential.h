@@ -1,0 +1,268 @@
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "quarry/common/error.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/row_reader.h"
+
+// The machinery of the FilterPredicate differential tests
+// (filter_differential_test.cc, filter_differential_written_types_test.cc): random
+// predicates over a file's columns, evaluated by RowReader and, as SQL WHERE
+// clauses, by DuckDB (through tests/differential/filter_oracle.mjs); the selected
+// ids must agree row for row. Every file has an INT32 column "id".
+//
+// QUARRY_PREDICATE_CASES sets the number of cases, QUARRY_PREDICATE_SEED the seed
+// (default fixed; "random" draws one and prints it), QUARRY_PREDICATE_KEEP keeps
+// the queries and DuckDB's answers in the temp dir. Skips loudly when node or the
+// DuckDB oracle (`make oracle`) is missing.
+namespace quarry::parquet::testing {
+
+using P = FilterPredicate;
+
+struct Case {
+  P predicate;
+  std::string sql;
+};
+
+/// A column of the fixture and how to draw a (literal, SQL literal) pair for it.
+struct ColumnGen {
+  std::string name;
+  std::function<std::pair<PredicateLiteral, std::string>(std::mt19937_64&)> literal;
+  bool ordered = true;
+  bool settable = true;
+};
+
+template <typename T>
+T pick(std::mt19937_64& rng, const std::vector<T>& values) {
+  return values[std::uniform_int_distribution<size_t>(0, values.size() - 1)(rng)];
+}
+
+inline std::string sqlString(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+inline std::string hexBlob(const Bytes& b) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out = "'";
+  for (uint8_t v : b) out += std::string("\\x") + kHex[v >> 4] + kHex[v & 15];
+  return out + "'::BLOB";
+}
+
+inline std::string floatText(double v) {
+  if (std::isnan(v)) return "'NaN'";
+  if (std::isinf(v)) return v > 0 ? "'Infinity'" : "'-Infinity'";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "'%.17g'", v);
+  return buffer;
+}
+
+inline Decimal decimalOf(int64_t unscaled, int32_t scale) {
+  Decimal d;
+  d.scale = scale;
+  for (int i = 7; i >= 0; --i) d.unscaledBigEndian.push_back(static_cast<uint8_t>(static_cast<uint64_t>(unscaled) >> (8 * i)));
+  return d;
+}
+
+/// Quotes a column name for SQL; a dotted path (a struct field) stays as written.
+inline std::string sqlColumn(const std::string& name) {
+  return name.find('.') != std::string::npos ? name : "\"" + name + "\"";
+}
+
+/// Draws a comparison, IN or null test; null tests pick a column of `nullable`.
+inline Case randomLeaf(std::mt19937_64& rng, const std::vector<ColumnGen>& gens,
+                       const std::vector<std::string>& nullable) {
+  const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+  if (kind == 0) {
+    const std::string c = pick(rng, nullable);
+    return {P::isNull(c), sqlColumn(c) + " IS NULL"};
+  }
+  if (kind == 1) {
+    const std::string c = pick(rng, nullable);
+    return {P::isNotNull(c), sqlColumn(c) + " IS NOT NULL"};
+  }
+  const ColumnGen& g = gens[std::uniform_int_distribution<size_t>(0, gens.size() - 1)(rng)];
+  if (kind == 2) {
+    std::vector<PredicateLiteral> values;
+    std::string sql = sqlColumn(g.name) + " IN (";
+    const int n = std::uniform_int_distribution<int>(1, 3)(rng);
+    for (int i = 0; i < n; ++i) {
+      auto [literal, text] = g.literal(rng);
+      values.push_back(literal);
+      sql += (i ? ", " : "") + text;
+    }
+    return {P::inLiterals(g.name, values), sql + ")"};
+  }
+  auto [literal, text] = g.literal(rng);
+  static const char* kOps[] = {"=", "<>", "<", "<=", ">", ">="};
+  const int op = std::uniform_int_distribution<int>(0, 5)(rng);
+  auto build = [&](auto v) {
+    switch (op) {
+      case 0: return P::eq(g.name, v);
+      case 1: return P::notEq(g.name, v);
+      case 2: return P::lt(g.name, v);
+      case 3: return P::ltEq(g.name, v);
+      case 4: return P::gt(g.name, v);
+      default: return P::gtEq(g.name, v);
+    }
+  };
+  return {std::visit(build, literal), sqlColumn(g.name) + " " + kOps[op] + " " + text};
+}
+
+/// Draws a predicate tree of leaves, NOT, AND and OR, at most three levels deep.
+inline Case randomPredicate(std::mt19937_64& rng, const std::vector<ColumnGen>& gens,
+                            const std::vector<std::string>& nullable, int depth = 0) {
+  const int kind = depth >= 2 ? 0 : std::uniform_int_distribution<int>(0, 5)(rng);
+  if (kind <= 2) return randomLeaf(rng, gens, nullable);
+  if (kind == 3) {
+    Case c = randomPredicate(rng, gens, nullable, depth + 1);
+    return {P::not_(c.predicate), "NOT (" + c.sql + ")"};
+  }
+  std::vector<P> children;
+  std::string sql;
+  const int n = std::uniform_int_distribution<int>(2, 3)(rng);
+  for (int i = 0; i < n; ++i) {
+    Case c = randomPredicate(rng, gens, nullable, depth + 1);
+    children.push_back(c.predicate);
+    sql += (i ? (kind == 4 ? " AND " : " OR ") : "") + ("(" + c.sql + ")");
+  }
+  return {kind == 4 ? P::and_(children) : P::or_(children), sql};
+}
+
+/// Reads the ids `predicate` selects, with metadata pruning on or off; adds the
+/// reader's metrics to `metrics`.
+inline std::string selectedIds(ParquetFileReader& file, const FilterPredicate& predicate, ReaderMetrics& metrics) {
+  std::string got;
+  auto rows = file.rowReader(ColumnProjection::columns("id"), predicate);
+  while (rows->next()) got += (got.empty() ? "" : " ") + std::to_string(rows->getInt("id"));
+  metrics += rows->metrics();
+  return got;
+}
+
+/// Compares quarry with DuckDB on random predicates over the Parquet file at
+/// `fixture` (its columns drawn from `gens`, null tests on `nullable`); with
+/// `alsoWithoutPruning`, also checks that a read with metadata pruning off
+/// selects the same rows. Cases: QUARRY_PREDICATE_CASES, else `defaultCases`.
+inline void runDifferential(const std::string& fixture, const std::vector<ColumnGen>& gens,
+                            const std::vector<std::string>& nullable, bool alsoWithoutPruning,
+                            int defaultCases = 20000) {
+  const std::string source = QUARRY_SOURCE_DIR;
+  const std::string oracle = source + "/tests/differential/filter_oracle.mjs";
+  if (!std::filesystem::exists(source + "/tools/oracle/node_modules/@duckdb")) {
+    GTEST_SKIP() << "*** SKIPPED: the DuckDB oracle is not installed; run `make oracle` ***";
+  }
+  const char* casesEnv = std::getenv("QUARRY_PREDICATE_CASES");
+  const char* seedEnv = std::getenv("QUARRY_PREDICATE_SEED");
+  const int cases = casesEnv ? std::atoi(casesEnv) : defaultCases;
+  uint64_t seed = 20260101;
+  if (seedEnv && std::string(seedEnv) == "random") {
+    seed = std::random_device{}();
+  } else if (seedEnv) {
+    seed = std::strtoull(seedEnv, nullptr, 10);
+  }
+  std::printf("[          ] %d cases, seed %llu\n", cases, static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<Case> all;
+  for (int i = 0; i < cases; ++i) all.push_back(randomPredicate(rng, gens, nullable));
+
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("quarry-filter-diff-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream queries(dir / "queries.sql");
+    // DuckDB reads the file once; every WHERE then runs on the values it read.
+    queries << "CREATE TEMP TABLE t AS SELECT * FROM read_parquet('" << fixture << "')\n";
+    constexpr int kBatch = 250;
+    for (int start = 0; start < cases; start += kBatch) {
+      std::string q = "SELECT c, ids FROM (";
+      for (int i = start; i < std::min(cases, start + kBatch); ++i) {
+        if (i > start) q += " UNION ALL ";
+        q += "SELECT " + std::to_string(i) +
+             " AS c, string_agg(id::VARCHAR, ' ' ORDER BY id) AS ids FROM t WHERE " +
+             all[static_cast<size_t>(i)].sql;
+      }
+      queries << q << ") ORDER BY c\n";
+    }
+  }
+  const std::string command = "node '" + oracle + "' '" + (dir / "queries.sql").string() + "' > '" +
+                              (dir / "answers.txt").string() + "'";
+  const int status = std::system(command.c_str());
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+    std::filesystem::remove_all(dir);
+    GTEST_SKIP() << "*** SKIPPED: the DuckDB oracle could not load ***";
+  }
+  ASSERT_EQ(status, 0) << command;
+  std::map<int, std::string> expected;
+  {
+    std::ifstream answers(dir / "answers.txt");
+    std::string line;
+    while (std::getline(answers, line)) {
+      const size_t tab = line.find('\t');
+      if (tab == std::string::npos) continue;
+      expected[std::stoi(line.substr(0, tab))] = line.substr(tab + 1);
+    }
+  }
+  if (!std::getenv("QUARRY_PREDICATE_KEEP")) std::filesystem::remove_all(dir);
+  ASSERT_EQ(expected.size(), static_cast<size_t>(cases));
+
+  auto file = ParquetFileReader::open(fixture);
+  ReaderOptions unpruned;
+  unpruned.metadataPruning = false;
+  auto fileWithoutPruning = ParquetFileReader::open(fixture, unpruned);
+  ReaderMetrics metrics;
+  ReaderMetrics unprunedMetrics;
+  int failures = 0;
+  int refused = 0;
+  for (int i = 0; i < cases && failures < 20; ++i) {
+    const Case& c = all[static_cast<size_t>(i)];
+    std::string got;
+    try {
+      got = selectedIds(*file, c.predicate, metrics);
+      if (alsoWithoutPruning) {
+        const std::string unprunedIds = selectedIds(*fileWithoutPruning, c.predicate, unprunedMetrics);
+        if (unprunedIds != got) got += " (without pruning: " + unprunedIds + ")";
+      }
+    } catch (const InvalidArgument& e) {
+      // Equality with a literal the column cannot hold is refused by the spec;
+      // DuckDB answers it (with no row for eq). Every other refusal is a failure.
+      if (std::string(e.what()).find("is not a value it can hold") != std::string::npos) {
+        ++refused;
+        continue;
+      }
+      got = std::string("threw: ") + e.what();
+    } catch (const std::exception& e) {
+      got = std::string("threw: ") + e.what();
+    }
+    if (got != expected[i]) {
+      ++failures;
+      ADD_FAILURE() << "case " << i << ": " << c.predicate.toString() << "\n  SQL: " << c.sql << "\n  quarry: ["
+                    << got << "]\n  duckdb: [" << expected[i] << "]";
+    }
+  }
+  std::printf("[          ] %d cases refused as equality with a literal the column cannot hold\n", refused);
+  std::printf("[          ] row groups: %lld considered, %lld pruned and %lld matched whole by statistics\n",
+              static_cast<long long>(metrics.rowGroupsTotal),
+              static_cast<long long>(metrics.rowGroupsPrunedByStatistics),
+              static_cast<long long>(metrics.rowGroupsMatchedByStatistics));
+  EXPECT_LT(refused, cases / 4);
+  EXPECT_EQ(unprunedMetrics.rowGroupsPrunedByStatistics, 0);
+}
+
+}  // namespace quarry::parquet::testing
