@@ -294,7 +294,8 @@ TEST(ColumnReaderFilterTest, NestedListsMapsAndStructsHoldOnlyTheSelectedRows) {
   for (const char* name : {"nested_maps.snappy.parquet", "nested_lists.snappy.parquet"}) {
     const std::string path = testingFile(name);
     int64_t rows = 0;
-    for (const RowGroup& group : ParquetFileReader::open(path)->metadata().row_groups) rows += group.num_rows;
+    const auto reader = ParquetFileReader::open(path);
+    for (const RowGroup& group : reader->metadata().row_groups) rows += group.num_rows;
     EXPECT_EQ(expectSameRows(path, all, P::eq("b", int32_t{1})).size(), static_cast<size_t>(rows)) << name;
     EXPECT_TRUE(expectSameRows(path, all, P::eq("b", int32_t{2})).empty()) << name;
   }

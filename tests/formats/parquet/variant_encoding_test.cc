@@ -117,6 +117,21 @@ TEST(VariantEncodingTest, DecimalsWidenToTheirTypeAndKeepTheirScale) {
   expectCorrupt(kEmptyMetadata, Bytes{0x20, 39, 0, 0, 0, 0}, "scale 39");
 }
 
+TEST(VariantEncodingTest, RefusesATimeOutsideTheDay) {
+  // time_ntz (type 17, header 17 << 2): microseconds since midnight, little-endian.
+  const uint8_t header = 17 << 2;
+  Bytes midnight = {header, 0, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(parse(kEmptyMetadata, midnight).getLong(), 0);
+  // 86,399,999,999 us = 0x141DD75FFF, the last microsecond of the day.
+  Bytes last = {header, 0xFF, 0x5F, 0xD7, 0x1D, 0x14, 0, 0, 0};
+  EXPECT_EQ(parse(kEmptyMetadata, last).getLong(), 86'399'999'999);
+  Bytes nextDay = {header, 0x00, 0x60, 0xD7, 0x1D, 0x14, 0, 0, 0};
+  expectCorrupt(kEmptyMetadata, nextDay, "outside the day");
+  // A fuzzer's find: a value whose nanoseconds would overflow int64.
+  Bytes negative = {header, 0x0F, 0, 0, 0, 0, 0, 0, 0x90};
+  expectCorrupt(kEmptyMetadata, negative, "outside the day");
+}
+
 TEST(VariantEncodingTest, StringsBelow64BytesAreShort) {
   Bytes s63;
   appendVariantString(s63, std::string(63, 'x'));

@@ -9,6 +9,8 @@
 namespace quarry::parquet {
 namespace {
 
+constexpr int64_t kMicrosPerDay = 86'400'000'000;
+
 uint32_t readLittleEndian(const uint8_t* p, int size) {
   uint32_t v = 0;
   for (int i = 0; i < size; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
@@ -75,6 +77,15 @@ size_t validateValue(const VariantMetadata& metadata, std::span<const uint8_t> b
              t == VariantPrimitiveType::kDecimal16) &&
             bytes[1] > 38) {
           corruptValue(base, "decimal scale " + std::to_string(bytes[1]) + " is past 38");
+        }
+        if (t == VariantPrimitiveType::kTimeNtzMicros) {
+          // Microseconds since midnight: a value outside the day is no time at all.
+          int64_t micros = 0;
+          std::memcpy(&micros, &bytes[1], sizeof micros);
+          if (micros < 0 || micros >= kMicrosPerDay) {
+            corruptValue(base, "time " + std::to_string(micros) +
+                                   " microseconds lies outside the day [0, 86400000000)");
+          }
         }
         return 1 + static_cast<size_t>(fixed);
       }
