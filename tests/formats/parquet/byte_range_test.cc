@@ -22,18 +22,6 @@ namespace {
 using namespace quarry::parquet::testing;
 using P = FilterPredicate;
 
-/// Four row groups of ten rows: id and x both 0..39, truthful statistics.
-std::vector<uint8_t> fourGroups() {
-  std::vector<Group> groups;
-  for (int32_t g = 0; g < 4; ++g) {
-    Group group;
-    for (int32_t i = 0; i < 10; ++i) group.x.push_back(i32(g * 10 + i));
-    group.stats = boundsOf(i32(g * 10), i32(g * 10 + 9), 0);
-    groups.push_back(std::move(group));
-  }
-  return fileOf(leafElement("x", PhysicalType::INT32), groups);
-}
-
 std::vector<int64_t> midpointsOf(ParquetFileReader& file) {
   std::vector<int64_t> out;
   for (size_t g = 0; g < file.metadata().row_groups.size(); ++g) {

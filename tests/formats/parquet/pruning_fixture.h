@@ -110,4 +110,17 @@ inline Decimal decimal(int64_t unscaled, int32_t scale) {
 }
 inline std::string f64(double v) { return le<double>(v); }
 
+/// Four row groups of ten rows: x is 0..39, with truthful statistics; the groups
+/// have the same size in bytes (limits and byte-range tests count their I/O).
+inline std::vector<uint8_t> fourGroups() {
+  std::vector<Group> groups;
+  for (int32_t g = 0; g < 4; ++g) {
+    Group group;
+    for (int32_t i = 0; i < 10; ++i) group.x.push_back(i32(g * 10 + i));
+    group.stats = boundsOf(i32(g * 10), i32(g * 10 + 9), 0);
+    groups.push_back(std::move(group));
+  }
+  return fileOf(leafElement("x", PhysicalType::INT32), groups);
+}
+
 }  // namespace quarry::parquet::testing
