@@ -4,6 +4,11 @@
 # grows is kept in BUILD_DIR/fuzz-corpus/NAME for the next run; crashes land in
 # BUILD_DIR/fuzz-artifacts/ and fail the run.
 #
+# Every input that once crashed a target is kept in fuzz/regressions/NAME/ and
+# replayed first. Under CI (CI=true) the mutation seed is fixed (FUZZ_SEED,
+# default 1), so a run over the same code explores the same inputs and a
+# failure reproduces; locally each run explores afresh unless FUZZ_SEED is set.
+#
 #   tools/run-fuzzers.sh BUILD_DIR SECONDS
 set -euo pipefail
 
@@ -24,16 +29,26 @@ per_target=$((seconds / ${#fuzzers[@]}))
 bash "$repo/tools/fuzz-corpus.sh" "$build/fuzz-seeds"
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
 
+seed_args=()
+if [[ -n "${FUZZ_SEED:-}" ]]; then
+  seed_args=(-seed="$FUZZ_SEED")
+elif [[ "${CI:-}" == "true" ]]; then
+  seed_args=(-seed=1)
+fi
+
 failed=()
 for fuzzer in "${fuzzers[@]}"; do
   name="$(basename "$fuzzer")"
   corpus="$build/fuzz-corpus/$name"
   log="$build/fuzz-logs/$name.log"
+  regressions="$repo/fuzz/regressions/$name"
   mkdir -p "$corpus"
+  corpora=("$corpus" "$build/fuzz-seeds")
+  [[ -d "$regressions" ]] && corpora+=("$regressions")
   echo "run-fuzzers: $name for ${per_target}s (log: $log)"
   # -timeout: an input taking 10 s is a hang; rss_limit_mb: a corrupt length must
   # not turn into a huge allocation.
-  if "$fuzzer" "$corpus" "$build/fuzz-seeds" \
+  if "$fuzzer" "${corpora[@]}" "${seed_args[@]}" \
       -max_total_time="$per_target" -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix="$build/fuzz-artifacts/$name-" -print_final_stats=1 \
       > "$log" 2>&1; then
@@ -46,7 +61,8 @@ for fuzzer in "${fuzzers[@]}"; do
 done
 
 if ((${#failed[@]} > 0)); then
-  echo "run-fuzzers: failed: ${failed[*]} (reproduce: BUILD_DIR/NAME BUILD_DIR/fuzz-artifacts/FILE)"
+  echo "run-fuzzers: failed: ${failed[*]} (reproduce: BUILD_DIR/NAME BUILD_DIR/fuzz-artifacts/FILE;"
+  echo "  once fixed, keep the input in fuzz/regressions/NAME/ so every later run replays it)"
   exit 1
 fi
 echo "run-fuzzers: ${#fuzzers[@]} target(s) ran clean"

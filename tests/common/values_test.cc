@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 
 namespace quarry {
 namespace {
@@ -23,6 +24,19 @@ TEST(InstantTest, NegativeUnitsFloorToTheEarlierSecond) {
   EXPECT_EQ(i.toString(3), "1969-12-31 23:59:59.999");
   EXPECT_EQ(Instant::ofEpochUnits(1'767'225'600'000'000, 1'000'000).toString(6),
             "2026-01-01 00:00:00.000000");
+}
+
+TEST(InstantTest, TheInt64LimitsConvertWithoutOverflow) {
+  // A corrupt or extreme timestamp must still convert: seconds * units would
+  // overflow for INT64_MIN if the remainder were computed from the quotient.
+  const Instant min = Instant::ofEpochUnits(INT64_MIN, 1'000'000);
+  EXPECT_EQ(min.epochSeconds, -9'223'372'036'855);
+  EXPECT_EQ(min.nanos, 224'192'000);
+  const Instant max = Instant::ofEpochUnits(INT64_MAX, 1'000'000'000);
+  EXPECT_EQ(max.epochSeconds, 9'223'372'036);
+  EXPECT_EQ(max.nanos, 854'775'807);
+  EXPECT_FALSE(min.toString(6).empty());
+  EXPECT_FALSE(max.toString(9).empty());
 }
 
 TEST(TimeOfDayTest, RendersFractionDigits) {

@@ -72,8 +72,14 @@ std::string TimeOfDay::toString(int fractionDigits) const {
 }
 
 Instant Instant::ofEpochUnits(int64_t value, int64_t unitsPerSecond) {
-  const int64_t seconds = floorDiv(value, unitsPerSecond);
-  const int64_t rest = value - seconds * unitsPerSecond;
+  // Quotient and remainder rather than value - seconds * unitsPerSecond, which
+  // overflows for values near the int64 limits.
+  int64_t seconds = value / unitsPerSecond;
+  int64_t rest = value % unitsPerSecond;
+  if (rest < 0) {
+    rest += unitsPerSecond;
+    --seconds;
+  }
   return Instant{seconds, static_cast<int32_t>(rest * (1'000'000'000 / unitsPerSecond))};
 }
 
