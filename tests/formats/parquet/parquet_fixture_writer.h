@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,18 @@ namespace quarry::parquet::testing {
 
 using quarry::testing::CompactWriter;
 
+/// One data page of a chunk written with a page index, and what the page index
+/// records of it (exactly as given: bounds may lie like chunk statistics).
+struct FixturePage {
+  size_t rows = 0;
+  std::optional<std::string> min = std::nullopt;
+  std::optional<std::string> max = std::nullopt;
+  std::optional<int64_t> nullCount = std::nullopt;
+  std::optional<int64_t> nanCount = std::nullopt;
+  /// null_pages: the page holds only nulls (min and max are then written empty).
+  bool nullPage = false;
+};
+
 /// One column chunk: a value per row (PLAIN's bytes of one value, a BOOLEAN as
 /// one byte 0 or 1; nullopt for a null) and the metadata to record for it.
 struct FixtureChunk {
@@ -60,6 +73,11 @@ struct FixtureChunk {
   bool bloomLength = true;
   std::optional<int32_t> bloomLengthOverride = std::nullopt;
   std::optional<int32_t> bloomNumBytesOverride = std::nullopt;
+  /// A PLAIN chunk split into these pages (their rows add up to the chunk's),
+  /// with an OffsetIndex and, when columnIndex is set, a ColumnIndex written after
+  /// the row groups; empty: one page and no page index.
+  std::vector<FixturePage> pageIndex = {};
+  bool columnIndex = true;
 };
 
 /// Inserts XXH64(value) into a split-block bitset (parquet-format BloomFilter.md).
@@ -123,8 +141,9 @@ class ParquetFixtureWriter {
       for (size_t c = 0; c < group.size(); ++c) {
         ChunkPlacement p;
         p.offset = static_cast<int64_t>(file.size());
-        const std::vector<uint8_t> pages = pagesOf(columns_.at(c), group[c], p.dataPageOffset);
+        const std::vector<uint8_t> pages = pagesOf(columns_.at(c), group[c], p.dataPageOffset, p.pages);
         p.dataPageOffset += p.offset;
+        for (auto& page : p.pages) page.offset += p.offset;
         file.insert(file.end(), pages.begin(), pages.end());
         p.size = static_cast<int64_t>(pages.size());
         chunks.push_back(p);
@@ -148,6 +167,20 @@ class ParquetFixtureWriter {
         placed[g][c].bloomLength = static_cast<int64_t>(h.bytes.size() + bitset.size());
         file.insert(file.end(), h.bytes.begin(), h.bytes.end());
         file.insert(file.end(), bitset.begin(), bitset.end());
+      }
+    }
+    // Page indexes after them: every ColumnIndex, then every OffsetIndex.
+    for (bool columnIndexes : {true, false}) {
+      for (size_t g = 0; g < rowGroups_.size(); ++g) {
+        for (size_t c = 0; c < rowGroups_[g].size(); ++c) {
+          const FixtureChunk& chunk = rowGroups_[g][c];
+          if (chunk.pageIndex.empty() || (columnIndexes && !chunk.columnIndex)) continue;
+          ChunkPlacement& p = placed[g][c];
+          const std::vector<uint8_t> index = columnIndexes ? columnIndexOf(chunk) : offsetIndexOf(p);
+          (columnIndexes ? p.columnIndex : p.offsetIndex) = {static_cast<int64_t>(file.size()),
+                                                             static_cast<int64_t>(index.size())};
+          file.insert(file.end(), index.begin(), index.end());
+        }
       }
     }
     CompactWriter w;
@@ -185,13 +218,54 @@ class ParquetFixtureWriter {
   }
 
  private:
+  struct PagePlacement {
+    int64_t offset = 0;
+    int64_t size = 0;
+    int64_t firstRow = 0;
+  };
   struct ChunkPlacement {
     int64_t offset = 0;
     int64_t size = 0;
     int64_t dataPageOffset = 0;
     int64_t bloomOffset = -1;
     int64_t bloomLength = 0;
+    std::vector<PagePlacement> pages;
+    /// (offset, length) of the chunk's ColumnIndex / OffsetIndex; offset -1: none.
+    std::pair<int64_t, int64_t> columnIndex{-1, 0};
+    std::pair<int64_t, int64_t> offsetIndex{-1, 0};
   };
+
+  static std::vector<uint8_t> columnIndexOf(const FixtureChunk& chunk) {
+    CompactWriter w;
+    const auto& pages = chunk.pageIndex;
+    w.structBody([&] {
+      w.list(1, T::BOOLEAN_TRUE, pages, [&](const FixturePage& p) { w.byte(p.nullPage ? 1 : 2); });
+      w.list(2, T::BINARY, pages, [&](const FixturePage& p) { w.binary(p.min.value_or("")); });
+      w.list(3, T::BINARY, pages, [&](const FixturePage& p) { w.binary(p.max.value_or("")); });
+      w.i32(4, 0);  // UNORDERED
+      if (pages.front().nullCount) {
+        w.list(5, T::I64, pages, [&](const FixturePage& p) { w.zigzag(p.nullCount.value_or(0)); });
+      }
+      if (pages.front().nanCount) {
+        w.list(8, T::I64, pages, [&](const FixturePage& p) { w.zigzag(p.nanCount.value_or(0)); });
+      }
+    });
+    return w.bytes;
+  }
+
+  static std::vector<uint8_t> offsetIndexOf(const ChunkPlacement& placed) {
+    CompactWriter w;
+    w.structBody([&] {
+      w.list(1, T::STRUCT, placed.pages, [&](const PagePlacement& p) {
+        w.structBody([&] {
+          w.i64(1, p.offset);
+          w.i32(2, p.size);
+          w.i64(3, p.firstRow);
+        });
+      });
+    });
+    return w.bytes;
+  }
 
   static bool optional(const SchemaElement& e) {
     return e.repetition_type.value_or(FieldRepetitionType::REQUIRED) != FieldRepetitionType::REQUIRED;
@@ -199,9 +273,23 @@ class ParquetFixtureWriter {
 
   /// The chunk's pages; sets `dataPageOffset` to the first data page's offset in them.
   static std::vector<uint8_t> pagesOf(const SchemaElement& e, const FixtureChunk& chunk,
-                                      int64_t& dataPageOffset) {
+                                      int64_t& dataPageOffset, std::vector<PagePlacement>& placed) {
     using Pages = FixtureChunk::Pages;
     dataPageOffset = 0;
+    if (chunk.pages == Pages::kPlain && !chunk.pageIndex.empty()) {
+      std::vector<uint8_t> out;
+      size_t row = 0;
+      for (const FixturePage& page : chunk.pageIndex) {
+        const std::vector<Raw> rows(chunk.values.begin() + static_cast<std::ptrdiff_t>(row),
+                                    chunk.values.begin() + static_cast<std::ptrdiff_t>(row + page.rows));
+        const auto bytes = pageOf(e, rows);
+        placed.push_back({static_cast<int64_t>(out.size()), static_cast<int64_t>(bytes.size()),
+                          static_cast<int64_t>(row)});
+        out.insert(out.end(), bytes.begin(), bytes.end());
+        row += page.rows;
+      }
+      return out;
+    }
     if (chunk.pages == Pages::kPlain) return pageOf(e, chunk.values);
     const size_t split = chunk.pages == Pages::kDictionary ? chunk.values.size() : chunk.values.size() / 2;
     const std::vector<Raw> head(chunk.values.begin(), chunk.values.begin() + static_cast<std::ptrdiff_t>(split));
@@ -391,60 +479,73 @@ class ParquetFixtureWriter {
         w.structBody([&] {
           w.i64(2, placed[c].offset);
           w.structField(3, [&] {
-            using Pages = FixtureChunk::Pages;
-            w.i32(1, static_cast<int64_t>(*e.type));
-            const std::vector<int> encodings =
-                chunk.pages == Pages::kPlain ? std::vector<int>{0, 3} : std::vector<int>{0, 3, 8};
-            w.list(2, T::I32, encodings, [&](int v) { w.zigzag(v); });  // PLAIN, RLE, RLE_DICTIONARY
-            w.list(3, T::BINARY, std::vector<std::string>{e.name}, [&](const std::string& s) { w.binary(s); });
-            w.i32(4, 0);  // UNCOMPRESSED
-            w.i64(5, rows);
-            w.i64(6, placed[c].size);
-            w.i64(7, placed[c].size);
-            w.i64(9, placed[c].dataPageOffset);
-            if (chunk.pages != Pages::kPlain) w.i64(11, placed[c].offset);
-            if (chunk.statistics) statistics(w, *chunk.statistics);
-            // (page type, encoding, count)
-            std::vector<std::array<int, 3>> stats;
-            if (chunk.pages == Pages::kPlain) {
-              stats.push_back({0, 0, 1});
-            } else {
-              stats.push_back({2, 0, 1});  // DICTIONARY_PAGE, PLAIN
-              stats.push_back({0, 8, 1});  // DATA_PAGE, RLE_DICTIONARY
-              if (chunk.pages == Pages::kDictionaryThenPlain) stats.push_back({0, 0, 1});
-            }
-            if (chunk.encodingStats) {
-              w.list(13, T::STRUCT, stats, [&](const std::array<int, 3>& s) {
-                w.structBody([&] {
-                  w.i32(1, s[0]);
-                  w.i32(2, s[1]);
-                  w.i32(3, s[2]);
-                });
-              });
-            }
-            if (placed[c].bloomOffset >= 0) {
-              w.i64(14, placed[c].bloomOffset);
-              if (chunk.bloomLength) {
-                w.i32(15, chunk.bloomLengthOverride.value_or(static_cast<int32_t>(placed[c].bloomLength)));
-              }
-            }
-            if (chunk.geospatial && chunk.geospatial->bbox) {
-              const BoundingBox& b = *chunk.geospatial->bbox;
-              w.structField(17, [&] {
-                w.structField(1, [&] {
-                  w.dbl(1, b.xmin);
-                  w.dbl(2, b.xmax);
-                  w.dbl(3, b.ymin);
-                  w.dbl(4, b.ymax);
-                });
-              });
-            }
+            writeChunkMetaData(w, e, chunk, placed[c], rows);
           });
+          if (placed[c].offsetIndex.first >= 0) {
+            w.i64(4, placed[c].offsetIndex.first);
+            w.i32(5, placed[c].offsetIndex.second);
+          }
+          if (placed[c].columnIndex.first >= 0) {
+            w.i64(6, placed[c].columnIndex.first);
+            w.i32(7, placed[c].columnIndex.second);
+          }
         });
       });
       w.i64(2, bytes);
       w.i64(3, rows);
     });
+  }
+
+  static void writeChunkMetaData(CompactWriter& w, const SchemaElement& e, const FixtureChunk& chunk,
+                                 const ChunkPlacement& placed, int64_t rows) {
+    using Pages = FixtureChunk::Pages;
+    w.i32(1, static_cast<int64_t>(*e.type));
+    const std::vector<int> encodings =
+        chunk.pages == Pages::kPlain ? std::vector<int>{0, 3} : std::vector<int>{0, 3, 8};
+    w.list(2, T::I32, encodings, [&](int v) { w.zigzag(v); });  // PLAIN, RLE, RLE_DICTIONARY
+    w.list(3, T::BINARY, std::vector<std::string>{e.name}, [&](const std::string& s) { w.binary(s); });
+    w.i32(4, 0);  // UNCOMPRESSED
+    w.i64(5, rows);
+    w.i64(6, placed.size);
+    w.i64(7, placed.size);
+    w.i64(9, placed.dataPageOffset);
+    if (chunk.pages != Pages::kPlain) w.i64(11, placed.offset);
+    if (chunk.statistics) statistics(w, *chunk.statistics);
+    // (page type, encoding, count)
+    std::vector<std::array<int, 3>> stats;
+    if (chunk.pages == Pages::kPlain) {
+      stats.push_back({0, 0, static_cast<int>(std::max<size_t>(1, chunk.pageIndex.size()))});
+    } else {
+      stats.push_back({2, 0, 1});  // DICTIONARY_PAGE, PLAIN
+      stats.push_back({0, 8, 1});  // DATA_PAGE, RLE_DICTIONARY
+      if (chunk.pages == Pages::kDictionaryThenPlain) stats.push_back({0, 0, 1});
+    }
+    if (chunk.encodingStats) {
+      w.list(13, T::STRUCT, stats, [&](const std::array<int, 3>& s) {
+        w.structBody([&] {
+          w.i32(1, s[0]);
+          w.i32(2, s[1]);
+          w.i32(3, s[2]);
+        });
+      });
+    }
+    if (placed.bloomOffset >= 0) {
+      w.i64(14, placed.bloomOffset);
+      if (chunk.bloomLength) {
+        w.i32(15, chunk.bloomLengthOverride.value_or(static_cast<int32_t>(placed.bloomLength)));
+      }
+    }
+    if (chunk.geospatial && chunk.geospatial->bbox) {
+      const BoundingBox& b = *chunk.geospatial->bbox;
+      w.structField(17, [&] {
+        w.structField(1, [&] {
+          w.dbl(1, b.xmin);
+          w.dbl(2, b.xmax);
+          w.dbl(3, b.ymin);
+          w.dbl(4, b.ymax);
+        });
+      });
+    }
   }
 
   std::vector<SchemaElement> columns_;

@@ -93,6 +93,49 @@ UnitStatistics chunkStatistics(const FileMetaData& metadata, const ColumnChunk& 
   return out;
 }
 
+UnitStatistics pageStatistics(const FileMetaData& metadata, const ColumnIndex& index, size_t page,
+                              const SchemaNode& leaf, int64_t pageRows) {
+  UnitStatistics out;
+  out.rowCount = pageRows;
+  auto count = [&](const std::optional<std::vector<int64_t>>& counts) -> std::optional<int64_t> {
+    if (!counts || (*counts)[page] < 0 || (*counts)[page] > pageRows) return std::nullopt;
+    return (*counts)[page];
+  };
+  out.nullCount = count(index.null_counts);
+  if (isFloatingPointColumn(leaf)) out.nanCount = count(index.nan_counts);
+  if (index.null_pages[page]) {
+    // "If true, a page contains only null values": its min / max are placeholders.
+    // A null page of a column that cannot be null, or whose null count says
+    // otherwise, is a defect of the index: nothing of the page is then known.
+    if (leaf.maxDefinitionLevel == 0 || (out.nullCount && *out.nullCount != pageRows)) {
+      UnitStatistics unknown;
+      unknown.rowCount = pageRows;
+      return unknown;
+    }
+    out.nullCount = pageRows;
+    return out;
+  }
+  if (boundsOrderKnown(leaf, declaredColumnOrder(metadata, leaf.leafIndex))) {
+    out.min = index.min_values[page];
+    out.max = index.max_values[page];
+  }
+  return out;
+}
+
+UnitStatistics restrictTo(const UnitStatistics& stats, int64_t rows) {
+  UnitStatistics out = stats;
+  out.rowCount = rows;
+  auto noneOrAll = [&](std::optional<int64_t> count) -> std::optional<int64_t> {
+    if (!count) return std::nullopt;
+    if (*count == 0) return 0;
+    if (*count == stats.rowCount) return rows;
+    return std::nullopt;
+  };
+  out.nullCount = noneOrAll(stats.nullCount);
+  out.nanCount = noneOrAll(stats.nanCount);
+  return out;
+}
+
 KeyBounds decodeBounds(const BoundNode& node, const UnitStatistics& stats) {
   const Reader reader = node.reader;
   if (reader == Reader::kInt96Nanos || reader == Reader::kFixed12Nanos) return {};

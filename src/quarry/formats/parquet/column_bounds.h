@@ -45,6 +45,17 @@ std::optional<ColumnOrder> declaredColumnOrder(const FileMetaData& metadata, int
 UnitStatistics chunkStatistics(const FileMetaData& metadata, const ColumnChunk& chunk,
                                const SchemaNode& leaf, int64_t rowCount);
 
+/// Builds the UnitStatistics of page `page` of a chunk's ColumnIndex `index`
+/// (column `leaf`, a page of `pageRows` rows): its min / max under the rules of
+/// chunkStatistics, none for a null page; its null and NaN counts where recorded.
+UnitStatistics pageStatistics(const FileMetaData& metadata, const ColumnIndex& index, size_t page,
+                              const SchemaNode& leaf, int64_t pageRows);
+
+/// Returns `stats` (of a unit of stats.rowCount rows) restricted to `rows` of
+/// those rows: the bounds still hold; a null or NaN count only where it says
+/// "none" or "all" of them.
+UnitStatistics restrictTo(const UnitStatistics& stats, int64_t rows);
+
 /// A unit's bounds in a comparison's key domain, covering its non-null values
 /// (its non-NaN ones on a floating-point column). Either side may be absent.
 struct KeyBounds {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "quarry/formats/parquet/column_chunk_data.h"
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/page_values.h"
+#include "quarry/formats/parquet/row_ranges.h"
 #include "quarry/io/storage.h"
 
 /// Decoding of a whole column chunk: its pages in order (an optional dictionary
@@ -45,6 +47,9 @@ struct ChunkBuffers {
   std::vector<int16_t> levels;
   /// The chunk's dictionary.
   Dictionary dictionary;
+  /// The pages read of a chunk some pages of which are skipped, before they are
+  /// trimmed to the rows wanted (readColumnChunkRows).
+  ColumnChunkData pages;
 
   static constexpr size_t kPageSlack = 64;
 };
@@ -55,6 +60,19 @@ void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& c
                      const SchemaNode& leaf, const ColumnChunkReadOptions& options,
                      ChunkBuffers& buffers, ColumnChunkData& out);
 
+/// Reads and decodes, of column chunk `chunk` of row group `rowGroup` (of
+/// `groupRows` rows), the rows `rows`: with the chunk's OffsetIndex `offsets`,
+/// only its dictionary and the pages holding one of those rows (one read per run
+/// of adjacent pages); without (null), the whole chunk. `out` then holds exactly
+/// those rows, as keepRows leaves them. Returns the data pages read (0 without
+/// `offsets`). Errors as readColumnChunk, and CorruptFile when the pages read do
+/// not hold the rows the offset index gives them.
+int64_t readColumnChunkRows(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
+                            const SchemaNode& leaf, const OffsetIndex* offsets,
+                            const RowRanges& rows, int64_t groupRows,
+                            const ColumnChunkReadOptions& options, ChunkBuffers& buffers,
+                            ColumnChunkData& out);
+
 /// Reads and decodes the chunks of `leaves` in row group `rowGroup` (`group`) into
 /// `columns` (resized to one per leaf, their memory reused), each with
 /// `buffers[i]` (resized likewise). `threads` as ReaderOptions::threads: 1 decodes
@@ -63,6 +81,16 @@ void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& g
                         std::span<const SchemaNode* const> leaves,
                         const ColumnChunkReadOptions& options, int threads,
                         std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns);
+
+/// Reads and decodes, as readRowGroupChunks does, the rows `rows` of row group
+/// `rowGroup` (readColumnChunkRows), leaf i with OffsetIndex `offsetIndexes[i]`
+/// where present. Every column then holds exactly those rows. Returns the data
+/// pages read of the chunks that have an OffsetIndex.
+int64_t readRowGroupRows(io::StorageObject& file, int rowGroup, const RowGroup& group,
+                         std::span<const SchemaNode* const> leaves, const RowRanges& rows,
+                         std::span<const std::optional<OffsetIndex>> offsetIndexes,
+                         const ColumnChunkReadOptions& options, int threads,
+                         std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns);
 
 /// Reads and decodes column chunk `chunk` of row group `rowGroup`; throws
 /// CorruptFile naming the file, row group, column and page offset on any defect,

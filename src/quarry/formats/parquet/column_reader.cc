@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "quarry/common/error.h"
+#include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_filter.h"
 #include "quarry/formats/parquet/row_selection.h"
@@ -94,12 +95,31 @@ bool ColumnReaders::nextBatch() {
     io::StorageObject& storage = file_.storage();
     const uint64_t bytesBefore = storage.bytesRead();
     const uint64_t requestsBefore = storage.requestCount();
-    readRowGroupChunks(storage, index, group, decoded.leaves(), options, file_.options().threads,
-                       buffers_, columns);
+    // The page index may rule out some pages, or all (page_pruning.h).
+    std::optional<PageSelection> selection;
+    if (!everyRow && file_.options().metadataPruning) {
+      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded.leaves(), metrics_);
+    }
+    if (selection && selection->rows.empty()) {
+      ++metrics_.rowGroupsPrunedByPageIndex;
+      spare_ = std::move(columns);
+      continue;
+    }
+    if (selection) {
+      const int64_t pagesRead =
+          readRowGroupRows(storage, index, group, decoded.leaves(), selection->rows,
+                           selection->offsetIndexes, options, file_.options().threads, buffers_,
+                           columns);
+      countIndexedPages(group, decoded.leaves(), *selection, pagesRead, metrics_);
+    } else {
+      readRowGroupChunks(storage, index, group, decoded.leaves(), options,
+                         file_.options().threads, buffers_, columns);
+    }
     metrics_.bytesFetched += storage.bytesRead() - bytesBefore;
     metrics_.requestsFetched += storage.requestCount() - requestsBefore;
+    const int64_t rows = selection ? selection->rows.rowCount() : group.num_rows;
     try {
-      current_.emplace(AssembledRowGroup::assemble(std::move(columns), group.num_rows));
+      current_.emplace(AssembledRowGroup::assemble(std::move(columns), rows));
     } catch (const CorruptFile& e) {
       throw CorruptFile(file_.uri() + ": row group " + std::to_string(index) + ": " + e.what());
     }

@@ -2,6 +2,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/column_reader.h"
+#include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/row_reader.h"
 
 namespace quarry::parquet {
@@ -47,6 +48,25 @@ AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProje
                      buffers, columns);
   try {
     return AssembledRowGroup::assemble(std::move(columns), group.num_rows);
+  } catch (const CorruptFile& e) {
+    throw CorruptFile(file_->uri() + ": row group " + std::to_string(index) + ": " + e.what());
+  }
+}
+
+AssembledRowGroup ParquetFileReader::readRowGroupRows(int index, const ResolvedProjection& projection,
+                                                     const PageSelection& selection,
+                                                     ReaderMetrics& metrics) {
+  const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
+  std::vector<ColumnChunkData> columns;
+  std::vector<ChunkBuffers> buffers;
+  ColumnChunkReadOptions chunkOptions;
+  chunkOptions.verifyChecksums = options_.verifyChecksums;
+  const int64_t pagesRead =
+      parquet::readRowGroupRows(*file_, index, group, projection.leaves(), selection.rows,
+                       selection.offsetIndexes, chunkOptions, options_.threads, buffers, columns);
+  countIndexedPages(group, projection.leaves(), selection, pagesRead, metrics);
+  try {
+    return AssembledRowGroup::assemble(std::move(columns), selection.rows.rowCount());
   } catch (const CorruptFile& e) {
     throw CorruptFile(file_->uri() + ": row group " + std::to_string(index) + ": " + e.what());
   }

@@ -18,6 +18,8 @@ class RowReader;
 class RowReaderBuilder;
 class ColumnReaders;
 class FilterPredicate;
+struct PageSelection;
+struct ReaderMetrics;
 
 struct ReaderOptions {
   /// Verifies page CRCs where pages carry them (a mismatch is CorruptFile).
@@ -49,6 +51,11 @@ class ParquetFileReader {
   /// Decodes the projected columns of row group `index` and assembles its rows.
   /// Throws CorruptFile naming the file, row group and column on any defect.
   AssembledRowGroup readRowGroup(int index, const ResolvedProjection& projection);
+  /// Decodes the rows `selection` keeps of row group `index` (page_pruning.h),
+  /// reading only the pages that hold them where a chunk has an OffsetIndex; the
+  /// assembled group holds those rows alone. Counts the pages in `metrics`.
+  AssembledRowGroup readRowGroupRows(int index, const ResolvedProjection& projection,
+                                     const PageSelection& selection, ReaderMetrics& metrics);
 
   /// Returns a reader over every row of the file, with `projection`'s columns.
   std::unique_ptr<RowReader> rowReader(const ColumnProjection& projection = ColumnProjection::all());

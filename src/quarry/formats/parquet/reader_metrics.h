@@ -18,6 +18,9 @@ struct ReaderMetrics {
   /// fully dictionary-encoded chunks prove no row matches (row_group_pruning.h).
   int64_t rowGroupsPrunedByBloomFilter = 0;
   int64_t rowGroupsPrunedByDictionary = 0;
+  /// Row groups statistics, Bloom filters and dictionaries keep but whose page
+  /// indexes prove no page holds a matching row (page_pruning.h).
+  int64_t rowGroupsPrunedByPageIndex = 0;
   /// Row groups whose metadata proves every row matches: read without
   /// evaluating the filter per row (and without decoding filter-only columns).
   int64_t rowGroupsMatchedByStatistics = 0;
@@ -30,10 +33,11 @@ struct ReaderMetrics {
   int64_t rowGroupsRead = 0;
 
   /// Data pages of the column chunks the reader needed, counted from the
-  /// chunks' encoding_stats where the writer recorded them (0 otherwise).
+  /// chunks' encoding_stats where the writer recorded them (0 otherwise), or
+  /// from the OffsetIndex where the reader read it.
   int64_t pagesTotal = 0;
-  /// Those pages that were not read (in pruned row groups, or filter-only
-  /// columns of row groups every row of which matches).
+  /// Those pages that were not read (in pruned row groups, pages the page index
+  /// rules out, or filter-only columns of row groups every row of which matches).
   int64_t pagesSkipped = 0;
 
   /// Bytes and read requests the reader fetched from storage; a multi-file
@@ -51,6 +55,7 @@ struct ReaderMetrics {
     rowGroupsPrunedByStatistics += other.rowGroupsPrunedByStatistics;
     rowGroupsPrunedByBloomFilter += other.rowGroupsPrunedByBloomFilter;
     rowGroupsPrunedByDictionary += other.rowGroupsPrunedByDictionary;
+    rowGroupsPrunedByPageIndex += other.rowGroupsPrunedByPageIndex;
     rowGroupsMatchedByStatistics += other.rowGroupsMatchedByStatistics;
     rowGroupsOutsideByteRange += other.rowGroupsOutsideByteRange;
     rowGroupsSkippedByLimit += other.rowGroupsSkippedByLimit;

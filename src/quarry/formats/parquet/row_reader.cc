@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "quarry/common/error.h"
+#include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_filter.h"
 #include "quarry/formats/parquet/row_group_pruning.h"
@@ -11,19 +12,11 @@
 namespace quarry::parquet {
 namespace {
 
-/// The data pages of `leaves`' chunks in `group`, as their encoding_stats count
-/// them (0 for a chunk without them).
+/// The data pages of `leaves`' chunks in `group`, as their encoding_stats
+/// count them (0 for a chunk without them).
 int64_t dataPagesOf(const RowGroup& group, const std::vector<const SchemaNode*>& leaves) {
   int64_t pages = 0;
-  for (const SchemaNode* leaf : leaves) {
-    const auto index = static_cast<size_t>(leaf->leafIndex);
-    if (index >= group.columns.size() || !group.columns[index].meta_data) continue;
-    const auto& stats = group.columns[index].meta_data->encoding_stats;
-    if (!stats) continue;
-    for (const PageEncodingStats& s : *stats) {
-      if (s.page_type == PageType::DATA_PAGE || s.page_type == PageType::DATA_PAGE_V2) pages += s.count;
-    }
-  }
+  for (const SchemaNode* leaf : leaves) pages += dataPagesFromEncodingStats(group, *leaf);
   return pages;
 }
 
@@ -83,9 +76,25 @@ bool RowReader::loadNextRowGroup() {
       metrics_.pagesSkipped += pages - dataPagesOf(metadata, projectedLeaves_.leaves());
     }
     io::StorageObject& storage = file_.storage();
+    // The page index may rule out some pages, or all (page_pruning.h).
+    std::optional<PageSelection> selection;
+    if (filter_ && !everyRow_ && file_.options().metadataPruning) {
+      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded->leaves(), metrics_);
+    }
+    if (selection && selection->rows.empty()) {
+      ++metrics_.rowGroupsPrunedByPageIndex;
+      metrics_.pagesSkipped += pages;
+      continue;
+    }
     const uint64_t bytesBefore = storage.bytesRead();
     const uint64_t requestsBefore = storage.requestCount();
-    current_.emplace(file_.readRowGroup(index, *decoded));
+    pageRows_.clear();
+    if (selection) {
+      current_.emplace(file_.readRowGroupRows(index, *decoded, *selection, metrics_));
+      pageRows_ = selection->rows.rows();
+    } else {
+      current_.emplace(file_.readRowGroup(index, *decoded));
+    }
     metrics_.bytesFetched += storage.bytesRead() - bytesBefore;
     metrics_.requestsFetched += storage.requestCount() - requestsBefore;
     metrics_.rowsDecoded += current_->numRows();

@@ -55,7 +55,9 @@ class RowReader {
 
   const ResolvedProjection& projection() const { return projection_; }
   /// Returns the index of the current row in the file.
-  int64_t rowIndex() const { return rowGroupFirstRow_ + row_; }
+  int64_t rowIndex() const {
+    return rowGroupFirstRow_ + (pageRows_.empty() ? row_ : pageRows_[static_cast<size_t>(row_)]);
+  }
   /// Returns what the reader has pruned, fetched, decoded and returned so far.
   const ReaderMetrics& metrics() const { return metrics_; }
 
@@ -90,6 +92,9 @@ class RowReader {
   int64_t row_ = -1;
   int64_t rowGroupFirstRow_ = 0;
   int64_t nextFirstRow_ = 0;
+  /// When the page index left only some rows of the current row group: their
+  /// indices in the row group (the assembled group holds only them).
+  std::vector<int64_t> pageRows_;
 };
 
 }  // namespace quarry::parquet

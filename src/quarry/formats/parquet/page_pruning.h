@@ -1,0 +1,95 @@
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "quarry/formats/parquet/bound_predicate.h"
+#include "quarry/formats/parquet/metadata.h"
+#include "quarry/formats/parquet/reader_metrics.h"
+#include "quarry/formats/parquet/row_ranges.h"
+#include "quarry/io/storage.h"
+
+/// Page skipping from the page index (query-controls.txt: "All predicates,
+/// including those wrapped in not, are pushed down for row-group and page
+/// skipping").
+///
+/// The ColumnIndex of a chunk holds each page's min / max, null count, null-page
+/// flag and NaN count; its OffsetIndex each page's byte range and first row.
+/// Pages of different columns need not start at the same rows, so the row group
+/// is cut at every page boundary of every filter column into segments, inside
+/// each of which every filter column lies within one page. Each segment is
+/// decided by the same three-valued decision as a row group (statistics_pruning,
+/// decideUnit) from the statistics of the pages covering it, restricted to the
+/// segment: bounds hold for any subset of a page's rows, a null count only as
+/// "none" or "all". The rows kept are the segments some row of which may match.
+/// Deciding segments of the whole predicate covers and (ranges intersected), or
+/// (united) and not alike. A filter column without a column index takes its
+/// chunk's statistics for every segment.
+///
+/// Example: column a with pages at rows 0 and 100 (bounds [1, 5], [6, 9]), b at
+/// rows 0, 50 and 150 (bounds [10, 20], [30, 40], [50, 60]), 200 rows; the
+/// segments are [0, 50) [50, 100) [100, 150) [150, 200). a > 5 AND b >= 50
+/// keeps [150, 200); a > 5 OR b >= 50 keeps [100, 200).
+namespace quarry::parquet {
+
+/// The page index of one column chunk, as read from the file (each part absent
+/// where the chunk has none).
+struct ChunkPageIndex {
+  std::optional<ColumnIndex> columnIndex;
+  std::optional<OffsetIndex> offsetIndex;
+};
+
+/// Reads, with one request, the OffsetIndex of every leaf of `leaves` and the
+/// ColumnIndex of every leaf of `filterLeaves` (entries in the order given) of
+/// row group `rowGroup`. Checks each OffsetIndex against its chunk (pages start
+/// at row 0 and ascend, lie within the chunk's bytes) and each ColumnIndex
+/// against its OffsetIndex (one entry per page); throws CorruptFile naming the
+/// file, row group and column otherwise.
+struct RowGroupPageIndex {
+  std::vector<ChunkPageIndex> leaves;
+  std::vector<ChunkPageIndex> filterLeaves;
+};
+RowGroupPageIndex readPageIndex(io::StorageObject& file, const FileMetaData& metadata, int rowGroup,
+                                std::span<const SchemaNode* const> leaves,
+                                std::span<const SchemaNode* const> filterLeaves);
+
+/// Returns whether some leaf of `leaves` has a ColumnIndex and an OffsetIndex
+/// in row group `rowGroup` (without reading them).
+bool hasPageIndex(const FileMetaData& metadata, int rowGroup,
+                  std::span<const SchemaNode* const> leaves);
+
+/// Returns the rows of row group `rowGroup` that `predicate` may select, by the
+/// page index `filterIndex` of the predicate's leaves (predicate.leaves() order).
+RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& metadata,
+                          int rowGroup, const std::vector<ChunkPageIndex>& filterIndex);
+
+/// What a reader does with a row group some of whose pages the page index rules
+/// out: the rows to read and, for each decoded leaf, its OffsetIndex (absent
+/// where the chunk has none: it is read whole and trimmed to the rows).
+struct PageSelection {
+  RowRanges rows;
+  std::vector<std::optional<OffsetIndex>> offsetIndexes;
+};
+
+/// Decides the pages of row group `rowGroup` for a reader decoding `leaves`:
+/// absent when no leaf of the predicate has a page index or when every row may
+/// match (the group is then read whole); otherwise the rows to read (possibly
+/// none). The index bytes show in `metrics` (bytesFetched, requestsFetched).
+std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
+                                         const FileMetaData& metadata, io::StorageObject& file,
+                                         int rowGroup, std::span<const SchemaNode* const> leaves,
+                                         ReaderMetrics& metrics);
+
+/// Returns the data pages of `leaf`'s chunk in `group` as its encoding_stats
+/// count them (0 for a chunk without them).
+int64_t dataPagesFromEncodingStats(const RowGroup& group, const SchemaNode& leaf);
+
+/// Counts in `metrics` the pages of the chunks of `leaves` for which `selection`
+/// holds an OffsetIndex: its page count replaces encoding_stats' in pagesTotal
+/// (which the reader counted before it read the index), and those pages not
+/// among the `pagesRead` are skipped.
+void countIndexedPages(const RowGroup& group, std::span<const SchemaNode* const> leaves,
+                       const PageSelection& selection, int64_t pagesRead, ReaderMetrics& metrics);
+
+}  // namespace quarry::parquet

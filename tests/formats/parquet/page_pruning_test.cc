@@ -1,0 +1,334 @@
+#include "quarry/formats/parquet/page_pruning.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "quarry/formats/parquet/column_reader.h"
+#include "quarry/formats/parquet/filter_predicate.h"
+#include "tests/formats/parquet/pruning_fixture.h"
+
+// Page skipping from the page index (query-controls.txt: "All predicates,
+// including those wrapped in not, are pushed down for row-group and page
+// skipping"), on files of tests/formats/parquet/parquet_fixture_writer.h whose
+// pages and page index say exactly what each test needs. Every test checks the
+// rows against a read without metadata pruning.
+namespace quarry::parquet {
+namespace {
+
+using namespace quarry::parquet::testing;
+using P = FilterPredicate;
+
+TEST(RowRangesTest, MergesTouchingRangesAndFindsOverlaps) {
+  RowRanges r;
+  r.add(0, 10);
+  r.add(10, 20);  // touches: merged
+  r.add(30, 40);
+  r.add(35, 45);  // overlaps: merged
+  r.add(50, 50);  // empty: ignored
+  ASSERT_EQ(r.ranges().size(), 2u);
+  EXPECT_EQ(r.ranges()[0], (RowRanges::Range{0, 20}));
+  EXPECT_EQ(r.ranges()[1], (RowRanges::Range{30, 45}));
+  EXPECT_EQ(r.rowCount(), 35);
+  EXPECT_TRUE(r.overlaps(19, 25));
+  EXPECT_FALSE(r.overlaps(20, 30));
+  EXPECT_TRUE(r.overlaps(44, 100));
+  EXPECT_FALSE(r.overlaps(45, 100));
+  EXPECT_EQ(RowRanges::all(3).rows(), (std::vector<int64_t>{0, 1, 2}));
+}
+
+/// A chunk of `values` split into pages of `rows` rows each, with a ColumnIndex
+/// of each page's true bounds (INT32) and null count.
+FixtureChunk pagedInt32(const std::vector<Raw>& values, const std::vector<size_t>& rows) {
+  FixtureChunk chunk;
+  chunk.values = values;
+  size_t at = 0;
+  for (const size_t n : rows) {
+    FixturePage page;
+    page.rows = n;
+    std::optional<int32_t> lo, hi;
+    int64_t nulls = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (!values[i]) {
+        ++nulls;
+        continue;
+      }
+      int32_t v;
+      std::memcpy(&v, values[i]->data(), 4);
+      lo = lo ? std::min(*lo, v) : v;
+      hi = hi ? std::max(*hi, v) : v;
+    }
+    page.nullCount = nulls;
+    page.nullPage = !lo.has_value();
+    if (lo) {
+      page.min = i32(*lo);
+      page.max = i32(*hi);
+    }
+    chunk.pageIndex.push_back(page);
+    at += n;
+  }
+  return chunk;
+}
+
+std::vector<Raw> ids(int32_t n) {
+  std::vector<Raw> out;
+  for (int32_t i = 0; i < n; ++i) out.push_back(i32(i));
+  return out;
+}
+
+/// The example of page_pruning.h: a with pages at rows 0 and 100 (bounds [1, 5]
+/// and [6, 9]), b with pages at rows 0, 50 and 150 ([10, 20], [30, 40], [50, 60]),
+/// 200 rows, and id 0..199 in one page without a page index.
+std::vector<uint8_t> misalignedFile() {
+  std::vector<Raw> a, b;
+  for (int32_t row = 0; row < 200; ++row) {
+    a.push_back(i32(row < 100 ? 1 + row % 5 : 6 + row % 4));
+    b.push_back(i32(row < 50 ? 10 + row % 11 : row < 150 ? 30 + row % 11 : 50 + row % 11));
+  }
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("id", PhysicalType::INT32)))
+      .column(required(leafElement("a", PhysicalType::INT32)))
+      .column(required(leafElement("b", PhysicalType::INT32)));
+  w.rowGroup({FixtureChunk{ids(200), std::nullopt, std::nullopt}, pagedInt32(a, {100, 100}),
+              pagedInt32(b, {50, 100, 50})});
+  return w.bytes();
+}
+
+RowRanges rangesOf(const std::vector<uint8_t>& bytes, const FilterPredicate& filter) {
+  auto file = openBytes(bytes, true);
+  const BoundPredicate bound = BoundPredicate::bind(filter, file->schema());
+  const RowGroupPageIndex index =
+      readPageIndex(file->storage(), file->metadata(), 0, {}, bound.leaves());
+  return selectRowRanges(bound, file->metadata(), 0, index.filterLeaves);
+}
+
+std::vector<RowRanges::Range> ranges(std::initializer_list<RowRanges::Range> r) {
+  return r;
+}
+
+/// Reads the ids `filter` selects with pruning on and off; expects the same rows.
+/// (On these tiny files the page index can cost more bytes than the pages it
+/// saves; the last test measures the saving on a realistic column.)
+Read samePruned(const std::vector<uint8_t>& bytes, const FilterPredicate& filter) {
+  SCOPED_TRACE(filter.toString());
+  const Read pruned = readIds(bytes, filter, true);
+  const Read full = readIds(bytes, filter, false);
+  EXPECT_EQ(pruned.ids, full.ids);
+  EXPECT_EQ(full.metrics.pagesSkipped, 0);
+  return pruned;
+}
+
+TEST(PagePruningTest, AndIntersectsAndOrUnitesRowRangesOfMisalignedPages) {
+  const auto file = misalignedFile();
+  EXPECT_EQ(rangesOf(file, P::and_(P::gt("a", 5), P::gtEq("b", 50))).ranges(),
+            ranges({{150, 200}}));
+  EXPECT_EQ(rangesOf(file, P::or_(P::gt("a", 5), P::gtEq("b", 50))).ranges(), ranges({{100, 200}}));
+  EXPECT_EQ(rangesOf(file, P::not_(P::ltEq("a", 5))).ranges(), ranges({{100, 200}}));
+  EXPECT_EQ(rangesOf(file, P::eq("b", 35)).ranges(), ranges({{50, 150}}));
+  EXPECT_EQ(rangesOf(file, P::and_(P::eq("b", 35), P::lt("a", 6))).ranges(), ranges({{50, 100}}));
+  EXPECT_TRUE(rangesOf(file, P::and_(P::lt("a", 6), P::gtEq("b", 50))).empty());
+  // id has no page index: its chunk statistics (none here) decide nothing.
+  EXPECT_EQ(rangesOf(file, P::and_(P::eq("id", 7), P::gt("a", 5))).ranges(), ranges({{100, 200}}));
+}
+
+TEST(PagePruningTest, ReadsOnlyThePagesHoldingSelectedRowsAndReturnsTheSameRows) {
+  const auto file = misalignedFile();
+  for (const auto& filter :
+       {P::and_(P::gt("a", 5), P::gtEq("b", 50)), P::or_(P::gt("a", 5), P::gtEq("b", 50)),
+        P::not_(P::ltEq("a", 5)), P::eq("b", 35), P::in("b", 12, 55),
+        P::and_(P::eq("b", 35), P::lt("a", 6))}) {
+    const Read r = samePruned(file, filter);
+    EXPECT_GT(r.metrics.pagesSkipped, 0) << filter.toString();
+  }
+  const Read none = samePruned(file, P::and_(P::lt("a", 6), P::gtEq("b", 50)));
+  EXPECT_TRUE(none.ids.empty());
+  EXPECT_EQ(none.metrics.rowGroupsPrunedByPageIndex, 1);
+  EXPECT_EQ(none.metrics.rowGroupsRead, 0);
+}
+
+TEST(PagePruningTest, ProjectedColumnsWithOtherPageBoundariesStayAlignedWithTheRows) {
+  // Reading a and b while filtering on b: a's pages start at other rows, id is
+  // read whole and trimmed; every returned row must be the row it claims.
+  auto file = openBytes(misalignedFile(), true);
+  auto rows = file->rowReader(ColumnProjection::columns({"id", "a", "b"}), P::in("b", 12, 55));
+  int returned = 0;
+  while (rows->next()) {
+    const int32_t id = rows->getInt("id");
+    EXPECT_EQ(rows->rowIndex(), id);
+    EXPECT_EQ(rows->getInt("a"), id < 100 ? 1 + id % 5 : 6 + id % 4);
+    EXPECT_EQ(rows->getInt("b"), id < 50 ? 10 + id % 11 : id < 150 ? 30 + id % 11 : 50 + id % 11);
+    ++returned;
+  }
+  EXPECT_GT(returned, 0);
+  EXPECT_GT(rows->metrics().pagesSkipped, 0);
+}
+
+TEST(PagePruningTest, ColumnReadersSkipThePagesAsTheRowReaderDoes) {
+  const auto bytes = misalignedFile();
+  const auto filter = P::or_(P::eq("b", 55), P::gt("a", 8));  // rows [100, 200)
+  const Read expected = readIds(bytes, filter, false);
+  auto file = openBytes(bytes, true);
+  auto columns = file->columnReaders(ColumnProjection::columns({"id"}), filter);
+  Ids got;
+  while (columns->nextBatch()) {
+    const auto values =
+        columns->column(0).data().values<int32_t>();  // id is REQUIRED: one value per row
+    got.insert(got.end(), values.begin(), values.end());
+  }
+  EXPECT_EQ(got, expected.ids);
+  EXPECT_GT(columns->metrics().pagesSkipped, 0);
+}
+
+TEST(PagePruningTest, NullPagesDecideNullTestsAndHoldNoValue) {
+  // "null_pages: ... If true, a page contains only null values": such a page's
+  // min / max are placeholders, never bounds.
+  std::vector<Raw> x;
+  for (int32_t i = 0; i < 10; ++i) x.push_back(std::nullopt);
+  for (int32_t i = 0; i < 10; ++i) x.push_back(i32(i));
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("id", PhysicalType::INT32)))
+      .column(leafElement("x", PhysicalType::INT32));
+  FixtureChunk paged = pagedInt32(x, {10, 10});
+  paged.pageIndex[0].min = i32(0);  // placeholders a writer may leave
+  paged.pageIndex[0].max = i32(0);
+  w.rowGroup({FixtureChunk{ids(20), std::nullopt, std::nullopt}, paged});
+  const auto file = w.bytes();
+  EXPECT_EQ(rangesOf(file, P::isNull("x")).ranges(), ranges({{0, 10}}));
+  EXPECT_EQ(rangesOf(file, P::isNotNull("x")).ranges(), ranges({{10, 20}}));
+  EXPECT_EQ(rangesOf(file, P::eq("x", 0)).ranges(), ranges({{10, 20}}));
+  EXPECT_EQ(rangesOf(file, P::not_(P::eq("x", 0))).ranges(), ranges({{10, 20}}));
+  for (const auto& f : {P::isNull("x"), P::isNotNull("x"), P::eq("x", 0), P::not_(P::eq("x", 0))})
+    samePruned(file, f);
+}
+
+TEST(PagePruningTest, ANullPageOfAColumnThatCannotBeNullIsIgnored) {
+  // As parquet-testing's datapage_v1-corrupt-checksum.parquet records: every page
+  // of a REQUIRED column a null page, null counts of -1. Nothing of such a page
+  // is known; it is read.
+  std::vector<Raw> x;
+  for (int32_t i = 0; i < 20; ++i) x.push_back(i32(i));
+  FixtureChunk chunk = pagedInt32(x, {10, 10});
+  for (FixturePage& page : chunk.pageIndex) {
+    page.nullPage = true;
+    page.nullCount = -1;
+    page.min = page.max = std::nullopt;
+  }
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("id", PhysicalType::INT32)))
+      .column(required(leafElement("x", PhysicalType::INT32)));
+  w.rowGroup({FixtureChunk{ids(20), std::nullopt, std::nullopt}, chunk});
+  const auto file = w.bytes();
+  EXPECT_EQ(rangesOf(file, P::isNotNull("x")).ranges(), ranges({{0, 20}}));
+  EXPECT_EQ(rangesOf(file, P::eq("x", 3)).ranges(), ranges({{0, 20}}));
+  EXPECT_EQ(samePruned(file, P::eq("x", 3)).ids, Ids{3});
+}
+
+/// A DOUBLE column of two pages, [1, 2, NaN, 3] and [10, 11, 12, 13]; the first
+/// page's index records bounds [1, 3] and `nanCount`.
+std::vector<uint8_t> nanPages(std::optional<int64_t> nanCount) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Raw> x;
+  for (double v : {1.0, 2.0, nan, 3.0, 10.0, 11.0, 12.0, 13.0}) x.push_back(f64(v));
+  FixtureChunk chunk;
+  chunk.values = x;
+  chunk.pageIndex = {FixturePage{4, f64(1), f64(3), 0, nanCount},
+                     FixturePage{4, f64(10), f64(13), 0, 0}};
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("id", PhysicalType::INT32)))
+      .column(required(leafElement("x", PhysicalType::DOUBLE)));
+  w.columnOrders({ParquetFixtureWriter::kTypeOrder, ParquetFixtureWriter::kIeee754TotalOrder});
+  w.rowGroup({FixtureChunk{ids(8), std::nullopt, std::nullopt}, chunk});
+  return w.bytes();
+}
+
+TEST(PagePruningTest, APageMayHoldNaNUnlessItsNanCountIsZero) {
+  // NaN sorts above every number: x > 5 holds for a NaN row. Without a recorded
+  // nan_count the first page may hold one (it does) and is read.
+  const auto unknown = nanPages(std::nullopt);
+  EXPECT_EQ(rangesOf(unknown, P::gt("x", 5.0)).ranges(), ranges({{0, 8}}));
+  EXPECT_EQ(samePruned(unknown, P::gt("x", 5.0)).ids, (Ids{2, 4, 5, 6, 7}));
+  // A nan_count of 1: still read; a page of 4 values with bounds [1, 3] and a
+  // nan_count of 0 is skipped for x > 5 (that file lies about row 2, and pruning
+  // then trusts it: the differential tests use truthful files).
+  EXPECT_EQ(rangesOf(nanPages(1), P::gt("x", 5.0)).ranges(), ranges({{0, 8}}));
+  EXPECT_EQ(rangesOf(nanPages(0), P::gt("x", 5.0)).ranges(), ranges({{4, 8}}));
+  // x < 5 needs no NaN count: NaN does not satisfy it, and the second page's bounds exclude it.
+  EXPECT_EQ(rangesOf(unknown, P::lt("x", 5.0)).ranges(), ranges({{0, 4}}));
+  EXPECT_EQ(samePruned(unknown, P::lt("x", 5.0)).ids, (Ids{0, 1, 3}));
+}
+
+TEST(PagePruningTest, IgnoredBoundsKeepEveryPage) {
+  // "When statistics are ignored": the minimum above the maximum, or a column
+  // order quarry does not know, leave the page to its null count alone.
+  std::vector<Raw> x;
+  for (int32_t i = 0; i < 20; ++i) x.push_back(i32(i));
+  auto fileWith = [&](bool reversed, std::optional<int16_t> order) {
+    FixtureChunk chunk = pagedInt32(x, {10, 10});
+    if (reversed) std::swap(chunk.pageIndex[0].min, chunk.pageIndex[0].max);
+    ParquetFixtureWriter w;
+    w.column(required(leafElement("id", PhysicalType::INT32)))
+        .column(required(leafElement("x", PhysicalType::INT32)));
+    if (order) w.columnOrders({ParquetFixtureWriter::kTypeOrder, *order});
+    w.rowGroup({FixtureChunk{ids(20), std::nullopt, std::nullopt}, chunk});
+    return w.bytes();
+  };
+  EXPECT_EQ(rangesOf(fileWith(false, std::nullopt), P::gtEq("x", 15)).ranges(), ranges({{10, 20}}));
+  EXPECT_EQ(rangesOf(fileWith(true, std::nullopt), P::gtEq("x", 15)).ranges(), ranges({{0, 20}}));
+  EXPECT_EQ(rangesOf(fileWith(true, std::nullopt), P::lt("x", 5)).ranges(), ranges({{0, 10}}));
+  EXPECT_EQ(rangesOf(fileWith(false, 99), P::gtEq("x", 15)).ranges(), ranges({{0, 20}}));
+  for (const auto& f : {P::gtEq("x", 15), P::lt("x", 5)}) {
+    samePruned(fileWith(true, std::nullopt), f);
+    samePruned(fileWith(false, 99), f);
+  }
+}
+
+TEST(PagePruningTest, MetadataPruningOffReadsEveryPage) {
+  // A page index whose bounds lie: with pruning the lie hides rows; the switch
+  // that disables metadata pruning reads them.
+  std::vector<Raw> x;
+  for (int32_t i = 0; i < 20; ++i) x.push_back(i32(i));
+  FixtureChunk chunk = pagedInt32(x, {10, 10});
+  chunk.pageIndex[1].min = i32(100);
+  chunk.pageIndex[1].max = i32(200);
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("id", PhysicalType::INT32)))
+      .column(required(leafElement("x", PhysicalType::INT32)));
+  w.rowGroup({FixtureChunk{ids(20), std::nullopt, std::nullopt}, chunk});
+  const auto file = w.bytes();
+  EXPECT_TRUE(readIds(file, P::eq("x", 15), true).ids.empty());
+  const Read off = readIds(file, P::eq("x", 15), false);
+  EXPECT_EQ(off.ids, (Ids{15}));
+  EXPECT_EQ(off.metrics.pagesSkipped, 0);
+}
+
+TEST(PagePruningTest, ASelectivePredicateOnASortedColumnReadsUnderFivePercentOfIt) {
+  // The acceptance bound: at most 5 % of the column's bytes, page index included.
+  constexpr int32_t kRows = 100'000;
+  constexpr size_t kPageRows = 1'000;
+  std::vector<Raw> x;
+  for (int32_t i = 0; i < kRows; ++i) x.push_back(i32(i * 3));
+  FixtureChunk chunk = pagedInt32(x, std::vector<size_t>(kRows / kPageRows, kPageRows));
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("x", PhysicalType::INT32)));
+  w.rowGroup({chunk});
+  const auto bytes = w.bytes();
+  auto file = openBytes(bytes, true);
+  const int64_t columnBytes =
+      file->metadata().row_groups[0].columns[0].meta_data->total_compressed_size;
+  auto rows = file->rowReader(ColumnProjection::columns("x"),
+                              P::and_(P::gtEq("x", 150'000), P::lt("x", 150'300)));
+  int64_t returned = 0;
+  while (rows->next()) ++returned;
+  EXPECT_EQ(returned, 100);
+  const ReaderMetrics& m = rows->metrics();
+  EXPECT_LE(static_cast<int64_t>(m.bytesFetched), columnBytes / 20)
+      << m.bytesFetched << " bytes fetched of a " << columnBytes << "-byte column";
+  EXPECT_EQ(m.pagesTotal, 100);
+  EXPECT_EQ(m.pagesSkipped, 99);
+  EXPECT_EQ(m.rowsDecoded, 1'000);
+}
+
+}  // namespace
+}  // namespace quarry::parquet
