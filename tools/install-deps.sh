@@ -25,6 +25,11 @@ packages=(
   zlib1g-dev
   libxxhash-dev
   libcli11-dev
+  libprotobuf-dev     # ORC metadata (formats/orc/orc_proto.proto)
+  protobuf-compiler   # protoc generates the ORC message classes at build time
+  libcurl4-openssl-dev  # curl/curl.h; libcurl itself is loaded on the first remote URI
+  tzdata              # ORC timestamps are written in the writer's time zone
+  nginx-light         # the HTTP range server the remote-storage tests start
   ca-certificates     # npm's TLS to the registry
 )
 
