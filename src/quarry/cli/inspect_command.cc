@@ -6,6 +6,7 @@
 #include "quarry/cli/file_summary_view.h"
 #include "quarry/cli/inspected_file.h"
 #include "quarry/cli/json_writer.h"
+#include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/page_view.h"
 #include "quarry/cli/row_group_view.h"
 
@@ -49,6 +50,10 @@ CLI::App& addInspectCommand(CLI::App& app, InspectOptions& options) {
 }
 
 void runInspect(const InspectOptions& options, std::string& out) {
+  if (isOrcFile(options.file)) {
+    runOrcInspect(options, out);
+    return;
+  }
   const InspectedFile file = InspectedFile::open(options.file);
   if (options.json) {
     JsonWriter json(out);

@@ -8,6 +8,8 @@
 
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/json_writer.h"
+#include "quarry/cli/orc_inspect.h"
+#include "quarry/cli/orc_print.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/cli/value_renderer.h"
 #include "quarry/common/error.h"
@@ -189,6 +191,7 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
 }
 
 int runPrint(const PrintOptions& options, std::FILE* out) {
+  if (isOrcFile(options.file)) return runOrcPrint(options, out);
   RowPrinter printer(options.format, out);
   const auto fail = [&](const char* message) {
     try {
