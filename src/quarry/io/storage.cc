@@ -1,10 +1,14 @@
 #include "quarry/io/storage.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string_view>
 
 #include "quarry/common/error.h"
+#include "quarry/io/http_client.h"
+#include "quarry/io/http_storage.h"
 #include "quarry/io/local_storage.h"
+#include "quarry/io/s3_storage.h"
 
 namespace quarry::io {
 
@@ -19,11 +23,15 @@ std::vector<uint8_t> StorageObject::readTail(uint64_t length) {
 std::unique_ptr<StorageObject> openObject(const std::string& uri) {
   static constexpr std::string_view kFileScheme = "file://";
   if (uri.starts_with(kFileScheme)) return LocalStorageProvider().open(uri.substr(kFileScheme.size()));
-  const auto scheme = uri.find("://");
-  if (scheme != std::string::npos) {
-    throw IoError(uri + ": the scheme '" + uri.substr(0, scheme) + "' is not supported");
-  }
-  return LocalStorageProvider().open(uri);
+  const auto schemeEnd = uri.find("://");
+  if (schemeEnd == std::string::npos) return LocalStorageProvider().open(uri);
+  // Schemes are case-insensitive (RFC 3986); paths and keys are not.
+  std::string scheme = uri.substr(0, schemeEnd);
+  std::transform(scheme.begin(), scheme.end(), scheme.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (scheme == "http" || scheme == "https") return HttpStorageProvider().open(uri);
+  if (scheme == "s3") return openS3Object(uri);
+  throw IoError(redactUrl(uri) + ": the scheme '" + scheme + "' is not supported");
 }
 
 }  // namespace quarry::io

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Glob patterns over '/'-separated paths, the same for local files and S3 keys:
+///   *       any run of characters within one path segment
+///   ?       one character other than '/'
+///   [a-c]   one character of a set ([!a-c] or [^a-c]: not of it)
+///   **      as a whole segment, zero or more segments: "data/**/*.parquet" matches
+///           data/x.parquet and data/2024/01/x.parquet (elsewhere it acts as '*')
+namespace quarry::io {
+
+/// Returns whether `pattern` holds a wildcard (*, ? or [).
+bool hasGlob(std::string_view pattern);
+
+/// Returns the part of `pattern` before its first wildcard, the prefix every match
+/// starts with ("data/2024-*/x" -> "data/2024-"); all of it when it has none.
+std::string_view globLiteralPrefix(std::string_view pattern);
+
+/// Returns whether `path` matches `pattern` in full.
+bool globMatch(std::string_view pattern, std::string_view path);
+
+/// Lists the regular files matching a local `pattern`, sorted; a pattern without
+/// wildcards gives itself when that file exists. Directories that cannot be read are
+/// skipped; no match gives an empty list (the caller words that error).
+std::vector<std::string> globLocal(const std::string& pattern);
+
+}  // namespace quarry::io

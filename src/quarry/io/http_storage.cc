@@ -1,0 +1,110 @@
+#include "quarry/io/http_storage.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "quarry/common/error.h"
+
+namespace quarry::io {
+
+HttpStorageObject::HttpStorageObject(std::string uri, std::string url, std::shared_ptr<HttpClient> client,
+                                     HttpStorageOptions options, std::function<void(HttpRequest&)> prepare)
+    : displayUri_(redactUrl(uri)),
+      url_(std::move(url)),
+      client_(std::move(client)),
+      options_(options),
+      prepare_(std::move(prepare)) {
+  if (options_.tailBytes == 0) options_.tailBytes = 1;
+}
+
+RangeResponse HttpStorageObject::fetch(const RangeRequest& range) const {
+  RangeResponse response = fetchRange(*client_, displayUri_, url_, range, prepare_, options_.retry);
+  requests_.fetch_add(1, std::memory_order_relaxed);
+  bytes_.fetch_add(response.body.size(), std::memory_order_relaxed);
+  return response;
+}
+
+void HttpStorageObject::fetchTailLocked(uint64_t length) const {
+  RangeResponse response = fetch(RangeRequest{0, std::max<uint64_t>(length, 1), true});
+  size_ = response.objectSize;
+  tail_ = std::move(response.body);
+  etag_ = std::move(response.etag);
+  known_ = true;
+}
+
+uint64_t HttpStorageObject::size() const {
+  std::lock_guard lock(mutex_);
+  if (!known_) fetchTailLocked(options_.tailBytes);
+  return size_;
+}
+
+std::optional<std::string> HttpStorageObject::etag() const {
+  std::lock_guard lock(mutex_);
+  return etag_;
+}
+
+std::vector<uint8_t> HttpStorageObject::readTail(uint64_t length) {
+  std::unique_lock lock(mutex_);
+  if (!known_) fetchTailLocked(length);
+  const uint64_t n = std::min(length, size_);
+  if (n > tail_.size()) {
+    // The tail asked for is longer than the one cached: fetch only the bytes before it
+    // and keep the longer tail, which the footer reader's next reads fall into.
+    const uint64_t start = size_ - n;
+    const uint64_t missing = n - tail_.size();
+    RangeResponse response = fetch(RangeRequest{start, missing, false});
+    if (response.objectSize != size_ || response.etag != etag_) {
+      throw IoError(displayUri_ + ": the object changed while being read (it had " + std::to_string(size_) +
+                    " bytes, now " + std::to_string(response.objectSize) + ")");
+    }
+    response.body.insert(response.body.end(), tail_.begin(), tail_.end());
+    tail_ = std::move(response.body);
+  }
+  return std::vector<uint8_t>(tail_.end() - static_cast<ptrdiff_t>(n), tail_.end());
+}
+
+void HttpStorageObject::readAt(uint64_t offset, std::span<uint8_t> out) {
+  uint64_t size = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (!known_) fetchTailLocked(options_.tailBytes);
+    size = size_;
+    if (offset <= size && out.size() <= size - offset) {
+      const uint64_t tailStart = size - tail_.size();
+      if (offset >= tailStart) {
+        if (!out.empty()) std::memcpy(out.data(), tail_.data() + (offset - tailStart), out.size());
+        return;
+      }
+    }
+  }
+  if (offset > size || out.size() > size - offset) {
+    throw IoError(displayUri_ + ": read of bytes [" + std::to_string(offset) + ", " +
+                  std::to_string(offset + out.size()) + ") is past the end of the object (" + std::to_string(size) +
+                  " bytes)");
+  }
+  RangeResponse response = fetch(RangeRequest{offset, out.size(), false});
+  std::optional<std::string> etag;
+  {
+    std::lock_guard lock(mutex_);
+    etag = etag_;
+  }
+  if (response.objectSize != size || response.etag != etag) {
+    throw IoError(displayUri_ + ": the object changed while being read (it had " + std::to_string(size) +
+                  " bytes" + (etag ? " and ETag " + *etag : std::string()) + ", now " +
+                  std::to_string(response.objectSize) + " bytes" +
+                  (response.etag ? " and ETag " + *response.etag : std::string()) + ")");
+  }
+  std::memcpy(out.data(), response.body.data(), out.size());
+}
+
+HttpStorageProvider::HttpStorageProvider(HttpStorageOptions options, std::shared_ptr<HttpClient> client)
+    : options_(options), client_(std::move(client)) {}
+
+std::unique_ptr<StorageObject> HttpStorageProvider::open(const std::string& uri) {
+  if (!client_) client_ = curlHttpClient(options_.client);
+  auto object = std::make_unique<HttpStorageObject>(uri, uri, client_, options_);
+  object->size();  // the one request that opening costs; it fails here when the object is missing
+  return object;
+}
+
+}  // namespace quarry::io

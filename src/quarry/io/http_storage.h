@@ -1,0 +1,84 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "quarry/io/http_client.h"
+#include "quarry/io/storage.h"
+
+/// Objects behind http:// and https:// URLs, read with range GETs.
+namespace quarry::io {
+
+struct HttpStorageOptions {
+  HttpClientOptions client;
+  RetryPolicy retry;
+  /// How many bytes the first request reads from the end of the object when the
+  /// caller did not ask for the tail itself (size() or readAt first). 64 KiB holds
+  /// the footer of nearly every Parquet file.
+  uint64_t tailBytes = 64 * 1024;
+};
+
+/// An object read over HTTP. Its first request is a suffix range GET of the tail,
+/// which also tells the size (from Content-Range); the tail stays cached, so opening
+/// a Parquet file (size, then the footer from the tail) costs one request. Later
+/// reads are one range GET each, retried per the RetryPolicy; readAt is thread-safe.
+class HttpStorageObject : public StorageObject {
+ public:
+  /// Reads `url` with `client`; `uri` names the object in errors (credentials are
+  /// redacted from it) and `prepare` may add headers to every request (S3 signs there).
+  HttpStorageObject(std::string uri, std::string url, std::shared_ptr<HttpClient> client,
+                    HttpStorageOptions options = {},
+                    std::function<void(HttpRequest&)> prepare = nullptr);
+
+  /// Returns the URI with user-info and query values redacted.
+  const std::string& uri() const override { return displayUri_; }
+  uint64_t size() const override;
+  void readAt(uint64_t offset, std::span<uint8_t> out) override;
+  std::vector<uint8_t> readTail(uint64_t length) override;
+  uint64_t requestCount() const override { return requests_.load(std::memory_order_relaxed); }
+  uint64_t bytesRead() const override { return bytes_.load(std::memory_order_relaxed); }
+
+  /// Returns the object's ETag as the server sent it with the first answer, if any.
+  std::optional<std::string> etag() const;
+
+ private:
+  /// Fetches the last `length` bytes when nothing is known yet; the caller holds mutex_.
+  void fetchTailLocked(uint64_t length) const;
+  /// Sends one range request and checks that the object has not changed since the first.
+  RangeResponse fetch(const RangeRequest& range) const;
+
+  std::string displayUri_;
+  std::string url_;
+  std::shared_ptr<HttpClient> client_;
+  HttpStorageOptions options_;
+  std::function<void(HttpRequest&)> prepare_;
+
+  mutable std::mutex mutex_;
+  mutable bool known_ = false;  // size_, tail_, etag_ are set
+  mutable uint64_t size_ = 0;
+  mutable std::vector<uint8_t> tail_;  // the object's last tail_.size() bytes
+  mutable std::optional<std::string> etag_;
+  mutable std::atomic<uint64_t> requests_{0};
+  mutable std::atomic<uint64_t> bytes_{0};
+};
+
+/// Opens http:// and https:// URLs.
+class HttpStorageProvider : public StorageProvider {
+ public:
+  explicit HttpStorageProvider(HttpStorageOptions options = {}, std::shared_ptr<HttpClient> client = nullptr);
+
+  /// Opens `uri` with one request (the tail); throws IoError when the server does not
+  /// serve it, Unsupported when libcurl cannot be loaded.
+  std::unique_ptr<StorageObject> open(const std::string& uri) override;
+
+ private:
+  HttpStorageOptions options_;
+  std::shared_ptr<HttpClient> client_;
+};
+
+}  // namespace quarry::io

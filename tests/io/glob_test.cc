@@ -1,0 +1,118 @@
+#include "quarry/io/glob.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace quarry::io {
+namespace {
+
+TEST(GlobTest, StarStaysWithinOneSegment) {
+  EXPECT_TRUE(globMatch("data/*.parquet", "data/a.parquet"));
+  EXPECT_TRUE(globMatch("data/*.parquet", "data/.parquet"));
+  EXPECT_FALSE(globMatch("data/*.parquet", "data/2024/a.parquet"));
+  EXPECT_FALSE(globMatch("data/*.parquet", "data/a.parquet.tmp"));
+  EXPECT_TRUE(globMatch("data/part-*-of-*", "data/part-1-of-3"));
+  EXPECT_FALSE(globMatch("*", "a/b"));
+}
+
+TEST(GlobTest, QuestionMarkIsOneCharacterButNotSlash) {
+  EXPECT_TRUE(globMatch("f?.csv", "f1.csv"));
+  EXPECT_FALSE(globMatch("f?.csv", "f12.csv"));
+  EXPECT_FALSE(globMatch("a?b", "a/b"));
+}
+
+TEST(GlobTest, DoubleStarSegmentMatchesZeroOrMoreDirectories) {
+  EXPECT_TRUE(globMatch("data/**/*.parquet", "data/a.parquet"));
+  EXPECT_TRUE(globMatch("data/**/*.parquet", "data/2024/a.parquet"));
+  EXPECT_TRUE(globMatch("data/**/*.parquet", "data/2024/01/02/a.parquet"));
+  EXPECT_FALSE(globMatch("data/**/*.parquet", "other/a.parquet"));
+  EXPECT_TRUE(globMatch("**/x", "x"));
+  EXPECT_TRUE(globMatch("**/x", "a/b/x"));
+  EXPECT_TRUE(globMatch("data/**", "data/a/b/c"));
+  EXPECT_TRUE(globMatch("a/**/b/**/c", "a/b/c"));
+  EXPECT_TRUE(globMatch("a/**/b/**/c", "a/x/b/y/z/c"));
+  EXPECT_FALSE(globMatch("a/**/b", "a/xb"));
+}
+
+TEST(GlobTest, DoubleStarInsideASegmentActsAsStar) {
+  EXPECT_TRUE(globMatch("a**b", "axxb"));
+  EXPECT_FALSE(globMatch("a**b", "ax/xb"));
+}
+
+TEST(GlobTest, BracketsMatchSetsRangesAndNegations) {
+  EXPECT_TRUE(globMatch("part-[0-2].csv", "part-1.csv"));
+  EXPECT_FALSE(globMatch("part-[0-2].csv", "part-3.csv"));
+  EXPECT_TRUE(globMatch("part-[!0-2].csv", "part-3.csv"));
+  EXPECT_TRUE(globMatch("[]x]", "]"));
+  EXPECT_TRUE(globMatch("a[", "a["));  // an unclosed bracket is literal
+}
+
+TEST(GlobTest, PathologicalPatternsStayFast) {
+  const std::string path(2000, 'a');
+  EXPECT_FALSE(globMatch("*a*a*a*a*a*a*a*a*a*a*b", path));
+  EXPECT_FALSE(globMatch("**/**/**/**/**/b", "a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/c"));
+}
+
+TEST(GlobTest, LiteralPrefixEndsAtTheFirstWildcard) {
+  EXPECT_EQ(globLiteralPrefix("data/2024-*/x.parquet"), "data/2024-");
+  EXPECT_EQ(globLiteralPrefix("data/**"), "data/");
+  EXPECT_EQ(globLiteralPrefix("f?"), "f");
+  EXPECT_EQ(globLiteralPrefix("plain/key"), "plain/key");
+  EXPECT_TRUE(hasGlob("a[0]"));
+  EXPECT_FALSE(hasGlob("a/b.parquet"));
+}
+
+class GlobLocalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::temp_directory_path() / ("quarry-glob-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root_);
+    for (const char* file :
+         {"a.parquet", "b.csv", "2024/c.parquet", "2024/01/d.parquet", "2025/e.parquet"}) {
+      std::filesystem::create_directories((root_ / file).parent_path());
+      std::ofstream(root_ / file) << "x";
+    }
+    std::filesystem::create_directories(root_ / "dir.parquet");  // a directory never matches
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  std::string at(const std::string& relative) const { return (root_ / relative).generic_string(); }
+
+  std::filesystem::path root_;
+};
+
+TEST_F(GlobLocalTest, StarListsOneDirectorySorted) {
+  EXPECT_EQ(globLocal(at("*.parquet")), (std::vector<std::string>{at("a.parquet")}));
+  EXPECT_EQ(globLocal(at("*/*.parquet")),
+            (std::vector<std::string>{at("2024/c.parquet"), at("2025/e.parquet")}));
+}
+
+TEST_F(GlobLocalTest, DoubleStarRecurses) {
+  EXPECT_EQ(globLocal(at("**/*.parquet")),
+            (std::vector<std::string>{at("2024/01/d.parquet"), at("2024/c.parquet"),
+                                      at("2025/e.parquet"), at("a.parquet")}));
+  EXPECT_EQ(globLocal(at("202?/**")),
+            (std::vector<std::string>{at("2024/01/d.parquet"), at("2024/c.parquet"),
+                                      at("2025/e.parquet")}));
+}
+
+TEST_F(GlobLocalTest, PatternWithoutWildcardsGivesTheFileWhenItExists) {
+  EXPECT_EQ(globLocal(at("b.csv")), (std::vector<std::string>{at("b.csv")}));
+  EXPECT_TRUE(globLocal(at("missing.csv")).empty());
+  EXPECT_TRUE(globLocal(at("missing/*.csv")).empty());
+}
+
+TEST_F(GlobLocalTest, RelativePatternsGiveRelativePaths) {
+  const auto previous = std::filesystem::current_path();
+  std::filesystem::current_path(root_);
+  const auto found = globLocal("*.csv");
+  const auto nested = globLocal("2024/*.parquet");
+  std::filesystem::current_path(previous);
+  EXPECT_EQ(found, (std::vector<std::string>{"b.csv"}));
+  EXPECT_EQ(nested, (std::vector<std::string>{"2024/c.parquet"}));
+}
+
+}  // namespace
+}  // namespace quarry::io
