@@ -117,6 +117,8 @@ Read samePruned(const std::vector<uint8_t>& bytes, const FilterPredicate& filter
   const Read full = readIds(bytes, filter, false);
   EXPECT_EQ(pruned.ids, full.ids);
   EXPECT_EQ(full.metrics.pagesSkipped, 0);
+  EXPECT_LE(pruned.metrics.pagesSkipped, pruned.metrics.pagesTotal);
+  EXPECT_EQ(pruned.metrics.pagesTotal, full.metrics.pagesTotal);
   return pruned;
 }
 
@@ -145,6 +147,8 @@ TEST(PagePruningTest, ReadsOnlyThePagesHoldingSelectedRowsAndReturnsTheSameRows)
   const Read none = samePruned(file, P::and_(P::lt("a", 6), P::gtEq("b", 50)));
   EXPECT_TRUE(none.ids.empty());
   EXPECT_EQ(none.metrics.rowGroupsPrunedByPageIndex, 1);
+  EXPECT_EQ(none.metrics.pagesTotal, 6);  // id 1 (encoding_stats), a 2 and b 3 (offset indexes)
+  EXPECT_EQ(none.metrics.pagesSkipped, 6);
   EXPECT_EQ(none.metrics.rowGroupsRead, 0);
 }
 
@@ -178,7 +182,8 @@ TEST(PagePruningTest, ColumnReadersSkipThePagesAsTheRowReaderDoes) {
     got.insert(got.end(), values.begin(), values.end());
   }
   EXPECT_EQ(got, expected.ids);
-  EXPECT_GT(columns->metrics().pagesSkipped, 0);
+  EXPECT_EQ(columns->metrics().pagesTotal, 6);
+  EXPECT_EQ(columns->metrics().pagesSkipped, 2);  // a's first page, b's first page
 }
 
 TEST(PagePruningTest, NullPagesDecideNullTestsAndHoldNoValue) {

@@ -83,14 +83,21 @@ bool ColumnReaders::nextBatch() {
   while (nextRowGroup_ < file_.numRowGroups()) {
     const int index = nextRowGroup_++;
     ++metrics_.rowGroupsTotal;
+    const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(index)];
+    // Pages as RowReader counts them: of every chunk the filtered read needs.
+    const int64_t pages = dataPagesFromEncodingStats(group, projection_.leaves());
+    metrics_.pagesTotal += pages;
     const PruningDecision decision =
         filter_ ? decideAndCount(*filter_, file_.metadata(), file_.storage(), index,
                                  file_.options(), metrics_)
                 : PruningDecision::kSomeMayMatch;
-    if (decision == PruningDecision::kNoRowMatches) continue;
+    if (decision == PruningDecision::kNoRowMatches) {
+      metrics_.pagesSkipped += pages;
+      continue;
+    }
     const bool everyRow = !filter_ || decision == PruningDecision::kEveryRowMatches;
     const ResolvedProjection& decoded = everyRow ? projectedLeaves_ : projection_;
-    const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(index)];
+    if (everyRow) metrics_.pagesSkipped += pages - dataPagesFromEncodingStats(group, decoded.leaves());
     std::vector<ColumnChunkData> columns = std::move(spare_);
     io::StorageObject& storage = file_.storage();
     const uint64_t bytesBefore = storage.bytesRead();
@@ -102,6 +109,7 @@ bool ColumnReaders::nextBatch() {
     }
     if (selection && selection->rows.empty()) {
       ++metrics_.rowGroupsPrunedByPageIndex;
+      metrics_.pagesSkipped += unindexedDataPages(group, decoded.leaves(), *selection);
       spare_ = std::move(columns);
       continue;
     }

@@ -238,13 +238,24 @@ std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
   metrics.bytesFetched += file.bytesRead() - bytes;
   metrics.requestsFetched += file.requestCount() - requests;
   const int64_t rows = metadata.row_groups.at(static_cast<size_t>(rowGroup)).num_rows;
-  RowRanges kept = selectRowRanges(predicate, metadata, rowGroup, index.filterLeaves);
-  if (kept.rowCount() == rows) return std::nullopt;
   PageSelection selection;
-  selection.rows = std::move(kept);
+  selection.rows = selectRowRanges(predicate, metadata, rowGroup, index.filterLeaves);
   selection.offsetIndexes.reserve(leaves.size());
-  for (ChunkPageIndex& leaf : index.leaves)
+  for (ChunkPageIndex& leaf : index.leaves) {
     selection.offsetIndexes.push_back(std::move(leaf.offsetIndex));
+  }
+  const RowGroup& group = metadata.row_groups.at(static_cast<size_t>(rowGroup));
+  if (selection.rows.rowCount() == rows) {
+    // Every page is read: the index still counts them (none skipped).
+    int64_t indexed = 0;
+    for (const auto& offsets : selection.offsetIndexes) {
+      if (offsets) indexed += static_cast<int64_t>(offsets->page_locations.size());
+    }
+    countIndexedPages(group, leaves, selection, indexed, metrics);
+    return std::nullopt;
+  }
+  // No row left: no page of an indexed chunk is read.
+  if (selection.rows.empty()) countIndexedPages(group, leaves, selection, 0, metrics);
   return selection;
 }
 
@@ -255,6 +266,22 @@ int64_t dataPagesFromEncodingStats(const RowGroup& group, const SchemaNode& leaf
   for (const PageEncodingStats& s : *chunk->meta_data->encoding_stats) {
     if (s.page_type == PageType::DATA_PAGE || s.page_type == PageType::DATA_PAGE_V2)
       pages += s.count;
+  }
+  return pages;
+}
+
+int64_t dataPagesFromEncodingStats(const RowGroup& group, std::span<const SchemaNode* const> leaves) {
+  int64_t pages = 0;
+  for (const SchemaNode* leaf : leaves) pages += dataPagesFromEncodingStats(group, *leaf);
+  return pages;
+}
+
+int64_t unindexedDataPages(const RowGroup& group, std::span<const SchemaNode* const> leaves,
+                           const PageSelection& selection) {
+  int64_t pages = 0;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (i < selection.offsetIndexes.size() && selection.offsetIndexes[i]) continue;
+    pages += dataPagesFromEncodingStats(group, *leaves[i]);
   }
   return pages;
 }

@@ -75,7 +75,10 @@ struct PageSelection {
 /// Decides the pages of row group `rowGroup` for a reader decoding `leaves`:
 /// absent when no leaf of the predicate has a page index or when every row may
 /// match (the group is then read whole); otherwise the rows to read (possibly
-/// none). The index bytes show in `metrics` (bytesFetched, requestsFetched).
+/// none). The index bytes show in `metrics` (bytesFetched, requestsFetched), and
+/// the pages of the chunks it has an OffsetIndex for in pagesTotal and
+/// pagesSkipped (countIndexedPages), whatever is returned; a reader counts the
+/// pages of the other chunks of a group ruled out whole by unindexedDataPages.
 std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
                                          const FileMetaData& metadata, io::StorageObject& file,
                                          int rowGroup, std::span<const SchemaNode* const> leaves,
@@ -84,6 +87,13 @@ std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
 /// Returns the data pages of `leaf`'s chunk in `group` as its encoding_stats
 /// count them (0 for a chunk without them).
 int64_t dataPagesFromEncodingStats(const RowGroup& group, const SchemaNode& leaf);
+/// Returns the sum of dataPagesFromEncodingStats over `leaves`.
+int64_t dataPagesFromEncodingStats(const RowGroup& group, std::span<const SchemaNode* const> leaves);
+
+/// Returns the data pages (by encoding_stats) of the chunks of `leaves` for which
+/// `selection` holds no OffsetIndex.
+int64_t unindexedDataPages(const RowGroup& group, std::span<const SchemaNode* const> leaves,
+                           const PageSelection& selection);
 
 /// Counts in `metrics` the pages of the chunks of `leaves` for which `selection`
 /// holds an OffsetIndex: its page count replaces encoding_stats' in pagesTotal

@@ -10,17 +10,6 @@
 #include "quarry/formats/parquet/statistics_pruning.h"
 
 namespace quarry::parquet {
-namespace {
-
-/// The data pages of `leaves`' chunks in `group`, as their encoding_stats
-/// count them (0 for a chunk without them).
-int64_t dataPagesOf(const RowGroup& group, const std::vector<const SchemaNode*>& leaves) {
-  int64_t pages = 0;
-  for (const SchemaNode* leaf : leaves) pages += dataPagesFromEncodingStats(group, *leaf);
-  return pages;
-}
-
-}  // namespace
 
 RowReader::RowReader(ParquetFileReader& file, ResolvedProjection projection,
                      std::optional<BoundPredicate> filter, const RowLimits& limits)
@@ -42,7 +31,7 @@ bool RowReader::loadNextRowGroup() {
     const RowGroup& metadata = file_.metadata().row_groups[static_cast<size_t>(index)];
     const int64_t firstRow = nextFirstRow_;
     nextFirstRow_ += metadata.num_rows;
-    const int64_t pages = dataPagesOf(metadata, projection_.leaves());
+    const int64_t pages = dataPagesFromEncodingStats(metadata, projection_.leaves());
     ++metrics_.rowGroupsTotal;
     metrics_.pagesTotal += pages;
     // Byte ranges and skip / tail are decided from the footer before statistics:
@@ -73,7 +62,7 @@ bool RowReader::loadNextRowGroup() {
     const ResolvedProjection* decoded = &projection_;
     if (filter_ && everyRow_) {
       decoded = &projectedLeaves_;
-      metrics_.pagesSkipped += pages - dataPagesOf(metadata, projectedLeaves_.leaves());
+      metrics_.pagesSkipped += pages - dataPagesFromEncodingStats(metadata, projectedLeaves_.leaves());
     }
     io::StorageObject& storage = file_.storage();
     // The page index may rule out some pages, or all (page_pruning.h).
@@ -83,7 +72,7 @@ bool RowReader::loadNextRowGroup() {
     }
     if (selection && selection->rows.empty()) {
       ++metrics_.rowGroupsPrunedByPageIndex;
-      metrics_.pagesSkipped += pages;
+      metrics_.pagesSkipped += unindexedDataPages(metadata, decoded->leaves(), *selection);
       continue;
     }
     const uint64_t bytesBefore = storage.bytesRead();
