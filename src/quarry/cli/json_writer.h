@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "quarry/common/json_text.h"
+
 /// A streaming JSON writer for the CLI's `--json` output. It produces one
 /// well-formed document from bytes that may not be: strings are escaped so that
 /// control characters and ill-formed UTF-8 cannot break a consumer's parser.
@@ -88,7 +90,7 @@ class JsonWriter {
   bool wroteRoot_ = false;
 };
 
-/// Appends `text` to `out` as a quoted, escaped JSON string (see JsonWriter::value).
-void appendJsonString(std::string& out, std::string_view text);
+/// Appends `text` to `out` as a quoted, escaped JSON string (common/json_text.h).
+using quarry::appendJsonString;
 
 }  // namespace quarry::cli

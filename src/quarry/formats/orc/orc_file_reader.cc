@@ -4,45 +4,12 @@
 #include <cmath>
 
 #include "quarry/common/error.h"
+#include "quarry/common/json_text.h"
 #include "quarry/common/values.h"
 #include "quarry/formats/orc/encoding/decimal_decoder.h"
 
 namespace quarry::orc {
 namespace {
-
-void appendEscaped(std::string_view text, std::string& out) {
-  static const char* kHex = "0123456789abcdef";
-  out += '"';
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-}
 
 template <typename T>
 void appendNumber(T value, std::string& out) {
@@ -171,9 +138,8 @@ void appendJson(const ColumnVector& column, uint64_t slot, std::string& out) {
     case TypeKind::kString:
     case TypeKind::kVarchar:
     case TypeKind::kChar:
-      appendEscaped(std::string_view(column.bytes)
-                        .substr(column.offsets[i], column.offsets[i + 1] - column.offsets[i]),
-                    out);
+      appendJsonString(out, std::string_view(column.bytes)
+                                .substr(column.offsets[i], column.offsets[i + 1] - column.offsets[i]));
       return;
     case TypeKind::kBinary:
       out += '[';
@@ -206,7 +172,7 @@ void appendJson(const ColumnVector& column, uint64_t slot, std::string& out) {
         if (!column.children[c]) continue;
         if (!first) out += ", ";
         first = false;
-        appendEscaped(type.children[c]->name, out);
+        appendJsonString(out, type.children[c]->name);
         out += ": ";
         appendJson(*column.children[c], i, out);
       }

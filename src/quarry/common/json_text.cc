@@ -1,0 +1,69 @@
+#include "quarry/common/json_text.h"
+
+#include "quarry/common/utf8.h"
+
+namespace quarry {
+
+namespace {
+
+constexpr char kHexDigits[] = "0123456789abcdef";
+
+void appendUnicodeEscape(std::string& out, uint8_t byte) {
+  out += "\\u00";
+  out += kHexDigits[byte >> 4];
+  out += kHexDigits[byte & 0xF];
+}
+
+}  // namespace
+
+void appendJsonString(std::string& out, std::string_view text) {
+  out += '"';
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const auto byte = static_cast<uint8_t>(text[pos]);
+    if (byte >= 0x80) {
+      const size_t length = utf8SequenceLength(text, pos);
+      if (length == 0) {
+        appendUnicodeEscape(out, byte);
+        ++pos;
+      } else {
+        out.append(text.substr(pos, length));
+        pos += length;
+      }
+      continue;
+    }
+    switch (byte) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (byte < 0x20 || byte == 0x7F) {
+          appendUnicodeEscape(out, byte);
+        } else {
+          out += static_cast<char>(byte);
+        }
+    }
+    ++pos;
+  }
+  out += '"';
+}
+
+}  // namespace quarry
