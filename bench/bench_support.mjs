@@ -4,17 +4,20 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /// Parses `--bench BIN [--runs N] [--threads 1,2] [--json OUT] FILE...` for the
-/// driver `name`; exits 2 with the usage on anything else.
-export function parseFileArgs(argv, name) {
-  const args = { runs: 15, threads: [1, 2], files: [] };
+/// driver `name`, and the options of `extra` (`{ key: default }`, a string value
+/// each, e.g. `{ queries: 'a,b' }`) that only some drivers take; exits 2 with the
+/// usage on anything else.
+export function parseFileArgs(argv, name, extra = {}) {
+  const args = { runs: 15, threads: [1, 2], files: [], ...extra };
+  const extraUsage = Object.keys(extra).map((k) => ` [--${k} ${extra[k]}]`).join('');
   for (let i = 0; i < argv.length; ++i) {
     if (!argv[i].startsWith('--')) {
       args.files.push(argv[i]);
       continue;
     }
     const key = argv[i].slice(2);
-    if (!['bench', 'runs', 'threads', 'json'].includes(key) || i + 1 >= argv.length) {
-      console.error(`usage: node ${name}.mjs --bench BIN [--runs N] [--threads 1,2] [--json OUT] FILE...`);
+    if (!['bench', 'runs', 'threads', 'json', ...Object.keys(extra)].includes(key) || i + 1 >= argv.length) {
+      console.error(`usage: node ${name}.mjs --bench BIN [--runs N] [--threads 1,2] [--json OUT]${extraUsage} FILE...`);
       process.exit(2);
     }
     const value = argv[++i];

@@ -10,6 +10,9 @@
 //                                             no row group's statistics exclude it)
 //      orderkey  l_orderkey BETWEEN 3000000 AND 3000600   (INT64, about 0.01%,
 //                                             sorted: statistics exclude most groups)
+//      orderkeyeq l_orderkey = 3000005       (INT64, 6 rows, sorted: statistics
+//                                             exclude all groups but one, a page
+//                                             index all pages but one or two)
 //      quantity  l_quantity < 45             (DECIMAL(15,2) on INT64, about 88%)
 //   M: rows      (default) RowReader with the filter, projection l_extendedprice:
 //                next() and field(0).getDouble() per selected row, as an
@@ -27,9 +30,12 @@
 //      with exit code 3 when the reader has no such option.
 //   W untimed runs (default 1), then R timed runs (default 1).
 //
-// Prints one JSON object: the result (count as a string, the sum as a double) and
-// each timed run's wall and CPU time (user + system of the whole process) in ms.
-// Files are opened (footer read and decoded) inside the timing.
+// Prints one JSON object: the result (count as a string, the sum as a double),
+// each timed run's wall and CPU time (user + system of the whole process) in ms,
+// and what the last run read ("metrics": the readers' ReaderMetrics summed over
+// the files, and "storage": the bytes and requests of each file's storage object
+// including the footer, with the footer's part). Files are opened (footer read
+// and decoded) inside the timing.
 
 #include <atomic>
 #include <chrono>
@@ -48,17 +54,22 @@
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "quarry/io/storage.h"
 
 namespace quarry::parquet {
 namespace {
 
-enum class Query { kPartKey, kOrderKey, kQuantity };
+enum class Query { kPartKey, kOrderKey, kOrderKeyEq, kQuantity };
 enum class Mode { kRows, kCount, kColumns };
 
 constexpr int32_t kPartKey = 100'000;
 constexpr int64_t kOrderKeyLow = 3'000'000;
 constexpr int64_t kOrderKeyHigh = 3'000'600;
+/// An order of 6 lines in bench/make-lineitem.mjs's data (keys are sparse: only
+/// 1-8 modulo 32 exist).
+constexpr int64_t kOrderKeyEq = 3'000'005;
 /// l_quantity < 45 on DECIMAL(15,2): unscaled values below 4500.
 constexpr int64_t kQuantityUnscaledBound = 4'500;
 
@@ -77,6 +88,26 @@ struct Options {
 struct FilterResult {
   int64_t count = 0;
   double sum = 0;
+  /// What the readers did, summed over the files.
+  ReaderMetrics metrics;
+  /// Everything the files' storage objects fetched (footers, indexes, Bloom
+  /// filters, pages), and the footers' part of it: the readers' bytesFetched
+  /// counts what they fetched after the file was opened.
+  uint64_t storageBytes = 0;
+  uint64_t storageRequests = 0;
+  uint64_t footerBytes = 0;
+  uint64_t footerRequests = 0;
+
+  FilterResult& operator+=(const FilterResult& other) {
+    count += other.count;
+    sum += other.sum;
+    metrics += other.metrics;
+    storageBytes += other.storageBytes;
+    storageRequests += other.storageRequests;
+    footerBytes += other.footerBytes;
+    footerRequests += other.footerRequests;
+    return *this;
+  }
 };
 
 const char* filterColumn(Query query) {
@@ -84,6 +115,7 @@ const char* filterColumn(Query query) {
     case Query::kPartKey:
       return "l_partkey";
     case Query::kOrderKey:
+    case Query::kOrderKeyEq:
       return "l_orderkey";
     case Query::kQuantity:
       return "l_quantity";
@@ -98,6 +130,8 @@ FilterPredicate predicateOf(Query query) {
     case Query::kOrderKey:
       return FilterPredicate::and_(FilterPredicate::gtEq("l_orderkey", kOrderKeyLow),
                                    FilterPredicate::ltEq("l_orderkey", kOrderKeyHigh));
+    case Query::kOrderKeyEq:
+      return FilterPredicate::eq("l_orderkey", kOrderKeyEq);
     case Query::kQuantity: {
       Decimal bound;
       bound.unscaledBigEndian = {45};
@@ -145,6 +179,9 @@ void filterBatch(Query query, const ColumnReaders& readers, FilterResult& result
       scan(key.data().values<int64_t>(),
            [](int64_t v) { return v >= kOrderKeyLow && v <= kOrderKeyHigh; });
       break;
+    case Query::kOrderKeyEq:
+      scan(key.data().values<int64_t>(), [](int64_t v) { return v == kOrderKeyEq; });
+      break;
     case Query::kQuantity:
       scan(key.data().values<int64_t>(), [](int64_t v) { return v < kQuantityUnscaledBound; });
       break;
@@ -158,22 +195,34 @@ void readFile(const Options& options, const std::string& uri, const FilterPredic
   readerOptions.threads = 1;
   readerOptions.metadataPruning = options.pruning;
   auto file = ParquetFileReader::open(uri, readerOptions);
+  io::StorageObject& storage = file->storage();
+  result.footerBytes += storage.bytesRead();
+  result.footerRequests += storage.requestCount();
+  // Read at the end of every path, when the reader has fetched all it will.
+  auto addStorage = [&] {
+    result.storageBytes += storage.bytesRead();
+    result.storageRequests += storage.requestCount();
+  };
   if (options.mode == Mode::kColumns) {
     auto readers = file->columnReaders(
         ColumnProjection::columns(filterColumn(options.query), "l_extendedprice"));
     while (readers->nextBatch()) filterBatch(options.query, *readers, result);
+    result.metrics += readers->metrics();
+    addStorage();
     return;
   }
   auto rows = file->rowReader(ColumnProjection::columns("l_extendedprice"), filter);
   if (options.mode == Mode::kCount) {
     while (rows->next()) ++result.count;
-    return;
+  } else {
+    while (rows->next()) {
+      ++result.count;
+      const FieldValue price = rows->field(0);
+      if (!price.isNull()) result.sum += price.getDouble();
+    }
   }
-  while (rows->next()) {
-    ++result.count;
-    const FieldValue price = rows->field(0);
-    if (!price.isNull()) result.sum += price.getDouble();
-  }
+  result.metrics += rows->metrics();
+  addStorage();
 }
 
 /// Runs the query once over every file with `options.threads` reader threads.
@@ -199,10 +248,7 @@ FilterResult runQuery(const Options& options) {
     if (error) std::rethrow_exception(error);
   }
   FilterResult total;
-  for (const FilterResult& r : partial) {
-    total.count += r.count;
-    total.sum += r.sum;
-  }
+  for (const FilterResult& r : partial) total += r;
   return total;
 }
 
@@ -214,6 +260,22 @@ void printJson(const Options& options, const FilterResult& result,
       options.pruning ? "true" : "false", options.files.size());
   std::printf(" \"result\": {\"count\": \"%" PRId64 "\", \"sum\": %.17g},\n", result.count,
               result.sum);
+  const ReaderMetrics& m = result.metrics;
+  std::printf(
+      " \"metrics\": {\"bytesFetched\": %" PRIu64 ", \"requestsFetched\": %" PRIu64
+      ", \"pagesTotal\": %" PRId64 ", \"pagesSkipped\": %" PRId64 ", \"rowGroupsTotal\": %" PRId64
+      ", \"rowGroupsPrunedByStatistics\": %" PRId64 ", \"rowGroupsPrunedByBloomFilter\": %" PRId64
+      ", \"rowGroupsPrunedByDictionary\": %" PRId64 ", \"rowGroupsPrunedByPageIndex\": %" PRId64
+      ", \"rowGroupsMatchedByStatistics\": %" PRId64 ", \"rowGroupsRead\": %" PRId64
+      ", \"rowsDecoded\": %" PRId64 ", \"rowsReturned\": %" PRId64 "},\n",
+      m.bytesFetched, m.requestsFetched, m.pagesTotal, m.pagesSkipped, m.rowGroupsTotal,
+      m.rowGroupsPrunedByStatistics, m.rowGroupsPrunedByBloomFilter, m.rowGroupsPrunedByDictionary,
+      m.rowGroupsPrunedByPageIndex, m.rowGroupsMatchedByStatistics, m.rowGroupsRead, m.rowsDecoded,
+      m.rowsReturned);
+  std::printf(" \"storage\": {\"bytes\": %" PRIu64 ", \"requests\": %" PRIu64
+              ", \"footerBytes\": %" PRIu64 ", \"footerRequests\": %" PRIu64 "},\n",
+              result.storageBytes, result.storageRequests, result.footerBytes,
+              result.footerRequests);
   std::printf(" \"runs\": [");
   for (size_t i = 0; i < timings.size(); ++i) {
     std::printf("%s{\"wallMs\": %.3f, \"cpuMs\": %.3f}", i ? ", " : "", timings[i].first,
@@ -225,7 +287,7 @@ void printJson(const Options& options, const FilterResult& result,
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(
       stderr,
-      "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|quantity "
+      "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|orderkeyeq|quantity "
       "[--mode rows|count|columns] [--threads N] [--pruning on|off] [--runs R] [--warmup W] "
       "FILE...\n",
       problem);
@@ -250,6 +312,8 @@ Options parseArgs(int argc, char** argv) {
         options.query = Query::kPartKey;
       else if (value == "orderkey")
         options.query = Query::kOrderKey;
+      else if (value == "orderkeyeq")
+        options.query = Query::kOrderKeyEq;
       else if (value == "quantity")
         options.query = Query::kQuantity;
       else

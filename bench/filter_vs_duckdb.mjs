@@ -5,8 +5,11 @@
 // then calls this.
 //
 // Usage: node bench/filter_vs_duckdb.mjs --bench BIN [--runs N] [--threads 1,2]
-//          [--json OUT] FILE...
+//          [--queries partkey,orderkey,quantity] [--json OUT] FILE...
 //   --bench    the filter_benchmark binary (quarry, in-process times)
+//   --queries  the queries to run, in this order (default partkey,orderkey,quantity;
+//              orderkeyeq is l_orderkey = 3000005, 6 rows, for files with a page
+//              index: bench/run.sh pages)
 //   --runs     rounds; each runs every measurement once, each figure is a median
 //              over the rounds (default 15)
 //   --threads  thread counts to compare (default 1,2)
@@ -28,21 +31,28 @@
 // in rounds, quarry's and DuckDB's in turn, after one untimed warm-up round; a
 // ratio is the median of the per-round ratios. A result that differs between the
 // engines is printed as MISMATCH and the script exits 1.
+//
+// Below the times, a table of what quarry with pruning on fetched for each query
+// (filter_benchmark's metrics, the same in every round): bytes against the
+// compressed bytes of the filter column's chunks in all files (DuckDB's
+// parquet_metadata()), pages skipped and row groups pruned.
 import { spawnSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseFileArgs, median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
 
-// [filter_benchmark --query, label, DuckDB WHERE clause]
-const kQueries = [
-  ['partkey', 'l_partkey = 100000', 'l_partkey = 100000'],
-  ['orderkey', 'l_orderkey in [3000000, 3000600]', 'l_orderkey BETWEEN 3000000 AND 3000600'],
-  ['quantity', 'l_quantity < 45', 'l_quantity < 45'],
+// [filter_benchmark --query, label, DuckDB WHERE clause, filter column]
+const kAllQueries = [
+  ['partkey', 'l_partkey = 100000', 'l_partkey = 100000', 'l_partkey'],
+  ['orderkeyeq', 'l_orderkey = 3000005', 'l_orderkey = 3000005', 'l_orderkey'],
+  ['orderkey', 'l_orderkey in [3000000, 3000600]', 'l_orderkey BETWEEN 3000000 AND 3000600', 'l_orderkey'],
+  ['quantity', 'l_quantity < 45', 'l_quantity < 45', 'l_quantity'],
 ];
 const kSelect = 'count(*), sum(l_extendedprice)';
 
-/// Runs one quarry query in a process of its own; returns { wall, cpu, values }.
+/// Runs one quarry query in a process of its own; returns { wall, cpu, values,
+/// metrics, storage } (the last two as filter_benchmark prints them).
 function runQuarry(args, query, threads, { pruning = false, mode = 'rows' } = {}) {
   const r = spawnSync(args.bench, ['--query', query, '--mode', mode, '--threads', String(threads),
                                    '--pruning', pruning ? 'on' : 'off', '--runs', '1', '--warmup', '1',
@@ -54,7 +64,8 @@ function runQuarry(args, query, threads, { pruning = false, mode = 'rows' } = {}
     process.exit(1);
   }
   const out = JSON.parse(r.stdout);
-  return { wall: out.runs[0].wallMs, cpu: out.runs[0].cpuMs, values: [out.result.count, out.result.sum] };
+  return { wall: out.runs[0].wallMs, cpu: out.runs[0].cpuMs, values: [out.result.count, out.result.sum],
+           metrics: out.metrics, storage: out.storage };
 }
 
 /// Compares [count, sum]: the count exactly, the sum of doubles within 1e-9
@@ -76,6 +87,10 @@ async function openDuckDB(files) {
     version: await scalar('SELECT version()'),
     rows: Number(await scalar(`SELECT count(*) FROM read_parquet(${list})`)),
   };
+  // The compressed bytes of a column's chunks in all files (page headers,
+  // dictionary and data pages; not the page index or Bloom filter).
+  const columnBytes = async (column) => Number(await scalar(
+    `SELECT sum(total_compressed_size) FROM parquet_metadata(${list}) WHERE path_in_schema = '${column}'`));
   const run = async (where, threads, { pushdown = true } = {}) => {
     await connection.run(`SET threads = ${threads}`);
     await connection.run(`SET disabled_optimizers = '${pushdown ? '' : 'filter_pushdown'}'`);
@@ -96,7 +111,7 @@ async function openDuckDB(files) {
     connection.closeSync();
     instance.closeSync();
   };
-  return { info, run, close };
+  return { info, run, close, columnBytes };
 }
 
 const mismatches = [];
@@ -125,6 +140,7 @@ function variants(args) {
 /// a change in the machine's load shifts both sides instead of one.
 async function runRound(args, duckdb, quarryVariants) {
   const sample = {};
+  sample.fetched = {};
   for (const threads of args.threads) {
     for (const [query, , where] of kQueries) {
       const d = await duckdb.run(where, threads);
@@ -137,6 +153,7 @@ async function runRound(args, duckdb, quarryVariants) {
         const q = runQuarry(args, query, threads, options);
         check(query, threads, `quarry (${label})`, q.values, d.values, { countOnly: options.mode === 'count' });
         sample[`${key}/${query}/${threads}`] = { wall: q.wall, cpu: q.cpu };
+        if (key === 'quarryPruned') sample.fetched[`${query}/${threads}`] = { metrics: q.metrics, storage: q.storage };
       }
     }
   }
@@ -148,7 +165,15 @@ function fmtRate(rowsPerMs) {
   return m >= 100 ? m.toFixed(0) : m >= 10 ? m.toFixed(1) : m.toFixed(2);
 }
 
-const args = parseFileArgs(process.argv.slice(2), 'filter_vs_duckdb');
+const args = parseFileArgs(process.argv.slice(2), 'filter_vs_duckdb', { queries: 'partkey,orderkey,quantity' });
+const kQueries = args.queries.split(',').map((name) => {
+  const query = kAllQueries.find(([q]) => q === name);
+  if (!query) {
+    console.error(`filter_vs_duckdb: unknown query '${name}' (known: ${kAllQueries.map(([q]) => q).join(', ')})`);
+    process.exit(2);
+  }
+  return query;
+});
 const quarryVariants = variants(args);
 const loadBefore = os.loadavg()[0];
 const duckdb = await openDuckDB(args.files);
@@ -161,11 +186,13 @@ for (let r = 0; r < args.runs; ++r) {
 }
 process.stderr.write('\n');
 const info = duckdb.info;
+const columnBytes = {};
+for (const [, , , column] of kQueries) columnBytes[column] ??= await duckdb.columnBytes(column);
 duckdb.close();
 const loadAfter = os.loadavg()[0];
 const med = {};
 const medCpu = {};
-for (const key of Object.keys(samples[0])) {
+for (const key of Object.keys(samples[0]).filter((k) => k !== 'fetched')) {
   med[key] = median(samples.map((s) => s[key].wall));
   medCpu[key] = median(samples.map((s) => s[key].cpu));
 }
@@ -186,7 +213,7 @@ out(`Filter: ${args.files.length} files, ${rows.toLocaleString('en-US')} rows, $
 out(`  ${cpuModel()}, ${os.cpus().length} cores; DuckDB ${info.version}; medians of ${args.runs} ` +
     `round${args.runs === 1 ? '' : 's'}; load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
 out();
-out(`${'medians; Mrows/s = rows scanned (6M) per second'.padEnd(58)} ${'wall ms'.padStart(7)} ` +
+out(`${`medians; Mrows/s = rows scanned (${(rows / 1e6).toFixed(0)}M) per second`.padEnd(58)} ${'wall ms'.padStart(7)} ` +
     `${'cpu ms'.padStart(7)} ${'Mrows/s'.padStart(9)} ${'/cpu-s'.padStart(9)}`);
 for (const threads of args.threads) {
   const t = `${threads} thread${threads === 1 ? '' : 's'}`;
@@ -227,6 +254,32 @@ for (const [query, qLabel] of kQueries) {
   }
 }
 out();
+// What the pruned reader fetched, from the last round at the first thread count
+// (the same in every round and at every thread count: pruning does not depend
+// on timing).
+const fetched = samples[samples.length - 1].fetched;
+const kb = (n) => `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KiB`;
+out(`quarry, pruning on: bytes fetched vs the compressed bytes of the filter column (all ${args.files.length} files)`);
+out(`  ${'query'.padEnd(34)} ${'column'.padStart(11)} ${'reader'.padStart(11)} ${'ratio'.padStart(7)} ` +
+    `${'+footers'.padStart(11)} ${'ratio'.padStart(7)} ${'requests'.padStart(8)} ${'pages skipped'.padStart(15)} ` +
+    `${'row groups pruned (stats/bloom/dict/pages)'}`);
+const bytesRead = {};
+for (const [query, qLabel, , column] of kQueries) {
+  const f = fetched[`${query}/${args.threads[0]}`];
+  const m = f.metrics;
+  const total = columnBytes[column];
+  bytesRead[query] = { column, columnBytes: total, metrics: m, storage: f.storage,
+                       readerRatio: m.bytesFetched / total, storageRatio: f.storage.bytes / total };
+  const pruned = [m.rowGroupsPrunedByStatistics, m.rowGroupsPrunedByBloomFilter, m.rowGroupsPrunedByDictionary,
+                  m.rowGroupsPrunedByPageIndex].join('/');
+  out(`  ${qLabel.padEnd(34)} ${kb(total).padStart(11)} ${kb(m.bytesFetched).padStart(11)} ` +
+      `${(m.bytesFetched / total).toFixed(4).padStart(7)} ${kb(f.storage.bytes).padStart(11)} ` +
+      `${(f.storage.bytes / total).toFixed(4).padStart(7)} ${String(f.storage.requests).padStart(8)} ` +
+      `${`${m.pagesSkipped}/${m.pagesTotal}`.padStart(15)} ${pruned} of ${m.rowGroupsTotal}`);
+}
+out('  reader: ReaderMetrics::bytesFetched (pages, page indexes, Bloom filters, dictionaries); ' +
+    '+footers: everything the files\' storage fetched, footers included; requests: the latter\'s read requests');
+out();
 if (mismatches.length > 0) {
   out(`RESULTS DIFFER (${mismatches.length}):`);
   for (const m of mismatches) out(`  ${m}`);
@@ -239,7 +292,8 @@ console.log(lines.join('\n'));
 if (args.json) {
   writeFileSync(args.json, JSON.stringify({
     files: args.files, bytes, cpu: cpuModel(), cores: os.cpus().length, runs: args.runs, loadBefore, loadAfter,
-    duckdb: info, medianWallMs: med, medianCpuMs: medCpu, ratios, mismatches, samplesMs: samples,
+    duckdb: info, medianWallMs: med, medianCpuMs: medCpu, ratios, bytesRead, mismatches,
+    samplesMs: samples.map(({ fetched: _, ...times }) => times),
   }, null, 2) + '\n');
 }
 if (mismatches.length > 0) process.exit(1);

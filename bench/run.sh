@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs quarry's benchmarks against DuckDB on the same data, in the same run, and
-# prints the figures with their ratios (docs/PERFORMANCE.md records them).
+# Runs quarry's benchmarks against DuckDB (chDB for ORC) on the same data, in the
+# same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
-#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter (default: all of them)
+#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc (default: all of them)
+#
+# pages runs the filter driver on the lineitem rows rewritten by chDB with page
+# indexes and Bloom filters (bench/make-page-index-lineitem.mjs), with the
+# sorted-key equality and range and the unsorted-key equality queries.
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -17,7 +21,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter)
+known=(footer scan filter pages orc)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -26,12 +30,13 @@ for suite in "${suites[@]}"; do
   case "$suite" in
     footer) targets+=(footer_decode_benchmark quarry) ;;
     scan) targets+=(scan_benchmark) ;;
-    filter) targets+=(filter_benchmark) ;;
+    filter | pages) targets+=(filter_benchmark) ;;
+    orc) targets+=(orc_scan_benchmark) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
 
-# DuckDB comes from the project's pinned oracle install.
+# DuckDB (and chDB, for the pages suite) come from the project's pinned oracle install.
 if [ ! -d tools/oracle/node_modules/@duckdb/node-api ] && [ -z "${QUARRY_ORACLE_DIR:-}" ]; then
   echo "bench/run.sh: installing the DuckDB oracle (npm ci --prefix tools/oracle)" >&2
   npm ci --prefix tools/oracle --no-audit --no-fund >&2
@@ -53,7 +58,7 @@ if ! grep -q '^benchmark_DIR:PATH=/' "$build/CMakeCache.txt"; then
 fi
 cmake --build "$build" --target "${targets[@]}" -- -j"${JOBS:-$(nproc)}" >&2
 
-# Sets `files` to the 8 lineitem files (scan and filter suites), generating them
+# Sets `files` to the 8 lineitem files (scan, filter and orc suites), generating them
 # with DuckDB when missing or older than their generator.
 lineitem_files() {
   local dir="$data/lineitem" stale=0 f i
@@ -65,6 +70,27 @@ lineitem_files() {
   if [ "$stale" = 1 ]; then
     echo "bench/run.sh: generating $dir with DuckDB (6M rows, about a minute)" >&2
     node bench/make-lineitem.mjs "$dir" >&2
+  fi
+}
+
+# Sets `files` to the lineitem rows rewritten by chDB with page indexes and Bloom
+# filters (pages suite), generating them when missing or older than their
+# generator or than the DuckDB files they are made from.
+page_index_files() {
+  lineitem_files
+  local dir="$data/lineitem-pages" stale=0 f i
+  local sources=("${files[@]}")
+  files=()
+  for i in "${!sources[@]}"; do files+=("$dir/lineitem-$i.parquet"); done
+  for i in "${!sources[@]}"; do
+    f="${files[$i]}"
+    if [ ! -f "$f" ] || [ bench/make-page-index-lineitem.mjs -nt "$f" ] || [ "${sources[$i]}" -nt "$f" ]; then
+      stale=1
+    fi
+  done
+  if [ "$stale" = 1 ]; then
+    echo "bench/run.sh: generating $dir with chDB (page indexes, Bloom filters)" >&2
+    node bench/make-page-index-lineitem.mjs "$dir" "${sources[@]}" >&2
   fi
 }
 
@@ -89,6 +115,17 @@ for suite in "${suites[@]}"; do
       lineitem_files
       node --expose-gc bench/filter_vs_duckdb.mjs --bench "$build/filter_benchmark" --runs "$runs" \
         --json "$data/filter-results.json" "${files[@]}"
+      ;;
+    pages)
+      page_index_files
+      node --expose-gc bench/filter_vs_duckdb.mjs --bench "$build/filter_benchmark" --runs "$runs" \
+        --queries partkey,orderkeyeq,orderkey --json "$data/pages-results.json" "${files[@]}"
+      ;;
+    orc)
+      # The same lineitem rows as ORC, converted by chDB (cached in $data/lineitem-orc).
+      lineitem_files
+      node --expose-gc bench/orc_vs_chdb.mjs --bench "$build/orc_scan_benchmark" --runs "$runs" \
+        --orc-dir "$data/lineitem-orc" --json "$data/orc-results.json" "${files[@]}"
       ;;
   esac
 done

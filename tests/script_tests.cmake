@@ -46,3 +46,11 @@ quarry_add_node_test(differential_generated_duckdb
 quarry_add_node_test(differential_generated_chdb
   tests/differential/generated_files.mjs $<TARGET_FILE:quarry>
   ${CMAKE_BINARY_DIR}/differential-generated chdb)
+
+# ORC files chDB writes (every ClickHouse type ORC takes, 0/50/100 % nulls, every
+# codec, dictionary and direct strings, binary strings, writer time zones, several
+# stripes), printed by quarry and read back by chDB, compared value by value.
+quarry_add_node_test(differential_orc_chdb
+  tests/differential/orc_files.mjs $<TARGET_FILE:quarry> ${CMAKE_BINARY_DIR}/differential-orc)
+# About 30 s on a loaded 2-core machine; the bound keeps it from growing unnoticed.
+set_tests_properties(differential_orc_chdb PROPERTIES TIMEOUT 120)

@@ -246,13 +246,13 @@ export async function writeDuckdbFiles(connection, outDir, { rows = kRows } = {}
 // chDB (ClickHouse)
 
 // Rows from numbers(): i and pseudo-random h, g as above.
-const kChBase = `SELECT number AS i, (number * 2654435761 + 12345) % 4294967296 AS h,
+export const kChBase = `SELECT number AS i, (number * 2654435761 + 12345) % 4294967296 AS h,
                         (number * 40503 + 977) * 65537 % 4294967296 AS g FROM numbers(${kRows})`;
-const chNull = (k, expr, nullPercent) => (nullPercent === 0 ? expr
+export const chNull = (k, expr, nullPercent) => (nullPercent === 0 ? expr
     : `if((i * 19 + ${k * 37}) % 100 < ${nullPercent}, NULL, ${expr})`);
 
-/// ClickHouse columns: [name, expression, may be NULL].
-const CH_COLUMNS = [
+/// ClickHouse columns: [name, expression, may be NULL]; orc_files.mjs writes them as ORC.
+export const CH_COLUMNS = [
   ['i8', 'toInt8(h % 256 - 128)', true],
   ['i16', 'toInt16(h % 65536 - 32768)', true],
   ['i32', 'toInt32(h - 2147483648)', true],
