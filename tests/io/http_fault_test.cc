@@ -109,12 +109,18 @@ TEST(HttpFaultTest, EveryQueryIsExactWithTenPercent503AndFivePercentTruncated) {
     FaultHttpServer server(quarry::testing::readFileBytes(path), randomPlan(10, 5, seed++));
     ASSERT_TRUE(server.running());
     const std::string local = quarry::testing::renderRows(LocalStorageProvider().open(path.string()));
-    const std::string remote = quarry::testing::renderRows(HttpStorageProvider(fastOptions()).open(server.url()));
+    // These files are small: read as they would be, each is a request or two and
+    // few faults land. A short tail and 4 KiB requests make each file tens of
+    // requests, sent concurrently, so the faults hit chunk reads split and merged.
+    HttpStorageOptions options = fastOptions();
+    options.tailBytes = 1024;
+    options.coalesce.maxRequestBytes = 4096;
+    const std::string remote = quarry::testing::renderRows(HttpStorageProvider(options).open(server.url()));
     EXPECT_EQ(remote, local) << name;
     EXPECT_EQ(local.find("ERROR"), std::string::npos) << name << ": " << local;
     faults += server.faultCount();
   }
-  EXPECT_GT(faults, 0u);
+  EXPECT_GT(faults, 10u);
 }
 
 TEST(HttpFaultTest, ExhaustedRetriesNameTheUriTheRangeAndWhatTheServerSaid) {

@@ -63,38 +63,65 @@ std::vector<uint8_t> HttpStorageObject::readTail(uint64_t length) {
   return std::vector<uint8_t>(tail_.end() - static_cast<ptrdiff_t>(n), tail_.end());
 }
 
-void HttpStorageObject::readAt(uint64_t offset, std::span<uint8_t> out) {
-  uint64_t size = 0;
-  {
-    std::lock_guard lock(mutex_);
-    if (!known_) fetchTailLocked(options_.tailBytes);
-    size = size_;
-    if (offset <= size && out.size() <= size - offset) {
-      const uint64_t tailStart = size - tail_.size();
-      if (offset >= tailStart) {
-        if (!out.empty()) std::memcpy(out.data(), tail_.data() + (offset - tailStart), out.size());
-        return;
-      }
-    }
-  }
-  if (offset > size || out.size() > size - offset) {
+std::pair<uint64_t, std::optional<std::string>> HttpStorageObject::knownSizeAndEtag() const {
+  std::lock_guard lock(mutex_);
+  if (!known_) fetchTailLocked(options_.tailBytes);
+  return {size_, etag_};
+}
+
+void HttpStorageObject::checkWithin(uint64_t offset, uint64_t length, uint64_t size) const {
+  if (offset > size || length > size - offset) {
     throw IoError(displayUri_ + ": read of bytes [" + std::to_string(offset) + ", " +
-                  std::to_string(offset + out.size()) + ") is past the end of the object (" + std::to_string(size) +
+                  std::to_string(offset + length) + ") is past the end of the object (" + std::to_string(size) +
                   " bytes)");
   }
-  RangeResponse response = fetch(RangeRequest{offset, out.size(), false});
-  std::optional<std::string> etag;
-  {
-    std::lock_guard lock(mutex_);
-    etag = etag_;
-  }
+}
+
+bool HttpStorageObject::copyFromTail(uint64_t offset, std::span<uint8_t> out) const {
+  std::lock_guard lock(mutex_);
+  const uint64_t tailStart = size_ - tail_.size();
+  if (offset < tailStart) return false;
+  if (!out.empty()) std::memcpy(out.data(), tail_.data() + (offset - tailStart), out.size());
+  return true;
+}
+
+void HttpStorageObject::checkUnchanged(const RangeResponse& response, uint64_t size,
+                                       const std::optional<std::string>& etag) const {
   if (response.objectSize != size || response.etag != etag) {
     throw IoError(displayUri_ + ": the object changed while being read (it had " + std::to_string(size) +
                   " bytes" + (etag ? " and ETag " + *etag : std::string()) + ", now " +
                   std::to_string(response.objectSize) + " bytes" +
                   (response.etag ? " and ETag " + *response.etag : std::string()) + ")");
   }
+}
+
+void HttpStorageObject::readAt(uint64_t offset, std::span<uint8_t> out) {
+  const auto [size, etag] = knownSizeAndEtag();
+  checkWithin(offset, out.size(), size);
+  if (copyFromTail(offset, out)) return;
+  RangeResponse response = fetch(RangeRequest{offset, out.size(), false});
+  checkUnchanged(response, size, etag);
   std::memcpy(out.data(), response.body.data(), out.size());
+}
+
+void HttpStorageObject::readRanges(std::span<const ReadRange> ranges) {
+  // Not a structured binding: Clang 14 cannot capture one in the lambda below.
+  const auto known = knownSizeAndEtag();
+  const uint64_t size = known.first;
+  const std::optional<std::string>& etag = known.second;
+  std::vector<ReadRange> remote;
+  remote.reserve(ranges.size());
+  for (const ReadRange& range : ranges) {
+    checkWithin(range.offset, range.out.size(), size);
+    if (!copyFromTail(range.offset, range.out)) remote.push_back(range);
+  }
+  const std::vector<PlannedRequest> plan = planReads(remote, options_.coalesce);
+  fetchConcurrently(plan.size(), options_.coalesce.maxConcurrentRequests, [&](size_t i) {
+    const PlannedRequest& request = plan[i];
+    const RangeResponse response = fetch(RangeRequest{request.offset, request.length, false});
+    checkUnchanged(response, size, etag);
+    scatterRequest(request, response.body, remote);
+  });
 }
 
 HttpStorageProvider::HttpStorageProvider(HttpStorageOptions options, std::shared_ptr<HttpClient> client)

@@ -6,9 +6,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quarry/io/http_client.h"
+#include "quarry/io/read_planner.h"
 #include "quarry/io/storage.h"
 
 /// Objects behind http:// and https:// URLs, read with range GETs.
@@ -21,12 +23,15 @@ struct HttpStorageOptions {
   /// caller did not ask for the tail itself (size() or readAt first). 64 KiB holds
   /// the footer of nearly every Parquet file.
   uint64_t tailBytes = 64 * 1024;
+  /// How readRanges merges ranges into requests and how many it sends at once.
+  CoalescePolicy coalesce;
 };
 
 /// An object read over HTTP. Its first request is a suffix range GET of the tail,
 /// which also tells the size (from Content-Range); the tail stays cached, so opening
 /// a Parquet file (size, then the footer from the tail) costs one request. Later
-/// reads are one range GET each, retried per the RetryPolicy; readAt is thread-safe.
+/// reads are one range GET each (readRanges: one per planned request, several in
+/// flight), retried per the RetryPolicy; reads are thread-safe.
 class HttpStorageObject : public StorageObject {
  public:
   /// Reads `url` with `client`; `uri` names the object in errors (credentials are
@@ -39,6 +44,9 @@ class HttpStorageObject : public StorageObject {
   const std::string& uri() const override { return displayUri_; }
   uint64_t size() const override;
   void readAt(uint64_t offset, std::span<uint8_t> out) override;
+  /// Serves ranges inside the cached tail from it; merges the others into requests
+  /// (planReads with options.coalesce) and sends those concurrently.
+  void readRanges(std::span<const ReadRange> ranges) override;
   std::vector<uint8_t> readTail(uint64_t length) override;
   uint64_t requestCount() const override { return requests_.load(std::memory_order_relaxed); }
   uint64_t bytesRead() const override { return bytes_.load(std::memory_order_relaxed); }
@@ -51,6 +59,17 @@ class HttpStorageObject : public StorageObject {
   void fetchTailLocked(uint64_t length) const;
   /// Sends one range request and checks that the object has not changed since the first.
   RangeResponse fetch(const RangeRequest& range) const;
+  /// Fetches the tail if nothing is known yet; returns the size and ETag.
+  std::pair<uint64_t, std::optional<std::string>> knownSizeAndEtag() const;
+  /// Throws IoError unless [offset, offset + length) lies within an object of `size` bytes.
+  void checkWithin(uint64_t offset, uint64_t length, uint64_t size) const;
+  /// Copies [offset, offset + out.size()) from the cached tail; returns false when
+  /// the tail does not hold all of it.
+  bool copyFromTail(uint64_t offset, std::span<uint8_t> out) const;
+  /// Throws IoError when `response` describes another version of the object than
+  /// the first answer did (`size`, `etag`): its bytes must not be mixed with those.
+  void checkUnchanged(const RangeResponse& response, uint64_t size,
+                      const std::optional<std::string>& etag) const;
 
   std::string displayUri_;
   std::string url_;

@@ -12,6 +12,10 @@
 
 namespace quarry::io {
 
+void StorageObject::readRanges(std::span<const ReadRange> ranges) {
+  for (const ReadRange& range : ranges) readAt(range.offset, range.out);
+}
+
 std::vector<uint8_t> StorageObject::readTail(uint64_t length) {
   const uint64_t total = size();
   const uint64_t n = std::min(length, total);

@@ -10,6 +10,12 @@
 /// Formats never know where the bytes come from (local disk, HTTP, S3).
 namespace quarry::io {
 
+/// One range of a batch read: `out.size()` bytes at `offset`, read into `out`.
+struct ReadRange {
+  uint64_t offset = 0;
+  std::span<uint8_t> out;
+};
+
 /// One readable object (a file, an HTTP resource, an S3 key).
 class StorageObject {
  public:
@@ -24,6 +30,13 @@ class StorageObject {
   /// Reads exactly `out.size()` bytes at `offset`; throws IoError naming the URI
   /// and the range when the object is shorter or the read fails.
   virtual void readAt(uint64_t offset, std::span<uint8_t> out) = 0;
+
+  /// Reads every range of `ranges` (in any order; they may overlap, their
+  /// destinations may not) before returning; errors as readAt. Callers hand over
+  /// all the ranges they will decode next, so that a remote object can merge
+  /// near ones into one request and send requests concurrently. The default
+  /// reads each with readAt, which suits storage without a round trip to save.
+  virtual void readRanges(std::span<const ReadRange> ranges);
 
   /// Reads the last `length` bytes (all of them when the object is smaller), the
   /// one-request way to open a file whose size is not yet known.

@@ -7,12 +7,10 @@
 #include <optional>
 
 #include "quarry/common/error.h"
-#include "quarry/common/thread_pool.h"
 #include "quarry/formats/parquet/compression.h"
 #include "quarry/formats/parquet/encoding/rle_bit_packed_decoder.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
 #include "quarry/formats/parquet/page_values.h"
-#include "quarry/formats/parquet/row_selection.h"
 
 // A column chunk is a run of pages, each a thrift PageHeader followed by its
 // body. A data page v1 body is compressed as a whole and holds, in order, the
@@ -134,11 +132,6 @@ class ChunkDecoder {
     out_.offsets.clear();
     out_.byteData.clear();
     if (out_.valueWidth == 0) out_.offsets.push_back(0);
-  }
-
-  void decode(std::span<const uint8_t> bytes, uint64_t fileOffset) {
-    decodePages(bytes, fileOffset);
-    finish();
   }
 
   /// Decodes the pages `bytes` holds (at `fileOffset` in the file), appending to
@@ -387,79 +380,14 @@ ChunkRange columnChunkRange(const ColumnMetaData& meta) {
                     static_cast<uint64_t>(std::max<int64_t>(meta.total_compressed_size, 0))};
 }
 
-void decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
-                       const ColumnMetaData& meta, const SchemaNode& leaf,
-                       const ColumnChunkReadOptions& options, const std::string& context,
-                       ChunkBuffers& buffers, ColumnChunkData& out) {
+void decodeColumnChunkRuns(std::span<const PageRun> runs, bool whole, const ColumnMetaData& meta,
+                           const SchemaNode& leaf, const ColumnChunkReadOptions& options,
+                           const std::function<std::string()>& context, ChunkBuffers& buffers,
+                           ColumnChunkData& out) {
   ChunkDecoder decoder(meta, leaf, options, buffers, out);
   try {
-    decoder.decode(bytes, fileOffset);
-  } catch (const CorruptFile& e) {
-    const auto at = decoder.pageOffset();
-    throw CorruptFile(context + (at ? ", page at offset " + std::to_string(*at) : "") + ": " +
-                      e.what());
-  } catch (const Unsupported& e) {
-    throw Unsupported(context + ": " + e.what());
-  }
-}
-
-ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
-                                  const ColumnMetaData& meta, const SchemaNode& leaf,
-                                  const ColumnChunkReadOptions& options,
-                                  const std::string& context) {
-  ChunkBuffers buffers;
-  ColumnChunkData out;
-  decodeColumnChunk(bytes, fileOffset, meta, leaf, options, context, buffers, out);
-  return out;
-}
-
-namespace {
-
-std::string chunkContext(const io::StorageObject& file, int rowGroup, const SchemaNode& leaf) {
-  return file.uri() + ": row group " + std::to_string(rowGroup) + ", column '" + leaf.path + "'";
-}
-
-/// Checks what decoding a chunk relies on; returns its byte range.
-template <typename Context>
-ChunkRange checkedChunkRange(const io::StorageObject& file, const ColumnChunk& chunk,
-                             const SchemaNode& leaf, const Context& context) {
-  if (!chunk.meta_data) throw CorruptFile(context() + ": the column chunk has no meta_data");
-  if (chunk.file_path) {
-    throw Unsupported(context() + ": the column chunk lives in another file ('" + *chunk.file_path +
-                      "'), which is not supported");
-  }
-  const ColumnMetaData& meta = *chunk.meta_data;
-  if (meta.type != *leaf.physicalType) {
-    throw CorruptFile(context() + ": the chunk's type " + toString(meta.type) +
-                      " differs from the schema's " + toString(*leaf.physicalType));
-  }
-  if (meta.num_values < 0) {
-    throw CorruptFile(context() + ": num_values is negative (" + std::to_string(meta.num_values) + ")");
-  }
-  const ChunkRange range = columnChunkRange(meta);
-  if (range.offset > file.size() || range.length > file.size() - range.offset) {
-    throw CorruptFile(context() + ": the chunk's bytes [" + std::to_string(range.offset) + ", " +
-                      std::to_string(range.offset + range.length) + ") lie past the end of the " +
-                      std::to_string(file.size()) + "-byte file");
-  }
-  return range;
-}
-
-/// Makes `buffers.raw` hold at least `length` bytes (not zero-filled: reads
-/// overwrite them).
-void reserveRaw(ChunkBuffers& buffers, size_t length) {
-  if (length > buffers.rawCapacity) {
-    buffers.rawCapacity = length + length / 8;
-    buffers.raw = std::make_unique_for_overwrite<uint8_t[]>(buffers.rawCapacity);
-  }
-}
-
-/// Runs `decode(decoder)`, adding `context()` and the failing page's offset to
-/// its errors.
-template <typename Context, typename Decode>
-void withChunkContext(ChunkDecoder& decoder, const Context& context, const Decode& decode) {
-  try {
-    decode(decoder);
+    for (const PageRun& run : runs) decoder.decodePages(run.bytes, run.fileOffset);
+    if (whole) decoder.finish();
   } catch (const CorruptFile& e) {
     const auto at = decoder.pageOffset();
     throw CorruptFile(context() + (at ? ", page at offset " + std::to_string(*at) : "") + ": " +
@@ -469,163 +397,22 @@ void withChunkContext(ChunkDecoder& decoder, const Context& context, const Decod
   }
 }
 
-}  // namespace
-
-void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                     const SchemaNode& leaf, const ColumnChunkReadOptions& options,
-                     ChunkBuffers& buffers, ColumnChunkData& out) {
-  // The error context is built only when an error needs it.
-  auto context = [&] { return chunkContext(file, rowGroup, leaf); };
-  const ChunkRange range = checkedChunkRange(file, chunk, leaf, context);
-  const auto length = static_cast<size_t>(range.length);
-  reserveRaw(buffers, length);
-  file.readAt(range.offset, {buffers.raw.get(), length});
-  ChunkDecoder decoder(*chunk.meta_data, leaf, options, buffers, out);
-  withChunkContext(decoder, context, [&](ChunkDecoder& d) {
-    d.decode({buffers.raw.get(), length}, range.offset);
-  });
+void decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
+                       const ColumnMetaData& meta, const SchemaNode& leaf,
+                       const ColumnChunkReadOptions& options, const std::string& context,
+                       ChunkBuffers& buffers, ColumnChunkData& out) {
+  const PageRun run{bytes, fileOffset};
+  decodeColumnChunkRuns({&run, 1}, true, meta, leaf, options, [&] { return context; }, buffers,
+                        out);
 }
 
-int64_t readColumnChunkRows(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                            const SchemaNode& leaf, const OffsetIndex* offsets,
-                            const RowRanges& rows, int64_t groupRows,
-                            const ColumnChunkReadOptions& options, ChunkBuffers& buffers,
-                            ColumnChunkData& out) {
-  if (offsets == nullptr) {
-    // No page locations: the whole chunk, then its rows.
-    readColumnChunk(file, rowGroup, chunk, leaf, options, buffers, buffers.pages);
-    out = keepRows(buffers.pages, rows.rows(), std::move(out));
-    return 0;
-  }
-  auto context = [&] { return chunkContext(file, rowGroup, leaf); };
-  const ChunkRange range = checkedChunkRange(file, chunk, leaf, context);
-  const auto& pages = offsets->page_locations;
-  auto pageEnd = [&](size_t i) {
-    return i + 1 < pages.size() ? pages[i + 1].first_row_index : groupRows;
-  };
-
-  // The byte runs to read: the dictionary (whatever precedes the first data
-  // page), then each run of adjacent pages holding a selected row.
-  struct Run {
-    uint64_t offset;
-    uint64_t length;
-  };
-  std::vector<Run> runs;
-  if (range.offset < static_cast<uint64_t>(pages.front().offset)) {
-    runs.push_back({range.offset, static_cast<uint64_t>(pages.front().offset) - range.offset});
-  }
-  // Decoded rows of each kept page: [page's first row, end) lands at `at`.
-  struct KeptPage {
-    int64_t first;
-    int64_t end;
-    int64_t at;
-  };
-  std::vector<KeptPage> kept;
-  int64_t decodedRows = 0;
-  for (size_t i = 0; i < pages.size(); ++i) {
-    if (!rows.overlaps(pages[i].first_row_index, pageEnd(i))) continue;
-    kept.push_back({pages[i].first_row_index, pageEnd(i), decodedRows});
-    decodedRows += pageEnd(i) - pages[i].first_row_index;
-    const auto offset = static_cast<uint64_t>(pages[i].offset);
-    const auto length = static_cast<uint64_t>(pages[i].compressed_page_size);
-    if (!runs.empty() && runs.back().offset + runs.back().length == offset) {
-      runs.back().length += length;
-    } else {
-      runs.push_back({offset, length});
-    }
-  }
-  uint64_t total = 0;
-  for (const Run& r : runs) total += r.length;
-  reserveRaw(buffers, static_cast<size_t>(total));
-  ChunkDecoder decoder(*chunk.meta_data, leaf, options, buffers, buffers.pages);
-  uint64_t at = 0;
-  for (const Run& r : runs) {
-    file.readAt(r.offset, {buffers.raw.get() + at, static_cast<size_t>(r.length)});
-    withChunkContext(decoder, context, [&](ChunkDecoder& d) {
-      d.decodePages({buffers.raw.get() + at, static_cast<size_t>(r.length)}, r.offset);
-    });
-    at += r.length;
-  }
-
-  // The pages must hold the rows the offset index says they do.
-  const ColumnChunkData& decoded = buffers.pages;
-  const int64_t rowsDecoded =
-      decoded.repetitionLevels.empty()
-          ? decoded.levelCount
-          : std::count(decoded.repetitionLevels.begin(), decoded.repetitionLevels.end(), 0);
-  if (rowsDecoded != decodedRows ||
-      (!decoded.repetitionLevels.empty() && decoded.repetitionLevels[0] != 0)) {
-    throw CorruptFile(context() + ": the " + std::to_string(kept.size()) +
-                      " pages read hold " + std::to_string(rowsDecoded) +
-                      " rows, the offset index gives them " + std::to_string(decodedRows));
-  }
-  std::vector<int64_t> local;
-  local.reserve(static_cast<size_t>(rows.rowCount()));
-  size_t page = 0;
-  for (const RowRanges::Range& r : rows.ranges()) {
-    for (int64_t row = r.first; row < r.end; ++row) {
-      while (page < kept.size() && kept[page].end <= row) ++page;
-      local.push_back(kept[page].at + (row - kept[page].first));
-    }
-  }
-  out = keepRows(decoded, local, std::move(out));
-  return static_cast<int64_t>(kept.size());
-}
-
-namespace {
-
-/// Runs `decode(i)` for each of `n` leaves, in parallel unless `threads` is 1.
-template <typename Decode>
-void forEachLeaf(size_t n, int threads, const Decode& decode) {
-  if (threads == 1 || n <= 1) {
-    for (size_t i = 0; i < n; ++i) decode(i);
-  } else {
-    ThreadPool::shared().parallelFor(n, decode);
-  }
-}
-
-}  // namespace
-
-void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
-                        std::span<const SchemaNode* const> leaves,
-                        const ColumnChunkReadOptions& options, int threads,
-                        std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns) {
-  columns.resize(leaves.size());
-  if (buffers.size() < leaves.size()) buffers.resize(leaves.size());
-  forEachLeaf(leaves.size(), threads, [&](size_t i) {
-    const SchemaNode* leaf = leaves[i];
-    readColumnChunk(file, rowGroup, group.columns.at(static_cast<size_t>(leaf->leafIndex)), *leaf,
-                    options, buffers[i], columns[i]);
-  });
-}
-
-int64_t readRowGroupRows(io::StorageObject& file, int rowGroup, const RowGroup& group,
-                         std::span<const SchemaNode* const> leaves, const RowRanges& rows,
-                         std::span<const std::optional<OffsetIndex>> offsetIndexes,
-                         const ColumnChunkReadOptions& options, int threads,
-                         std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns) {
-  columns.resize(leaves.size());
-  if (buffers.size() < leaves.size()) buffers.resize(leaves.size());
-  std::vector<int64_t> pagesRead(leaves.size());
-  forEachLeaf(leaves.size(), threads, [&](size_t i) {
-    const SchemaNode* leaf = leaves[i];
-    const OffsetIndex* offsets =
-        i < offsetIndexes.size() && offsetIndexes[i] ? &*offsetIndexes[i] : nullptr;
-    pagesRead[i] = readColumnChunkRows(file, rowGroup,
-                                       group.columns.at(static_cast<size_t>(leaf->leafIndex)),
-                                       *leaf, offsets, rows, group.num_rows, options, buffers[i],
-                                       columns[i]);
-  });
-  int64_t total = 0;
-  for (const int64_t n : pagesRead) total += n;
-  return total;
-}
-
-ColumnChunkData readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                                const SchemaNode& leaf, const ColumnChunkReadOptions& options) {
+ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
+                                  const ColumnMetaData& meta, const SchemaNode& leaf,
+                                  const ColumnChunkReadOptions& options,
+                                  const std::string& context) {
   ChunkBuffers buffers;
   ColumnChunkData out;
-  readColumnChunk(file, rowGroup, chunk, leaf, options, buffers, out);
+  decodeColumnChunk(bytes, fileOffset, meta, leaf, options, context, buffers, out);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -10,12 +11,11 @@
 #include "quarry/formats/parquet/column_chunk_data.h"
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/page_values.h"
-#include "quarry/formats/parquet/row_ranges.h"
-#include "quarry/io/storage.h"
 
-/// Decoding of a whole column chunk: its pages in order (an optional dictionary
+/// Decoding of a column chunk in memory: its pages in order (an optional dictionary
 /// page, then data pages v1 or v2), each checked against its CRC when present,
 /// decompressed, split into levels and values, and appended to a ColumnChunkData.
+/// Reading the bytes from storage is row_group_reads'.
 namespace quarry::parquet {
 
 struct ColumnChunkReadOptions {
@@ -54,50 +54,6 @@ struct ChunkBuffers {
   static constexpr size_t kPageSlack = 64;
 };
 
-/// Reads and decodes column chunk `chunk` of row group `rowGroup` into `out`,
-/// reusing `out`'s vectors and `buffers`; errors as the function below.
-void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                     const SchemaNode& leaf, const ColumnChunkReadOptions& options,
-                     ChunkBuffers& buffers, ColumnChunkData& out);
-
-/// Reads and decodes, of column chunk `chunk` of row group `rowGroup` (of
-/// `groupRows` rows), the rows `rows`: with the chunk's OffsetIndex `offsets`,
-/// only its dictionary and the pages holding one of those rows (one read per run
-/// of adjacent pages); without (null), the whole chunk. `out` then holds exactly
-/// those rows, as keepRows leaves them. Returns the data pages read (0 without
-/// `offsets`). Errors as readColumnChunk, and CorruptFile when the pages read do
-/// not hold the rows the offset index gives them.
-int64_t readColumnChunkRows(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                            const SchemaNode& leaf, const OffsetIndex* offsets,
-                            const RowRanges& rows, int64_t groupRows,
-                            const ColumnChunkReadOptions& options, ChunkBuffers& buffers,
-                            ColumnChunkData& out);
-
-/// Reads and decodes the chunks of `leaves` in row group `rowGroup` (`group`) into
-/// `columns` (resized to one per leaf, their memory reused), each with
-/// `buffers[i]` (resized likewise). `threads` as ReaderOptions::threads: 1 decodes
-/// on the calling thread, anything else through ThreadPool::shared().
-void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
-                        std::span<const SchemaNode* const> leaves,
-                        const ColumnChunkReadOptions& options, int threads,
-                        std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns);
-
-/// Reads and decodes, as readRowGroupChunks does, the rows `rows` of row group
-/// `rowGroup` (readColumnChunkRows), leaf i with OffsetIndex `offsetIndexes[i]`
-/// where present. Every column then holds exactly those rows. Returns the data
-/// pages read of the chunks that have an OffsetIndex.
-int64_t readRowGroupRows(io::StorageObject& file, int rowGroup, const RowGroup& group,
-                         std::span<const SchemaNode* const> leaves, const RowRanges& rows,
-                         std::span<const std::optional<OffsetIndex>> offsetIndexes,
-                         const ColumnChunkReadOptions& options, int threads,
-                         std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns);
-
-/// Reads and decodes column chunk `chunk` of row group `rowGroup`; throws
-/// CorruptFile naming the file, row group, column and page offset on any defect,
-/// and Unsupported for codecs or encodings quarry does not read.
-ColumnChunkData readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
-                                const SchemaNode& leaf, const ColumnChunkReadOptions& options = {});
-
 /// Decodes a column chunk whose bytes are already in memory: `bytes` holds the
 /// chunk's range as columnChunkRange gives it. `context` prefixes every error.
 ColumnChunkData decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
@@ -108,5 +64,22 @@ void decodeColumnChunk(std::span<const uint8_t> bytes, uint64_t fileOffset,
                        const ColumnMetaData& meta, const SchemaNode& leaf,
                        const ColumnChunkReadOptions& options, const std::string& context,
                        ChunkBuffers& buffers, ColumnChunkData& out);
+
+/// Adjacent pages of a column chunk in memory: `bytes`, the first page's header
+/// at `fileOffset` in the file.
+struct PageRun {
+  std::span<const uint8_t> bytes;
+  uint64_t fileOffset = 0;
+};
+
+/// Decodes the pages of `runs` in order into `out` (its memory reused): a whole
+/// chunk as one run (`whole`: its pages must then hold the chunk's num_values),
+/// or its dictionary and some of its data pages (page skipping: run after run,
+/// nothing checked against the whole). Errors as decodeColumnChunk, prefixed with
+/// `context()`, which is called only then.
+void decodeColumnChunkRuns(std::span<const PageRun> runs, bool whole, const ColumnMetaData& meta,
+                           const SchemaNode& leaf, const ColumnChunkReadOptions& options,
+                           const std::function<std::string()>& context, ChunkBuffers& buffers,
+                           ColumnChunkData& out);
 
 }  // namespace quarry::parquet

@@ -6,6 +6,7 @@
 #include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_filter.h"
+#include "quarry/formats/parquet/row_group_reads.h"
 #include "quarry/formats/parquet/row_selection.h"
 #include "quarry/formats/parquet/row_group_pruning.h"
 

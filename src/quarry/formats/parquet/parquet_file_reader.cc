@@ -2,6 +2,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/column_reader.h"
+#include "quarry/formats/parquet/row_group_reads.h"
 #include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/row_reader.h"
 
