@@ -8,6 +8,7 @@
 #include "quarry/formats/parquet/row_filter.h"
 #include "quarry/formats/parquet/row_group_reads.h"
 #include "quarry/formats/parquet/row_selection.h"
+#include "quarry/formats/parquet/scan_memory.h"
 #include "quarry/formats/parquet/row_group_pruning.h"
 
 namespace quarry::parquet {
@@ -20,49 +21,19 @@ std::vector<const NodeSlots*> ColumnBatch::nesting() const {
   return path;
 }
 
-namespace {
-
-/// Decoding memory a finished ColumnReaders leaves to the next one on its thread:
-/// without it, every file of a scan would fault in (and glibc hand back to the
-/// kernel) its column buffers afresh.
-struct ScanMemory {
-  std::vector<ChunkBuffers> buffers;
-  std::vector<ColumnChunkData> columns;
-};
-
-/// Kept only up to this many bytes: an idle thread must not hold on to more.
-constexpr size_t kMaxKeptBytes = size_t{256} << 20;
-
-thread_local ScanMemory keptMemory;
-
-size_t bytesOf(const ScanMemory& memory) {
-  size_t total = 0;
-  for (const auto& b : memory.buffers) total += b.rawCapacity + b.pageCapacity + b.levels.capacity() * 2;
-  for (const auto& c : memory.columns) {
-    total += c.definitionLevels.capacity() * 2 + c.repetitionLevels.capacity() * 2 +
-             c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity();
-  }
-  return total;
-}
-
-}  // namespace
-
 ColumnReaders::ColumnReaders(ParquetFileReader& file, ResolvedProjection projection,
                              std::optional<BoundPredicate> filter)
     : file_(file), projection_(std::move(projection)), filter_(std::move(filter)) {
   projectedLeaves_.addDecodedLeaves(projection_.leaves());
   if (filter_) projection_.addDecodedLeaves(filter_->leaves());
-  buffers_ = std::move(keptMemory.buffers);
-  spare_ = std::move(keptMemory.columns);
-  keptMemory = ScanMemory{};
+  ScanMemory memory = takeScanMemory();
+  buffers_ = std::move(memory.buffers);
+  spare_ = std::move(memory.columns);
 }
 
 ColumnReaders::~ColumnReaders() {
   releaseCurrent();
-  ScanMemory memory{std::move(buffers_), std::move(spare_)};
-  if (bytesOf(memory) <= kMaxKeptBytes && bytesOf(memory) >= bytesOf(keptMemory)) {
-    keptMemory = std::move(memory);
-  }
+  keepScanMemory(ScanMemory{std::move(buffers_), std::move(spare_)});
 }
 
 void ColumnReaders::releaseCurrent() {

@@ -5,6 +5,7 @@
 #include "quarry/formats/parquet/row_group_reads.h"
 #include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "quarry/formats/parquet/scan_memory.h"
 
 namespace quarry::parquet {
 
@@ -40,13 +41,18 @@ ParquetFileReader::ParquetFileReader(std::unique_ptr<io::StorageObject> file, Re
 }
 
 AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProjection& projection) {
+  ScanMemory memory;
+  return readRowGroup(index, projection, memory);
+}
+
+AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProjection& projection,
+                                                  ScanMemory& memory) {
   const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
-  std::vector<ColumnChunkData> columns;
-  std::vector<ChunkBuffers> buffers;
+  std::vector<ColumnChunkData> columns = std::move(memory.columns);
   ColumnChunkReadOptions chunkOptions;
   chunkOptions.verifyChecksums = options_.verifyChecksums;
   readRowGroupChunks(*file_, index, group, projection.leaves(), chunkOptions, options_.threads,
-                     buffers, columns);
+                     memory.buffers, columns);
   try {
     return AssembledRowGroup::assemble(std::move(columns), group.num_rows);
   } catch (const CorruptFile& e) {
@@ -56,15 +62,14 @@ AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProje
 
 AssembledRowGroup ParquetFileReader::readRowGroupRows(int index, const ResolvedProjection& projection,
                                                      const PageSelection& selection,
-                                                     ReaderMetrics& metrics) {
+                                                     ReaderMetrics& metrics, ScanMemory& memory) {
   const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
-  std::vector<ColumnChunkData> columns;
-  std::vector<ChunkBuffers> buffers;
+  std::vector<ColumnChunkData> columns = std::move(memory.columns);
   ColumnChunkReadOptions chunkOptions;
   chunkOptions.verifyChecksums = options_.verifyChecksums;
-  const int64_t pagesRead =
-      parquet::readRowGroupRows(*file_, index, group, projection.leaves(), selection.rows,
-                       selection.offsetIndexes, chunkOptions, options_.threads, buffers, columns);
+  const int64_t pagesRead = parquet::readRowGroupRows(
+      *file_, index, group, projection.leaves(), selection.rows, selection.offsetIndexes,
+      chunkOptions, options_.threads, memory.buffers, columns);
   countIndexedPages(group, projection.leaves(), selection, pagesRead, metrics);
   try {
     return AssembledRowGroup::assemble(std::move(columns), selection.rows.rowCount());

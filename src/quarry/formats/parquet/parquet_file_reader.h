@@ -19,6 +19,7 @@ class RowReaderBuilder;
 class ColumnReaders;
 class FilterPredicate;
 struct PageSelection;
+struct ScanMemory;
 struct ReaderMetrics;
 
 struct ReaderOptions {
@@ -51,11 +52,16 @@ class ParquetFileReader {
   /// Decodes the projected columns of row group `index` and assembles its rows.
   /// Throws CorruptFile naming the file, row group and column on any defect.
   AssembledRowGroup readRowGroup(int index, const ResolvedProjection& projection);
+  /// As above, decoding into `memory` (its buffers reused and kept, its columns
+  /// consumed: give them back from the previous group's releaseColumns()).
+  AssembledRowGroup readRowGroup(int index, const ResolvedProjection& projection,
+                                 ScanMemory& memory);
   /// Decodes the rows `selection` keeps of row group `index` (page_pruning.h),
   /// reading only the pages that hold them where a chunk has an OffsetIndex; the
   /// assembled group holds those rows alone. Counts the pages in `metrics`.
   AssembledRowGroup readRowGroupRows(int index, const ResolvedProjection& projection,
-                                     const PageSelection& selection, ReaderMetrics& metrics);
+                                     const PageSelection& selection, ReaderMetrics& metrics,
+                                     ScanMemory& memory);
 
   /// Returns a reader over every row of the file, with `projection`'s columns.
   std::unique_ptr<RowReader> rowReader(const ColumnProjection& projection = ColumnProjection::all());

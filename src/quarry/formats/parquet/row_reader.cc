@@ -18,6 +18,12 @@ RowReader::RowReader(ParquetFileReader& file, ResolvedProjection projection,
   remaining_ = plan_.maxRows;
   projectedLeaves_.addDecodedLeaves(projection_.leaves());
   if (filter_) projection_.addDecodedLeaves(filter_->leaves());
+  memory_ = takeScanMemory();
+}
+
+RowReader::~RowReader() {
+  if (current_) memory_.columns = current_->releaseColumns();
+  keepScanMemory(std::move(memory_));
 }
 
 int64_t RowReader::visibleRows() const {
@@ -78,11 +84,16 @@ bool RowReader::loadNextRowGroup() {
     const uint64_t bytesBefore = storage.bytesRead();
     const uint64_t requestsBefore = storage.requestCount();
     pageRows_.clear();
+    // The previous group's columns are decoded into again.
+    if (current_) {
+      memory_.columns = current_->releaseColumns();
+      current_.reset();
+    }
     if (selection) {
-      current_.emplace(file_.readRowGroupRows(index, *decoded, *selection, metrics_));
+      current_.emplace(file_.readRowGroupRows(index, *decoded, *selection, metrics_, memory_));
       pageRows_ = selection->rows.rows();
     } else {
-      current_.emplace(file_.readRowGroup(index, *decoded));
+      current_.emplace(file_.readRowGroup(index, *decoded, memory_));
     }
     metrics_.bytesFetched += storage.bytesRead() - bytesBefore;
     metrics_.requestsFetched += storage.requestCount() - requestsBefore;
@@ -99,6 +110,7 @@ bool RowReader::loadNextRowGroup() {
     }
     if (visibleRows() > 0) return true;
   }
+  if (current_) memory_.columns = current_->releaseColumns();
   current_.reset();
   return false;
 }

@@ -9,6 +9,7 @@
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
 #include "quarry/formats/parquet/row_limits.h"
+#include "quarry/formats/parquet/scan_memory.h"
 #include "quarry/formats/parquet/row_values.h"
 
 /// Row-at-a-time reading of a Parquet file: row groups are decoded column by
@@ -32,6 +33,10 @@ class RowReader {
   /// Throws InvalidArgument for `limits` rejected together or with the filter.
   RowReader(ParquetFileReader& file, ResolvedProjection projection,
             std::optional<BoundPredicate> filter = std::nullopt, const RowLimits& limits = {});
+  /// Leaves the decoding memory to the next reader on this thread (scan_memory.h).
+  ~RowReader();
+  RowReader(const RowReader&) = delete;
+  RowReader& operator=(const RowReader&) = delete;
 
   /// Advances to the next row; returns false after the last one.
   bool next();
@@ -95,6 +100,8 @@ class RowReader {
   /// When the page index left only some rows of the current row group: their
   /// indices in the row group (the assembled group holds only them).
   std::vector<int64_t> pageRows_;
+  /// Chunk buffers and column vectors reused from one row group to the next.
+  ScanMemory memory_;
 };
 
 }  // namespace quarry::parquet

@@ -1,0 +1,37 @@
+#include "quarry/formats/parquet/scan_memory.h"
+
+#include <cstddef>
+
+namespace quarry::parquet {
+namespace {
+
+constexpr size_t kMaxKeptBytes = size_t{256} << 20;
+
+thread_local ScanMemory keptMemory;
+
+size_t bytesOf(const ScanMemory& memory) {
+  size_t total = 0;
+  for (const auto& b : memory.buffers) {
+    total += b.rawCapacity + b.pageCapacity + b.levels.capacity() * 2;
+  }
+  for (const auto& c : memory.columns) {
+    total += c.definitionLevels.capacity() * 2 + c.repetitionLevels.capacity() * 2 +
+             c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity();
+  }
+  return total;
+}
+
+}  // namespace
+
+ScanMemory takeScanMemory() {
+  ScanMemory memory = std::move(keptMemory);
+  keptMemory = ScanMemory{};
+  return memory;
+}
+
+void keepScanMemory(ScanMemory memory) {
+  const size_t bytes = bytesOf(memory);
+  if (bytes <= kMaxKeptBytes && bytes >= bytesOf(keptMemory)) keptMemory = std::move(memory);
+}
+
+}  // namespace quarry::parquet
