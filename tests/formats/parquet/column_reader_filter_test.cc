@@ -384,17 +384,17 @@ TEST(ColumnReaderFilterTest, KeptChunkHoldsTheSelectedRowsLevelsAndValues) {
   const std::vector<int64_t> ends = {0, 3};
   const ColumnChunkData kept = keepRows(chunk, ends);
   EXPECT_EQ(kept.levelCount, 3);
-  EXPECT_EQ(kept.repetitionLevels, (std::vector<int16_t>{0, 1, 0}));
-  EXPECT_EQ(kept.definitionLevels, (std::vector<int16_t>{3, 3, 3}));
+  EXPECT_EQ(kept.repetitionLevels, (RawVector<int16_t>{0, 1, 0}));
+  EXPECT_EQ(kept.definitionLevels, (RawVector<int16_t>{3, 3, 3}));
   ASSERT_EQ(kept.valueCount, 3);
   EXPECT_EQ(kept.bytes(0), "a");
   EXPECT_EQ(kept.bytes(2), "c");
   const std::vector<int64_t> middle = {1, 2};
   const ColumnChunkData empty = keepRows(chunk, middle, kept);
   EXPECT_EQ(empty.levelCount, 2);
-  EXPECT_EQ(empty.definitionLevels, (std::vector<int16_t>{0, 1}));
+  EXPECT_EQ(empty.definitionLevels, (RawVector<int16_t>{0, 1}));
   EXPECT_EQ(empty.valueCount, 0);
-  EXPECT_EQ(empty.offsets, std::vector<int64_t>{0});
+  EXPECT_EQ(empty.offsets, RawVector<int64_t>{0});
 }
 
 TEST(ColumnReaderFilterTest, EveryValidFileFilteredOnItsFirstFlatColumnMatchesRowReader) {

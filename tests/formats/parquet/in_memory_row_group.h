@@ -161,7 +161,7 @@ class InMemoryRowGroup {
       ColumnChunkData data;
       data.leaf = &leaf;
       data.levelCount = static_cast<int64_t>(spec.def.size());
-      data.definitionLevels = spec.def;
+      data.definitionLevels.assign(spec.def.begin(), spec.def.end());
       data.valueCount = static_cast<int64_t>(spec.values.size());
       if (leaf.maxRepetitionLevel > 0) {
         data.repetitionLevels.assign(spec.def.size(), 0);

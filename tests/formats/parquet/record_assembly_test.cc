@@ -23,11 +23,11 @@ ColumnChunkData levels(const SchemaNode& leaf, std::vector<int16_t> rep, std::ve
   ColumnChunkData c;
   c.leaf = &leaf;
   c.levelCount = static_cast<int64_t>(def.size());
-  c.repetitionLevels = std::move(rep);
-  c.definitionLevels = std::move(def);
+  c.repetitionLevels.assign(rep.begin(), rep.end());
+  c.definitionLevels.assign(def.begin(), def.end());
   for (int16_t d : c.definitionLevels) c.valueCount += d == leaf.maxDefinitionLevel;
   c.valueWidth = 4;
-  c.fixedValues.resize(static_cast<size_t>(c.valueCount) * 4);
+  c.fixedValues.assign(static_cast<size_t>(c.valueCount) * 4, 0);
   return c;
 }
 

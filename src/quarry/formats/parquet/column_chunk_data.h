@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "quarry/common/raw_vector.h"
 #include "quarry/formats/parquet/schema.h"
 
 /// The decoded content of one column chunk: its repetition and definition
@@ -20,9 +21,9 @@ struct ColumnChunkData {
   int64_t levelCount = 0;
   /// Empty when every entry holds a value: the column's maximum definition level
   /// is 0, or (for a column that is not repeated) no entry of the chunk is null.
-  std::vector<int16_t> definitionLevels;
+  RawVector<int16_t> definitionLevels;
   /// Empty when the column's maximum repetition level is 0 (one entry per row).
-  std::vector<int16_t> repetitionLevels;
+  RawVector<int16_t> repetitionLevels;
 
   /// Non-null values, densely stored.
   int64_t valueCount = 0;
@@ -30,10 +31,10 @@ struct ColumnChunkData {
   /// INT96 12, FLOAT 4, DOUBLE 8, FIXED_LEN_BYTE_ARRAY(n) n; 0 for BYTE_ARRAY.
   size_t valueWidth = 0;
   /// valueCount * valueWidth bytes, little endian as Parquet's PLAIN stores them.
-  std::vector<uint8_t> fixedValues;
+  RawVector<uint8_t> fixedValues;
   /// BYTE_ARRAY: value i is byteData[offsets[i], offsets[i + 1]); valueCount + 1 entries.
-  std::vector<int64_t> offsets;
-  std::vector<uint8_t> byteData;
+  RawVector<int64_t> offsets;
+  RawVector<uint8_t> byteData;
 
   /// Returns the values of a fixed-width type as T (T must match valueWidth).
   template <typename T>

@@ -269,14 +269,13 @@ class ChunkDecoder {
       if (allDefined()) {
         if (kept) out_.definitionLevels.resize(at + n, maxDef);
       } else {
-        std::vector<int16_t>& scratch = buffers_.levels;
+        RawVector<int16_t>& scratch = buffers_.levels;
         scratch.resize(n);
         decodeDef(scratch.data());
         values = static_cast<size_t>(std::count(scratch.data(), scratch.data() + n, maxDef));
         if (kept || values != n) {
           if (!kept) out_.definitionLevels.assign(at, maxDef);
-          out_.definitionLevels.insert(out_.definitionLevels.end(), scratch.begin(),
-                                       scratch.begin() + static_cast<std::ptrdiff_t>(n));
+          appendCopy(out_.definitionLevels, scratch.data(), n);
         }
       }
     }

@@ -44,7 +44,7 @@ struct ChunkBuffers {
   std::unique_ptr<uint8_t[]> page;
   size_t pageCapacity = 0;
   /// A page's definition levels, while they are checked for nulls.
-  std::vector<int16_t> levels;
+  RawVector<int16_t> levels;
   /// The chunk's dictionary.
   Dictionary dictionary;
   /// The pages read of a chunk some pages of which are skipped, before they are

@@ -64,12 +64,15 @@ void appendViews(const std::string_view* views, size_t n, ColumnChunkData& out) 
   const size_t at = out.byteData.size();
   out.byteData.resize(at + total);
   uint8_t* dst = out.byteData.data() + at;
+  const size_t firstOffset = out.offsets.size();
+  out.offsets.resize(firstOffset + n);
+  int64_t* offsets = out.offsets.data() + firstOffset;
   int64_t offset = static_cast<int64_t>(at);
   for (size_t i = 0; i < n; ++i) {
     copyValue(dst, views[i].data(), views[i].size());
     dst += views[i].size();
     offset += static_cast<int64_t>(views[i].size());
-    out.offsets.push_back(offset);
+    offsets[i] = offset;
   }
   out.valueCount += static_cast<int64_t>(n);
 }
@@ -105,7 +108,7 @@ void appendPlain(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& 
       // Every other type is fixed-width and stored as PLAIN lays it out.
       // Appended from the page in one copy, without zero-filling the room first.
       const auto src = plain.decodeFixedLenByteArrays(count, out.valueWidth);
-      out.fixedValues.insert(out.fixedValues.end(), src.begin(), src.end());
+      appendCopy(out.fixedValues, src.data(), src.size());
       out.valueCount += static_cast<int64_t>(count);
       return;
     }

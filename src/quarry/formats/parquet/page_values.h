@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "quarry/common/raw_vector.h"
 #include "quarry/formats/parquet/column_chunk_data.h"
 #include "quarry/formats/parquet/metadata.h"
 
@@ -18,9 +19,9 @@ namespace quarry::parquet {
 struct Dictionary {
   size_t count = 0;
   size_t width = 0;  // as ColumnChunkData::valueWidth; 0 for BYTE_ARRAY
-  std::vector<uint8_t> fixed;
-  std::vector<int64_t> offsets;
-  std::vector<uint8_t> bytes;
+  RawVector<uint8_t> fixed;
+  RawVector<int64_t> offsets;
+  RawVector<uint8_t> bytes;
 };
 
 /// Returns the in-memory width of one value of `leaf`'s physical type (0 for BYTE_ARRAY).

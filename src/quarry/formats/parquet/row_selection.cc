@@ -36,17 +36,17 @@ class ValueCopier {
     to_.valueCount += end - begin;
     if (from_.valueWidth != 0) {
       const auto width = static_cast<int64_t>(from_.valueWidth);
-      to_.fixedValues.insert(to_.fixedValues.end(), from_.fixedValues.begin() + begin * width,
-                             from_.fixedValues.begin() + end * width);
+      appendCopy(to_.fixedValues, from_.fixedValues.data() + begin * width,
+                 static_cast<size_t>((end - begin) * width));
       return;
     }
     const int64_t shift = to_.offsets.back() - from_.offsets[static_cast<size_t>(begin)];
     for (int64_t i = begin + 1; i <= end; ++i) {
       to_.offsets.push_back(from_.offsets[static_cast<size_t>(i)] + shift);
     }
-    to_.byteData.insert(to_.byteData.end(),
-                        from_.byteData.begin() + from_.offsets[static_cast<size_t>(begin)],
-                        from_.byteData.begin() + from_.offsets[static_cast<size_t>(end)]);
+    const int64_t first = from_.offsets[static_cast<size_t>(begin)];
+    appendCopy(to_.byteData, from_.byteData.data() + first,
+               static_cast<size_t>(from_.offsets[static_cast<size_t>(end)] - first));
   }
 
   const ColumnChunkData& from_;
