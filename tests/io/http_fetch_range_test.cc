@@ -176,6 +176,25 @@ TEST(FetchRangeTest, RetriesServerErrorsThenSucceeds) {
   EXPECT_EQ(client.requestCount(), 4u);
 }
 
+TEST(FetchRangeTest, WaitsAsLongAsRetryAfterAsksWithinTheMaximumDelay) {
+  // A 503 or 429 with Retry-After: the retry waits what the server asked for rather than the
+  // (shorter) backoff, but never longer than the policy's maxDelay.
+  FakeHttpClient client(countingBytes(1000));
+  client.then([](const HttpRequest&) {
+    HttpResponse response = statusResponse(503, "Slow Down");
+    response.headers.emplace_back("Retry-After", "1");
+    return response;
+  });
+  RetryPolicy policy = fastPolicy(2);
+  policy.maxDelay = std::chrono::milliseconds(300);
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = fetchRange(client, kUri, kUri, {10, 20}, nullptr, policy);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(result.body, slice(client.object(), 10, 20));
+  EXPECT_GE(waited, std::chrono::milliseconds(300));  // 1 s asked, capped at maxDelay
+  EXPECT_LT(waited, std::chrono::milliseconds(1000));
+}
+
 TEST(FetchRangeTest, RetriesATruncatedBody) {
   FakeHttpClient client(countingBytes(1000));
   client.then([&client](const HttpRequest& request) {

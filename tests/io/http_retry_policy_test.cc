@@ -62,5 +62,27 @@ TEST(RetryPolicyTest, ZeroDelaysNeverSleep) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(50));
 }
 
+TEST(RetryPolicyTest, RetryAfterLengthensTheWaitUpToTheMaximumDelay) {
+  RetryPolicy policy;
+  policy.maxDelay = milliseconds(5000);
+  EXPECT_EQ(policy.wait(milliseconds(200), std::nullopt), milliseconds(200));
+  EXPECT_EQ(policy.wait(milliseconds(200), milliseconds(100)), milliseconds(200));
+  EXPECT_EQ(policy.wait(milliseconds(200), milliseconds(2000)), milliseconds(2000));
+  EXPECT_EQ(policy.wait(milliseconds(200), milliseconds(60000)), milliseconds(5000));
+}
+
+TEST(RetryPolicyTest, ParsesRetryAfterSecondsAndHttpDates) {
+  // RFC 9110 10.2.3: Retry-After = HTTP-date / delay-seconds.
+  const auto now = std::chrono::system_clock::from_time_t(784111777);  // Sun, 06 Nov 1994 08:49:37 GMT
+  EXPECT_EQ(RetryPolicy::parseRetryAfter("120", now), milliseconds(120000));
+  EXPECT_EQ(RetryPolicy::parseRetryAfter(" 0 ", now), milliseconds(0));
+  EXPECT_EQ(RetryPolicy::parseRetryAfter("Sun, 06 Nov 1994 08:49:40 GMT", now), milliseconds(3000));
+  EXPECT_EQ(RetryPolicy::parseRetryAfter("Sun, 06 Nov 1994 08:49:00 GMT", now), milliseconds(0));
+  EXPECT_EQ(RetryPolicy::parseRetryAfter("99999999999999", now), milliseconds(86400000));
+  for (const char* bad : {"", "soon", "-5", "1.5", "Sunday, 06-Nov-94 08:49:37 GMT"}) {
+    EXPECT_EQ(RetryPolicy::parseRetryAfter(bad, now), std::nullopt) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace quarry::io

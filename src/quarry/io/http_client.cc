@@ -111,6 +111,8 @@ struct Attempt {
   std::optional<RangeResponse> result;
   std::string failure;
   bool retriable = false;
+  /// What a 429 or 503 answer's Retry-After header asked for.
+  std::optional<std::chrono::milliseconds> retryAfter;
 };
 
 Attempt fail(std::string failure, bool retriable) {
@@ -200,7 +202,13 @@ Attempt judge(HttpResponse& response, const RangeRequest& range) {
     if (total) return fail(pastTheEnd(range, *total), false);
     return fail(serverSaid(response), false);
   }
-  return fail(serverSaid(response), RetryPolicy::isRetriable(response.status));
+  Attempt attempt = fail(serverSaid(response), RetryPolicy::isRetriable(response.status));
+  if (response.status == 429 || response.status == 503) {
+    if (const auto header = response.header("Retry-After")) {
+      attempt.retryAfter = RetryPolicy::parseRetryAfter(*header, std::chrono::system_clock::now());
+    }
+  }
+  return attempt;
 }
 
 }  // namespace
@@ -314,7 +322,7 @@ RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::
     if (attempt.result) return std::move(*attempt.result);
     failure = std::move(attempt.failure);
     if (!attempt.retriable || attempts >= maxAttempts) break;
-    policy.sleepBeforeRetry(attempts);
+    policy.sleepBeforeRetry(attempts, attempt.retryAfter);
   }
   const std::string tries =
       attempts == 1 ? std::string() : " (after " + std::to_string(attempts) + " attempts)";

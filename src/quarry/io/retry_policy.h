@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <string_view>
 
 /// When and how long to wait before retrying a failed storage request: exponential
 /// backoff with full jitter (the delay before attempt n+1 is uniform in
@@ -27,8 +29,21 @@ struct RetryPolicy {
   /// [0, backoffCeiling(failedAttempts)] from `random`.
   std::chrono::milliseconds delay(int failedAttempts, std::mt19937_64& random) const;
 
-  /// Sleeps for delay(failedAttempts) drawn from a thread-local generator.
-  void sleepBeforeRetry(int failedAttempts) const;
+  /// Returns how long to wait before retrying: the jittered `backoff`, or what the server
+  /// asked for with Retry-After when that is longer, never more than maxDelay.
+  std::chrono::milliseconds wait(std::chrono::milliseconds backoff,
+                                 std::optional<std::chrono::milliseconds> serverAsked) const;
+
+  /// Sleeps for wait(delay(failedAttempts), serverAsked), the delay drawn from a
+  /// thread-local generator.
+  void sleepBeforeRetry(int failedAttempts,
+                        std::optional<std::chrono::milliseconds> serverAsked = std::nullopt) const;
+
+  /// Parses a Retry-After header value (RFC 9110 10.2.3): delay-seconds, or an HTTP-date
+  /// (IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT") taken relative to `now`. A date in
+  /// the past is no wait; anything else unparseable is nullopt (the backoff alone applies).
+  static std::optional<std::chrono::milliseconds> parseRetryAfter(
+      std::string_view value, std::chrono::system_clock::time_point now);
 };
 
 }  // namespace quarry::io

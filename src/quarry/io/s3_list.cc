@@ -165,6 +165,7 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
       request.url = url;
       signRequest(request.method, request.url, request.headers, config.credentials, signing, now());
       bool retriable = false;
+      std::optional<std::chrono::milliseconds> retryAfter;
       try {
         const HttpResponse response = client->send(request);
         if (response.status == 200) {
@@ -185,6 +186,10 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
                     (code.empty() ? std::string() : ": " + decodeXmlText(code)) +
                     (message.empty() ? std::string() : ": " + decodeXmlText(message));
           retriable = RetryPolicy::isRetriable(response.status);
+          const auto header = response.header("Retry-After");
+          if (header && (response.status == 429 || response.status == 503)) {
+            retryAfter = RetryPolicy::parseRetryAfter(*header, std::chrono::system_clock::now());
+          }
         }
       } catch (const HttpTransportError& e) {
         failure = e.what();
@@ -196,7 +201,7 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
                       (attempt > 1 ? " (after " + std::to_string(attempt) + " attempts)" : "") +
                       ": " + failure);
       }
-      options.http.retry.sleepBeforeRetry(attempt);
+      options.http.retry.sleepBeforeRetry(attempt, retryAfter);
     }
     for (const S3ListedObject& object : result->objects) {
       if (globMatch(location.key, object.key)) out.push_back(bucketUri + object.key);
