@@ -35,6 +35,14 @@ quarry_add_node_test(differential_read_values
 quarry_add_node_test(differential_print_csv
   tests/differential/print_csv.mjs $<TARGET_FILE:quarry>)
 
+# `quarry convert --to csv -o OUT` over the same files against the same COPY TO.
+quarry_add_node_test(differential_convert_csv
+  tests/differential/print_csv.mjs $<TARGET_FILE:quarry> --convert)
+
+# `quarry convert --filter EXPR` against COPY (SELECT ... WHERE EXPR) TO CSV.
+quarry_add_node_test(differential_convert_filter
+  tests/differential/convert_filter.mjs $<TARGET_FILE:quarry>)
+
 # Files the tests generate with DuckDB (every type, null fraction, codec, V1/V2
 # encodings, nested values) and with chDB (page indexes, many pages per chunk,
 # CRCs, Bloom filters), read whole by quarry and DuckDB; written under the build

@@ -25,6 +25,8 @@ packages=(
   zlib1g-dev
   libxxhash-dev
   libcli11-dev
+  libncurses-dev      # quarry-dive, the terminal UI of `quarry dive` (ncursesw)
+  tmux                # the `quarry dive` acceptance tests drive it in a tmux pane
   libprotobuf-dev     # ORC metadata (formats/orc/orc_proto.proto)
   protobuf-compiler   # protoc generates the ORC message classes at build time
   libcurl4-openssl-dev  # curl/curl.h; libcurl itself is loaded on the first remote URI

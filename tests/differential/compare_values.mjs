@@ -505,7 +505,7 @@ function firstDifference(pathA, pathB) {
 /// each possibly null. TIMESTAMP WITH TIME ZONE: the connection's TimeZone must be
 /// UTC, as quarry's.
 export async function compareCsvText(file, quarry, scratch, connection, T,
-    { uncomparedTypes = {}, skipColumns = [] } = {}) {
+    { uncomparedTypes = {}, skipColumns = [], convert = false, filter = null } = {}) {
   const from = `read_parquet(${sqlString(file)})`;
   let probe;
   try {
@@ -523,14 +523,18 @@ export async function compareCsvText(file, quarry, scratch, connection, T,
   const duckPath = join(scratch, 'duckdb.csv');
   const quarryPath = join(scratch, 'quarry.csv');
   try {
-    await connection.run(`COPY (SELECT ${kept.map(sqlIdentifier).join(', ')} FROM ${from}) ` +
+    const where = filter ? ` WHERE ${filter}` : '';
+    await connection.run(`COPY (SELECT ${kept.map(sqlIdentifier).join(', ')} FROM ${from}${where}) ` +
                          `TO ${sqlString(duckPath)} (HEADER)`);
   } catch (e) {
     return { skipped: `DuckDB cannot read it (${firstLine(e.message)})` };
   }
-  const args = ['print', '--format', 'csv', file];
+  // `convert --to csv -o OUT` shares print's CSV path and writes the file itself.
+  const args = convert ? ['convert', file, '--to', 'csv', '-o', quarryPath]
+                       : ['print', '--format', 'csv', file];
   if (left.length > 0) args.push('--columns', kept.join(','));
-  const out = openSync(quarryPath, 'w');
+  if (filter) args.push('--filter', filter);
+  const out = openSync(convert ? '/dev/null' : quarryPath, 'w');
   let result;
   try {
     result = spawnSync(quarry, args, { stdio: ['ignore', out, 'pipe'], encoding: 'utf8',

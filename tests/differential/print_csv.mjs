@@ -7,7 +7,11 @@
 // values with DuckDB's quoting, CSV quoting. The values themselves are checked by
 // read_values.mjs; files one of the two cannot read are its business too.
 //
-//   node tests/differential/print_csv.mjs path/to/quarry [substring-filter]
+//   node tests/differential/print_csv.mjs path/to/quarry [substring-filter] [--convert]
+//
+// With --convert it runs `quarry convert FILE --to csv -o OUT` instead, over the
+// same files: convert shares print's CSV path, and its output is DuckDB's COPY
+// TO CSV of the file byte for byte, with the same documented differences.
 //
 // Test data: $QUARRY_TESTDATA, default <repo>/../shared/testdata. Exit code 77 (ctest
 // reports it as skipped) when the test data or the DuckDB oracle is missing.
@@ -43,7 +47,9 @@ function skip(message) {
 }
 
 async function main() {
-  const [quarry, filter] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const convert = args.includes('--convert');
+  const [quarry, filter] = args.filter((a) => a !== '--convert');
   if (!quarry) {
     process.stderr.write('usage: node tests/differential/print_csv.mjs QUARRY_BINARY [FILTER]\n');
     return 2;
@@ -86,7 +92,7 @@ async function main() {
     for (const file of files) {
       const name = nameOf(file);
       const { problem, note, skipped: why } = await compareCsvText(file, quarry, scratch, connection, T,
-          { uncomparedTypes: UNCOMPARED_TYPES });
+          { uncomparedTypes: UNCOMPARED_TYPES, convert });
       const expected = EXPECTED_DIFFERENCES[name];
       if (why) {
         skipped++;
@@ -121,7 +127,7 @@ async function main() {
   for (const [type, reason] of Object.entries(UNCOMPARED_TYPES)) {
     console.log(`note: ${type} columns are not compared: ${reason}`);
   }
-  console.log(`print_csv: ${files.length} files (parquet-testing under ${root}, and ` +
+  console.log(`${convert ? 'convert --to csv' : 'print_csv'}: ${files.length} files (parquet-testing under ${root}, and ` +
               `generated/print_types.parquet); ${skipped} not read by both ` +
               '(read_values.mjs covers them)');
   console.log(`${passed} passed, ${failed} failed`);

@@ -80,8 +80,10 @@ std::string boundingBoxText(const parquet::BoundingBox& box) {
   return out;
 }
 
-void appendChunkText(const InspectedFile& file, const ColumnChunk& chunk, size_t column,
-                     std::string& out) {
+}  // namespace
+
+void appendColumnChunkText(const InspectedFile& file, const ColumnChunk& chunk, size_t column,
+                           std::string& out) {
   const std::string indent = "    ";
   out += "  Column " + std::to_string(column) + ": " +
          printableText(file.columnPath(chunk, column), 80) + "\n";
@@ -146,6 +148,8 @@ void appendChunkText(const InspectedFile& file, const ColumnChunk& chunk, size_t
   field("column index", rangeText(chunk.column_index_offset, chunk.column_index_length));
   field("offset index", rangeText(chunk.offset_index_offset, chunk.offset_index_length));
 }
+
+namespace {
 
 void writeRangeJson(JsonWriter& json, std::string_view name, const std::optional<int64_t>& offset,
                     const std::optional<int32_t>& length) {
@@ -282,7 +286,7 @@ void appendColumnChunksText(const InspectedFile& file, std::string& out) {
       if (c > 0) {
         out += "\n";
       }
-      appendChunkText(file, rowGroup.columns[c], c, out);
+      appendColumnChunkText(file, rowGroup.columns[c], c, out);
     }
   }
 }

@@ -54,9 +54,11 @@ const parquet::SchemaElement& elementOf(const InspectedFile& file, const SchemaN
 }
 
 /// Renders a node the way parquet-format's schema notation writes it:
-/// "optional int32 id (INTEGER(32,true)) = 3;".
+/// "optional int32 id (INTEGER(32,true)) = 3;". With `withLevels`, each node
+/// but the root ends with a comment naming its maximum levels and, on a leaf,
+/// its column index: "-- def 1 rep 0, column 3".
 void appendSchemaNode(const InspectedFile& file, const SchemaNode& node, size_t depth,
-                      std::string& out) {
+                      bool withLevels, std::string& out) {
   std::string line(2 * (depth + 1), ' ');
   if (node.isRoot()) {
     line += "message " + printableText(node.name) + " {";
@@ -89,10 +91,15 @@ void appendSchemaNode(const InspectedFile& file, const SchemaNode& node, size_t 
       line += " = " + std::to_string(*fieldId);
     }
     line += node.isLeaf() ? ";" : " {";
+    if (withLevels) {
+      line += "  -- def " + std::to_string(node.maxDefinitionLevel) + " rep " +
+              std::to_string(node.maxRepetitionLevel);
+      if (node.isLeaf()) line += ", column " + std::to_string(node.leafIndex);
+    }
   }
   out += line + "\n";
   for (const auto& child : node.children) {
-    appendSchemaNode(file, *child, depth + 1, out);
+    appendSchemaNode(file, *child, depth + 1, withLevels, out);
   }
   if (!node.isLeaf()) {
     out += std::string(2 * (depth + 1), ' ') + "}\n";
@@ -199,7 +206,7 @@ void appendFileSummaryText(const InspectedFile& file, std::string& out) {
   appendColumnsText(file, out);
 
   out += "\nSchema\n";
-  appendSchemaNode(file, file.schema().root(), 0, out);
+  appendSchemaNode(file, file.schema().root(), 0, /*withLevels=*/false, out);
 
   out += "\nKey-value metadata";
   if (metadata.key_value_metadata.empty()) {
@@ -289,6 +296,14 @@ void writeFileSummaryJson(const InspectedFile& file, JsonWriter& json) {
   }
   json.endArray();
   json.endObject();
+}
+
+void appendSchemaText(const InspectedFile& file, bool withLevels, std::string& out) {
+  appendSchemaNode(file, file.schema().root(), 0, withLevels, out);
+}
+
+void writeSchemaJson(const InspectedFile& file, JsonWriter& json) {
+  writeSchemaNodeJson(file, file.schema().root(), json);
 }
 
 }  // namespace quarry::cli

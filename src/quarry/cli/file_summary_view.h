@@ -19,6 +19,15 @@ void appendFileSummaryText(const InspectedFile& file, std::string& out);
 /// "columns", "schema" and "key_value_metadata" (values whole).
 void writeFileSummaryJson(const InspectedFile& file, JsonWriter& json);
 
+/// Appends the schema tree in parquet-format's notation, one node a line
+/// indented by depth; `withLevels` ends each line with "-- def D rep R" (and
+/// ", column N" on a leaf). `quarry schema` and `quarry dive` show it.
+void appendSchemaText(const InspectedFile& file, bool withLevels, std::string& out);
+
+/// Writes the schema tree as nested JSON objects: name, path, repetition,
+/// physical_type, logical_type, converted_type, field_id, max levels, children.
+void writeSchemaJson(const InspectedFile& file, JsonWriter& json);
+
 inline constexpr size_t kMaxTextValueLength = 200;
 
 }  // namespace quarry::cli

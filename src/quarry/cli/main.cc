@@ -9,9 +9,11 @@
 #include <iostream>
 #include <string>
 
+#include "quarry/cli/dive_launcher.h"
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/inspect_command.h"
 #include "quarry/cli/print_command.h"
+#include "quarry/cli/schema_command.h"
 #include "quarry/common/error.h"
 
 namespace {
@@ -27,12 +29,11 @@ bool writeStdout(const std::string& text) {
 
 /// Reports a failed command: the text rendered before the failure (never a
 /// partial JSON document), then one line on stderr.
-int fail(const quarry::cli::InspectOptions& options, const std::string& partial,
-         const char* message) {
-  if (!options.json) {
+int fail(const std::string& file, bool json, const std::string& partial, const char* message) {
+  if (!json) {
     writeStdout(partial);
   }
-  std::cerr << quarry::cli::errorLine(options.file, message) << std::endl;
+  std::cerr << quarry::cli::errorLine(file, message) << std::endl;
   return kExitFailure;
 }
 
@@ -46,6 +47,12 @@ int main(int argc, char** argv) {
   quarry::cli::addInspectCommand(app, inspect);
   quarry::cli::PrintOptions print;
   const CLI::App& printCommand = quarry::cli::addPrintCommand(app, print);
+  quarry::cli::PrintOptions convert;
+  const CLI::App& convertCommand = quarry::cli::addConvertCommand(app, convert);
+  quarry::cli::SchemaOptions schema;
+  const CLI::App& schemaCommand = quarry::cli::addSchemaCommand(app, schema);
+  quarry::cli::DiveOptions dive;
+  const CLI::App& diveCommand = quarry::cli::addDiveCommand(app, dive);
 
   try {
     app.parse(argc, argv);
@@ -60,20 +67,33 @@ int main(int argc, char** argv) {
   if (printCommand.parsed()) {
     return quarry::cli::runPrint(print, stdout);  // streams its rows; reports its own failure
   }
+  if (convertCommand.parsed()) {
+    return quarry::cli::runConvert(convert);
+  }
+  if (diveCommand.parsed()) {
+    return quarry::cli::launchDive(dive, argv[0]);  // returns only on failure
+  }
 
+  const bool isSchema = schemaCommand.parsed();
+  const std::string& file = isSchema ? schema.file : inspect.file;
+  const bool json = isSchema ? schema.json : inspect.json;
   std::string out;
   try {
-    quarry::cli::runInspect(inspect, out);
+    if (isSchema) {
+      quarry::cli::runSchema(schema, out);
+    } else {
+      quarry::cli::runInspect(inspect, out);
+    }
   } catch (const quarry::Error& e) {
-    return fail(inspect, out, e.what());
+    return fail(file, json, out, e.what());
   } catch (const quarry::InvalidArgument& e) {
-    return fail(inspect, out, e.what());
+    return fail(file, json, out, e.what());
   } catch (const std::bad_alloc&) {
-    return fail(inspect, out, "out of memory");
+    return fail(file, json, out, "out of memory");
   } catch (const std::exception& e) {
     // A failure no layer classified (e.g. std::out_of_range from a bad index):
     // still one line naming the file, never a crash.
-    return fail(inspect, out, e.what());
+    return fail(file, json, out, e.what());
   }
   if (!writeStdout(out)) {
     std::cerr << "quarry: cannot write the output" << std::endl;

@@ -208,6 +208,19 @@ bool isOrcFile(const std::string& uri) {
   }
 }
 
+std::string orcMinText(const orc::OrcColumnStatistics& statistics) {
+  return minText(statistics);
+}
+std::string orcMaxText(const orc::OrcColumnStatistics& statistics) {
+  return maxText(statistics);
+}
+void appendOrcFileText(const orc::OrcFileReader& reader, std::string& out) {
+  appendFileText(reader, out);
+}
+void appendOrcStripesText(const orc::OrcFileReader& reader, std::string& out) {
+  appendStripesText(reader, out);
+}
+
 void runOrcInspect(const InspectOptions& options, std::string& out) {
   if (options.view == InspectView::kPages) {
     throw Unsupported(options.file +

@@ -46,6 +46,9 @@ void appendCsv(const std::string& text, std::string& out) {
 
 void print(const PrintOptions& options, std::FILE* out) {
   auto reader = orc::OrcFileReader::open(options.file);
+  if (!options.filter.empty()) {
+    throw Unsupported("--filter reads Parquet files only; ORC files are not filtered yet");
+  }
   const auto projection =
       options.columns.empty() ? reader->projectAll() : reader->project(options.columns);
   orc::OrcRowReader rows(*reader, projection);
@@ -70,6 +73,13 @@ void print(const PrintOptions& options, std::FILE* out) {
   TextTable table(headers);
   if (options.format == PrintFormat::kJson) std::fputs("[\n", out);
   int64_t printed = 0;
+  // --tail: the rows before the last N are stepped over (ORC has no tail limit).
+  const uint64_t total = reader->rowCount();
+  uint64_t before = options.tail >= 0 && static_cast<uint64_t>(options.tail) < total
+                        ? total - static_cast<uint64_t>(options.tail)
+                        : 0;
+  for (; before > 0 && rows.next(); --before) {
+  }
   while ((options.head < 0 || printed < options.head) && rows.next()) {
     line.clear();
     switch (options.format) {

@@ -12,23 +12,6 @@ namespace quarry::cli {
 using parquet::ColumnChunk;
 using parquet::PageHeader;
 
-namespace {
-
-/// Everything the pages view shows for one column chunk, read up front so that
-/// the text and JSON renderings share one reading path.
-struct ChunkPages {
-  ChunkLocation where;
-  ValueType valueType;
-  const ColumnChunk* chunk = nullptr;
-  /// Why the pages were not walked (no metadata, data in another file); empty
-  /// when they were.
-  std::string skipped;
-  ChunkRange range;
-  std::vector<PageEntry> pages;
-  std::optional<parquet::OffsetIndex> offsetIndex;
-  std::optional<parquet::ColumnIndex> columnIndex;
-};
-
 ChunkPages readChunkPages(const InspectedFile& file, size_t rowGroup, size_t column) {
   const ColumnChunk& chunk = file.metadata().row_groups[rowGroup].columns[column];
   ChunkPages result;
@@ -51,6 +34,8 @@ ChunkPages readChunkPages(const InspectedFile& file, size_t rowGroup, size_t col
   }
   return result;
 }
+
+namespace {
 
 std::string pageEncodingText(const PageHeader& header) {
   if (header.data_page_header.has_value()) {
@@ -102,6 +87,8 @@ const std::optional<parquet::Statistics>* pageStatistics(const PageHeader& heade
   return nullptr;
 }
 
+}  // namespace
+
 void appendPageTable(const ChunkPages& chunk, std::string& out) {
   using Align = TextTable::Align;
   TextTable table({{"#", Align::kRight},
@@ -143,6 +130,8 @@ void appendPageTable(const ChunkPages& chunk, std::string& out) {
   table.render(out, "  ");
 }
 
+namespace {
+
 /// Renders a page bound for a table; a null page's empty bounds show as blank.
 std::string pageBoundText(const ChunkPages& chunk, size_t page,
                           const std::vector<std::string>& bounds) {
@@ -160,6 +149,8 @@ template <typename T>
 std::string elementText(const std::optional<std::vector<T>>& values, size_t i) {
   return values.has_value() && i < values->size() ? std::to_string((*values)[i]) : "";
 }
+
+}  // namespace
 
 void appendPageIndexTable(const ChunkPages& chunk, std::string& out) {
   const auto& offsetIndex = chunk.offsetIndex;
@@ -203,6 +194,8 @@ void appendPageIndexTable(const ChunkPages& chunk, std::string& out) {
   table.render(out, "  ");
 }
 
+namespace {
+
 void appendChunkText(const ChunkPages& chunk, std::string& out) {
   out += "\nRow group " + std::to_string(chunk.where.rowGroup) + ", column " +
          std::to_string(chunk.where.column) + ": " + printableText(chunk.where.path, 80);
@@ -229,6 +222,8 @@ void appendChunkText(const ChunkPages& chunk, std::string& out) {
     out += "  page index: none\n";
   }
 }
+
+}  // namespace
 
 void writePageHeaderJson(const PageEntry& page, const ValueType& valueType, JsonWriter& json) {
   const PageHeader& header = page.header;
@@ -283,6 +278,8 @@ void writePageHeaderJson(const PageEntry& page, const ValueType& valueType, Json
   }
   json.endObject();
 }
+
+namespace {
 
 void writeInt64ArrayJson(JsonWriter& json, std::string_view name,
                          const std::vector<int64_t>& values) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "quarry/cli/error_report.h"
+#include "quarry/cli/filter_expression.h"
 #include "quarry/cli/json_writer.h"
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/orc_print.h"
@@ -147,33 +148,47 @@ class RowPrinter {
 
 void printRows(const PrintOptions& options, RowPrinter& printer) {
   auto file = parquet::ParquetFileReader::open(options.file);
-  const parquet::ColumnProjection projection =
-      options.columns.empty() ? parquet::ColumnProjection::all()
-                              : parquet::ColumnProjection::columns(options.columns);
-  auto rows = file->rowReader(projection);
+  parquet::RowReaderBuilder builder = file->buildRowReader();
+  if (!options.columns.empty())
+    builder.projection(parquet::ColumnProjection::columns(options.columns));
+  if (!options.filter.empty())
+    builder.filter(parseFilterExpression(options.filter, file->schema()));
+  if (options.tail >= 0) builder.tail(options.tail);
+  if (options.head >= 0) builder.head(options.head);
+  auto rows = builder.build();
   const ValueRenderer renderer(file->metadata());
   printer.begin(*rows);
-  for (int64_t printed = 0; (options.head < 0 || printed < options.head) && rows->next();
-       ++printed) {
-    printer.addRow(*rows, renderer);
-  }
+  while (rows->next()) printer.addRow(*rows, renderer);
   printer.end();
+}
+
+/// Adds the options print and convert share.
+void addRowOptions(CLI::App& command, PrintOptions& options) {
+  command
+      .add_option("FILE", options.file,
+                  "Parquet or ORC file: a local path, file://, http(s):// or s3:// URI")
+      ->required();
+  command
+      .add_option("--columns", options.columns,
+                  "Columns to print, comma-separated: top-level names, struct names or dotted "
+                  "paths (default: all)")
+      ->delimiter(',');
+  command.add_option("--head", options.head, "At most N rows (after --tail)")
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+  command.add_option("--tail", options.tail, "The file's last N rows only (not with --filter)")
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+  command.add_option(
+      "--filter", options.filter,
+      "Rows matching EXPR, e.g. \"fare > 10 AND (vendor IN ('A','B') OR tip IS NULL)\" "
+      "(Parquet only)");
 }
 
 }  // namespace
 
 CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
   CLI::App* print =
-      app.add_subcommand("print", "Print a Parquet file's rows, each value as DuckDB renders it");
-  print->add_option("FILE", options.file, "Parquet file: a local path or a file:// URI")
-      ->required();
-  print
-      ->add_option("--columns", options.columns,
-                   "Columns to print, comma-separated: top-level names, struct names or dotted "
-                   "paths (default: all)")
-      ->delimiter(',');
-  print->add_option("--head", options.head, "Print at most N rows")
-      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+      app.add_subcommand("print", "Print a file's rows, each value as DuckDB renders it");
+  addRowOptions(*print, options);
   print
       ->add_option_function<std::string>(
           "--format",
@@ -188,6 +203,39 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
           "table (default), csv, json (one array) or ndjson (one object per line)")
       ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}, CLI::ignore_case));
   return *print;
+}
+
+CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options) {
+  CLI::App* convert = app.add_subcommand(
+      "convert", "Convert a file's rows to CSV (as DuckDB's COPY TO writes it) or NDJSON");
+  addRowOptions(*convert, options);
+  convert
+      ->add_option_function<std::string>(
+          "--to",
+          [&options](const std::string& name) {
+            options.format =
+                CLI::detail::to_lower(name) == "csv" ? PrintFormat::kCsv : PrintFormat::kNdjson;
+          },
+          "csv or ndjson")
+      ->required()
+      ->check(CLI::IsMember({"csv", "ndjson"}, CLI::ignore_case));
+  convert->add_option("-o,--output", options.output, "Write to OUT (default: stdout)");
+  return *convert;
+}
+
+int runConvert(const PrintOptions& options) {
+  if (options.output.empty() || options.output == "-") return runPrint(options, stdout);
+  std::FILE* out = std::fopen(options.output.c_str(), "wb");
+  if (out == nullptr) {
+    std::cerr << errorLine(options.output, "cannot open the output for writing") << std::endl;
+    return 1;
+  }
+  int code = runPrint(options, out);
+  if (std::fclose(out) != 0 && code == 0) {
+    std::cerr << errorLine(options.output, "cannot write the output") << std::endl;
+    code = 1;
+  }
+  return code;
 }
 
 int runPrint(const PrintOptions& options, std::FILE* out) {

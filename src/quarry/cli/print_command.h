@@ -9,7 +9,8 @@ namespace CLI {
 class App;
 }
 
-/// `quarry print FILE [--columns a,b.c] [--head N] [--format table|csv|json|ndjson]`:
+/// `quarry print FILE [--columns a,b.c] [--head N | --tail N] [--filter EXPR]
+/// [--format table|csv|json|ndjson]`:
 /// the rows of a Parquet file, each value rendered as DuckDB renders it (see
 /// ValueRenderer), so that a script can compare the output with DuckDB's.
 namespace quarry::cli {
@@ -22,12 +23,25 @@ struct PrintOptions {
   std::vector<std::string> columns;
   /// Rows to print at most; negative = all.
   int64_t head = -1;
+  /// The file's last N rows only; negative = all. Not with --filter.
+  int64_t tail = -1;
+  /// A --filter expression (filter_expression.h); empty = every row.
+  std::string filter;
   PrintFormat format = PrintFormat::kTable;
+  /// Where `convert -o` writes; empty = stdout.
+  std::string output;
 };
 
 /// Adds the `print` subcommand to `app`; parsing fills `options`, which must
 /// outlive the parse.
 CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options);
+
+/// Adds the `convert` subcommand (`--to csv|ndjson`, `-o OUT`): print's CSV and
+/// NDJSON output written to a file or stdout, with the same options.
+CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options);
+
+/// Runs `convert`: opens `options.output` (stdout when empty) and prints to it.
+int runConvert(const PrintOptions& options);
 
 /// Prints `options.file` to `out` and returns the exit code: 0, or 1 after one
 /// line on stderr naming the file when reading fails. Rows are written as they
