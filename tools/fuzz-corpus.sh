@@ -2,7 +2,8 @@
 # Writes a libFuzzer seed corpus to OUT_DIR: the last 64 KiB of every Parquet file in
 # the test data (the footer, its length and the magic, plus the pages before it),
 # and every Variant example of parquet-testing/variant as variant_fuzzer reads it
-# (one byte giving the metadata's length, the metadata, then the value).
+# (one byte giving the metadata's length, the metadata, then the value), and one
+# query per line of the list below for query_parser_fuzzer.
 # Built at run time from $QUARRY_TESTDATA (default <repo>/../shared/testdata); the
 # seeds are never committed.
 #
@@ -43,4 +44,15 @@ for file in "$repo"/data/sample/*.parquet; do
   tail -c "$kTailBytes" "$file" > "$out/sample__$(basename "$file")"
   n=$((n + 1))
 done
+while IFS= read -r query; do
+  printf '%s' "$query" > "$out/query__$n"
+  n=$((n + 1))
+done <<'QUERIES'
+FROM "data/*.parquet" WITH {"format": "parquet", "schema_resolution": "union_by_name"} | LIMIT 10
+FROM "t" | WHERE x > 5 AND NOT y IS NULL OR z NOT IN (1, 2.5, -3e2) AND s LIKE 'a\\%'
+FROM "t" | EVAL r = round(x, 2), c = CASE WHEN a THEN `w n` ELSE case(b, 1, 2) END
+FROM "t" | STATS n = COUNT(*), AVG(x) BY k, d = date_trunc("month", DATE '1995-06-17')
+FROM "t" | SORT n DESC NULLS LAST, k /* c */ | KEEP a.b, _file.size | DROP q // x
+FROM "t" | RENAME a AS b | WHERE t < TIMESTAMP '1995-06-17 10:00:00.5' | LIMIT 18446744073709551616
+QUERIES
 echo "fuzz-corpus: $n seeds in $out"

@@ -39,18 +39,29 @@ class Unsupported : public Error {
   explicit Unsupported(const std::string& message) : Error(message) {}
 };
 
-/// Signals a query that cannot be parsed or planned, with its position.
+/// Signals a query that cannot be parsed or planned: where (line and column,
+/// both 1-based, the column counted in code points), what went wrong, and a hint
+/// saying how to fix it when there is one. what() reads
+/// "MESSAGE at line L, column C; hint: HINT".
 class QueryError : public Error {
  public:
-  QueryError(const std::string& message, int line, int column)
-      : Error(message + " (line " + std::to_string(line) + ", column " + std::to_string(column) +
-              ")"),
+  QueryError(const std::string& message, int line, int column, const std::string& hint = {})
+      : Error(message + " at line " + std::to_string(line) + ", column " + std::to_string(column) +
+              (hint.empty() ? std::string() : "; hint: " + hint)),
+        message_(message),
+        hint_(hint),
         line_(line),
         column_(column) {}
   int line() const { return line_; }
   int column() const { return column_; }
+  /// Returns the message alone, without position or hint.
+  const std::string& message() const { return message_; }
+  /// Returns how to fix the query, or an empty string.
+  const std::string& hint() const { return hint_; }
 
  private:
+  std::string message_;
+  std::string hint_;
   int line_;
   int column_;
 };

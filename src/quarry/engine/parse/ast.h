@@ -1,0 +1,325 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "quarry/common/values.h"
+#include "quarry/engine/parse/source_position.h"
+
+/// The syntax tree of one query: a FROM clause, then the piped commands in the
+/// order written. The parser builds it (query_parser.h), the printer renders it
+/// back as canonical text (query_printer.h), and the analyzer resolves names and
+/// types on it. Nothing here knows a schema: a column is a name, a function is a
+/// name and its arguments.
+///
+/// Every node keeps where it was written. Equality compares what a tree means,
+/// not where it came from: positions are left out, so that a tree printed and
+/// parsed again equals the original.
+namespace quarry::engine {
+
+/// Owns one value on the heap with value semantics (deep copy, deep equality),
+/// which is how a tree node holds a child of its own type.
+template <typename T>
+class Box {
+ public:
+  Box(T value) : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT: implicit by design
+  Box(const Box& other) : value_(std::make_unique<T>(*other.value_)) {}
+  Box(Box&&) noexcept = default;
+  Box& operator=(const Box& other) {
+    if (this != &other) value_ = std::make_unique<T>(*other.value_);
+    return *this;
+  }
+  Box& operator=(Box&&) noexcept = default;
+  ~Box() = default;
+
+  const T& operator*() const { return *value_; }
+  T& operator*() { return *value_; }
+  const T* operator->() const { return value_.get(); }
+  T* operator->() { return value_.get(); }
+  bool operator==(const Box& other) const { return *value_ == *other.value_; }
+
+ private:
+  std::unique_ptr<T> value_;
+};
+
+// ---- Literals ------------------------------------------------------------
+
+struct NullLiteral {
+  bool operator==(const NullLiteral&) const = default;
+};
+struct BooleanLiteral {
+  bool value = false;
+  bool operator==(const BooleanLiteral&) const = default;
+};
+/// An integer as written, without sign (unary minus is a node of its own):
+/// 0 .. 18446744073709551615, so that -9223372036854775808 can be written.
+struct IntegerLiteral {
+  uint64_t value = 0;
+  bool operator==(const IntegerLiteral&) const = default;
+};
+/// An exact decimal as written: `12.50` is unscaled "1250", scale 2. Integers
+/// past uint64 are decimals of scale 0. At most 38 digits (precision) in all.
+struct DecimalLiteral {
+  std::string unscaled;  // decimal digits without leading zeros; "0" for zero
+  int32_t scale = 0;
+  bool operator==(const DecimalLiteral&) const = default;
+};
+/// A literal with an exponent, `1.5e3`; always finite.
+struct DoubleLiteral {
+  double value = 0;
+  bool operator==(const DoubleLiteral&) const = default;
+};
+struct StringLiteral {
+  std::string value;  // escapes resolved; well-formed UTF-8
+  bool operator==(const StringLiteral&) const = default;
+};
+/// `DATE 'YYYY-MM-DD'`.
+struct DateLiteral {
+  Date value;
+  bool operator==(const DateLiteral&) const = default;
+};
+/// `TIMESTAMP 'YYYY-MM-DD HH:MM[:SS[.fffffffff]]'`: a wall-clock time; whether
+/// it is compared as UTC or local is the analyzer's decision, per column.
+struct TimestampLiteral {
+  LocalDateTime value;
+  bool operator==(const TimestampLiteral&) const = default;
+};
+
+using Literal = std::variant<NullLiteral, BooleanLiteral, IntegerLiteral, DecimalLiteral,
+                             DoubleLiteral, StringLiteral, DateLiteral, TimestampLiteral>;
+
+// ---- Names ---------------------------------------------------------------
+
+/// A column name: its dotted parts, `a.b.c` is {"a", "b", "c"} (a struct leaf),
+/// `_file.path` is {"_file", "path"}, and `` `weird name` `` is one part. Case
+/// is kept: column names are case-sensitive.
+struct Identifier {
+  std::vector<std::string> parts;
+  SourcePosition position;
+  /// Returns the parts joined by '.'.
+  std::string dotted() const;
+  bool operator==(const Identifier& other) const { return parts == other.parts; }
+};
+
+// ---- Expressions -----------------------------------------------------------
+
+struct Expr;
+
+enum class UnaryOp : uint8_t { kNegate, kNot };
+
+enum class BinaryOp : uint8_t {
+  kOr,
+  kAnd,
+  kEq,  // `=` and `==` alike
+  kNe,  // `!=` and `<>` alike
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kModulo,
+};
+
+struct ColumnRef {
+  Identifier name;
+  bool operator==(const ColumnRef&) const = default;
+};
+/// `*` as the only argument of a call: COUNT(*).
+struct Star {
+  bool operator==(const Star&) const = default;
+};
+struct UnaryExpr {
+  UnaryOp op;
+  Box<Expr> operand;
+  bool operator==(const UnaryExpr&) const = default;
+};
+struct BinaryExpr {
+  BinaryOp op;
+  Box<Expr> left;
+  Box<Expr> right;
+  bool operator==(const BinaryExpr&) const = default;
+};
+/// `x IS NULL`, `x IS NOT NULL` (negated).
+struct IsNullExpr {
+  Box<Expr> operand;
+  bool negated = false;
+  bool operator==(const IsNullExpr&) const = default;
+};
+/// `x IN (a, b)`, `x NOT IN (...)` (negated).
+struct InExpr {
+  Box<Expr> operand;
+  std::vector<Expr> list;  // at least one
+  bool negated = false;
+  bool operator==(const InExpr&) const = default;
+};
+/// `x LIKE 'pattern'`, `x NOT LIKE '...'` (negated). The pattern is a string
+/// literal kept as written (SQL's wildcards: `%` any run, `_` one character).
+struct LikeExpr {
+  Box<Expr> operand;
+  std::string pattern;
+  bool negated = false;
+  bool operator==(const LikeExpr&) const = default;
+};
+struct WhenClause {
+  Box<Expr> condition;
+  Box<Expr> value;
+  bool operator==(const WhenClause&) const = default;
+};
+/// `CASE WHEN c THEN v ... [ELSE e] END`; ES|QL's `case(c, v, ..., [e])` parses
+/// to the same node.
+struct CaseExpr {
+  std::vector<WhenClause> whens;  // at least one
+  std::optional<Box<Expr>> otherwise;
+  bool operator==(const CaseExpr&) const = default;
+};
+/// A function or aggregate call; which names exist is the analyzer's business.
+struct CallExpr {
+  std::string function;  // lower case: names are case-insensitive
+  std::vector<Expr> args;
+  bool operator==(const CallExpr&) const = default;
+};
+
+using ExprNode = std::variant<Literal, ColumnRef, Star, UnaryExpr, BinaryExpr, IsNullExpr, InExpr,
+                              LikeExpr, CaseExpr, CallExpr>;
+
+/// An expression node and where it was written: the operator for binary, IS,
+/// IN and LIKE nodes, the first token for the others.
+struct Expr {
+  ExprNode node;
+  SourcePosition position;
+
+  template <typename T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
+  template <typename T>
+  const T& as() const {
+    return std::get<T>(node);
+  }
+  bool operator==(const Expr& other) const { return node == other.node; }
+};
+
+// ---- Commands --------------------------------------------------------------
+
+enum class SourceFormat : uint8_t { kParquet, kOrc };
+enum class SchemaResolution : uint8_t { kFirstFileWins, kStrict, kUnionByName };
+
+struct SourceUri {
+  std::string uri;  // a URI or a glob, as written
+  SourcePosition position;
+  bool operator==(const SourceUri& other) const { return uri == other.uri; }
+};
+
+/// `FROM "uri"[, "uri" ...] [WITH {"format": ..., "schema_resolution": ...}]`;
+/// an option not given is left for the resolver to default.
+struct FromClause {
+  std::vector<SourceUri> sources;  // at least one
+  std::optional<SourceFormat> format;
+  std::optional<SchemaResolution> schemaResolution;
+  SourcePosition position;
+  bool operator==(const FromClause& other) const {
+    return sources == other.sources && format == other.format &&
+           schemaResolution == other.schemaResolution;
+  }
+};
+
+struct WhereCommand {
+  Expr condition;
+  bool operator==(const WhereCommand&) const = default;
+};
+
+struct Assignment {
+  Identifier name;
+  Expr value;
+  bool operator==(const Assignment&) const = default;
+};
+struct EvalCommand {
+  std::vector<Assignment> assignments;  // at least one
+  bool operator==(const EvalCommand&) const = default;
+};
+
+/// An aggregate or grouping of STATS, with the name given by `name =` if any.
+struct StatsItem {
+  std::optional<Identifier> name;
+  Expr expr;
+  bool operator==(const StatsItem&) const = default;
+};
+/// `STATS [name =] agg, ... [BY [name =] expr, ...]`: at least one aggregate or
+/// one grouping.
+struct StatsCommand {
+  std::vector<StatsItem> aggregates;
+  std::vector<StatsItem> groups;
+  bool operator==(const StatsCommand&) const = default;
+};
+
+/// One SORT key. Null placement is resolved at parse time: NULLS LAST for
+/// ascending, NULLS FIRST for descending unless written.
+struct SortKey {
+  Expr expr;
+  bool ascending = true;
+  bool nullsFirst = false;
+  bool operator==(const SortKey&) const = default;
+};
+struct SortCommand {
+  std::vector<SortKey> keys;  // at least one
+  bool operator==(const SortCommand&) const = default;
+};
+
+struct KeepCommand {
+  std::vector<Identifier> columns;  // at least one
+  bool operator==(const KeepCommand&) const = default;
+};
+struct DropCommand {
+  std::vector<Identifier> columns;  // at least one
+  bool operator==(const DropCommand&) const = default;
+};
+
+struct RenamePair {
+  Identifier from;
+  Identifier to;
+  bool operator==(const RenamePair&) const = default;
+};
+struct RenameCommand {
+  std::vector<RenamePair> renames;  // at least one
+  bool operator==(const RenameCommand&) const = default;
+};
+
+struct LimitCommand {
+  int64_t count = 0;  // 0 .. INT64_MAX
+  bool operator==(const LimitCommand&) const = default;
+};
+
+using CommandNode = std::variant<WhereCommand, EvalCommand, StatsCommand, SortCommand, KeepCommand,
+                                 DropCommand, RenameCommand, LimitCommand>;
+
+/// A piped command and where its name was written.
+struct Command {
+  CommandNode node;
+  SourcePosition position;
+
+  template <typename T>
+  bool is() const {
+    return std::holds_alternative<T>(node);
+  }
+  template <typename T>
+  const T& as() const {
+    return std::get<T>(node);
+  }
+  bool operator==(const Command& other) const { return node == other.node; }
+};
+
+struct Query {
+  FromClause from;
+  std::vector<Command> commands;
+  bool operator==(const Query&) const = default;
+};
+
+}  // namespace quarry::engine

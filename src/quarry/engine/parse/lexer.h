@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "quarry/engine/parse/token.h"
+
+namespace quarry::engine {
+
+/// Splits query text into tokens, the last one kEnd. Whitespace and comments
+/// (`// to end of line`, `/* ... */`, not nested) separate tokens.
+///
+/// Strings are '...' or "..." with backslash escapes \\ \' \" \n \r \t \0 and
+/// \uXXXX; identifiers are bare (a letter or '_', then letters, digits, '_')
+/// or backquoted (`` `a b` ``, a backquote doubled inside), joined by '.'
+/// without spaces into one dotted identifier. Numbers: `12` integer, `1.25`
+/// decimal, `1e3` / `1.5E-2` double.
+///
+/// Throws QueryError for a character no token starts with, an unclosed
+/// string, identifier or comment, a bad escape, a malformed number, and text
+/// that is not UTF-8 inside a string or identifier.
+std::vector<Token> tokenize(std::string_view text);
+
+}  // namespace quarry::engine

@@ -1,0 +1,309 @@
+#include "quarry/engine/parse/query_parser.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/parse/expression_parser.h"
+#include "quarry/engine/parse/lexer.h"
+#include "quarry/engine/parse/token_cursor.h"
+
+namespace quarry::engine {
+namespace {
+
+constexpr std::array<std::string_view, 8> kCommands = {"WHERE", "EVAL", "STATS",  "SORT",
+                                                       "KEEP",  "DROP", "RENAME", "LIMIT"};
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      const bool same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// Returns the word of `candidates` closest to `word` when it is a likely typo.
+std::string_view closest(std::string_view word, std::span<const std::string_view> candidates) {
+  std::string_view best;
+  size_t bestDistance = 3;
+  for (std::string_view candidate : candidates) {
+    const size_t distance = editDistance(word, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+class QueryParser {
+ public:
+  explicit QueryParser(std::string_view text) : cursor_(tokenize(text)), expressions_(cursor_) {}
+
+  Query parse() {
+    Query query;
+    query.from = parseFrom();
+    while (cursor_.accept(TokenKind::kPipe)) {
+      query.commands.push_back(parseCommand());
+    }
+    if (!cursor_.at(TokenKind::kEnd)) {
+      std::string hint;
+      if (cursor_.peek().kind == TokenKind::kIdentifier) {
+        hint = lastClause_ == "FROM" ? "options go in WITH {...}; commands follow '|'"
+                                     : "separate commands with '|'";
+      }
+      cursor_.failExpected("'|' or end of query after " + lastClause_, hint);
+    }
+    return query;
+  }
+
+  Expr parseLoneExpression() {
+    Expr expr = expressions_.parseExpression();
+    if (!cursor_.at(TokenKind::kEnd)) cursor_.failExpected("end of expression");
+    return expr;
+  }
+
+ private:
+  FromClause parseFrom() {
+    const Token& first = cursor_.peek();
+    if (!first.isKeyword("FROM")) {
+      const std::string found = first.kind == TokenKind::kEnd ? "an empty query" : first.describe();
+      TokenCursor::fail(first, "a query starts with FROM, found " + found,
+                        "start with the files to read: FROM \"data/*.parquet\" | ...");
+    }
+    FromClause from;
+    from.position = cursor_.next().position;
+    lastClause_ = "FROM";
+    do {
+      const Token& uri = cursor_.peek();
+      if (uri.kind != TokenKind::kString) {
+        const std::string hint = uri.kind == TokenKind::kIdentifier
+                                     ? "quote the path: FROM \"" + std::string(uri.source) + "\""
+                                     : "write FROM \"path/or/glob/*.parquet\"";
+        cursor_.failExpected("a quoted URI or glob after FROM", hint);
+      }
+      cursor_.next();
+      if (uri.text.empty()) TokenCursor::fail(uri, "empty URI after FROM");
+      from.sources.push_back(SourceUri{uri.text, uri.position});
+    } while (cursor_.accept(TokenKind::kComma));
+    if (cursor_.acceptKeyword("WITH")) parseWith(from);
+    return from;
+  }
+
+  void parseWith(FromClause& from) {
+    static constexpr std::array<std::string_view, 2> kOptions = {"format", "schema_resolution"};
+    const Token& open = cursor_.expect(TokenKind::kLeftBrace, "'{'", "after WITH",
+                                       "write WITH {\"format\": \"parquet\"}");
+    do {
+      const Token& key = cursor_.peek();
+      if (key.kind != TokenKind::kString) {
+        cursor_.failExpected("a quoted option name",
+                             "options are \"format\" and \"schema_resolution\"");
+      }
+      cursor_.next();
+      cursor_.expect(TokenKind::kColon, "':'", "after the option name \"" + key.text + "\"");
+      const Token& value = cursor_.expect(TokenKind::kString, "a quoted value",
+                                          "for the option \"" + key.text + "\"");
+      if (key.text == "format") {
+        if (from.format) TokenCursor::fail(key, "option \"format\" given twice");
+        if (value.text == "parquet") {
+          from.format = SourceFormat::kParquet;
+        } else if (value.text == "orc") {
+          from.format = SourceFormat::kOrc;
+        } else {
+          TokenCursor::fail(value, "unknown format " + std::string(value.source),
+                            "format is \"parquet\" or \"orc\"");
+        }
+      } else if (key.text == "schema_resolution") {
+        if (from.schemaResolution)
+          TokenCursor::fail(key, "option \"schema_resolution\" given twice");
+        if (value.text == "first_file_wins") {
+          from.schemaResolution = SchemaResolution::kFirstFileWins;
+        } else if (value.text == "strict") {
+          from.schemaResolution = SchemaResolution::kStrict;
+        } else if (value.text == "union_by_name") {
+          from.schemaResolution = SchemaResolution::kUnionByName;
+        } else {
+          TokenCursor::fail(value, "unknown schema_resolution " + std::string(value.source),
+                            "schema_resolution is \"first_file_wins\", \"strict\" or "
+                            "\"union_by_name\"");
+        }
+      } else {
+        const std::string_view guess = closest(key.text, kOptions);
+        TokenCursor::fail(key, "unknown WITH option " + std::string(key.source),
+                          guess.empty() ? "options are \"format\" and \"schema_resolution\""
+                                        : "did you mean \"" + std::string(guess) + "\"?");
+      }
+    } while (cursor_.accept(TokenKind::kComma));
+    cursor_.expect(TokenKind::kRightBrace, "',' or '}'",
+                   "to close the WITH options at line " + std::to_string(open.position.line) +
+                       ", column " + std::to_string(open.position.column),
+                   "options are \"name\": \"value\" pairs between '{' and '}'");
+  }
+
+  Command parseCommand() {
+    const Token& name = cursor_.peek();
+    if (name.kind != TokenKind::kIdentifier || name.quoted || name.parts.size() != 1) {
+      cursor_.failExpected("a command after '|'",
+                           "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT");
+    }
+    cursor_.next();
+    const SourcePosition position = name.position;
+    std::string upper = name.parts[0];
+    for (char& c : upper) {
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    lastClause_ = upper;
+    if (upper == "WHERE") return {WhereCommand{expressions_.parseExpression()}, position};
+    if (upper == "EVAL") return {parseEval(), position};
+    if (upper == "STATS") return {parseStats(), position};
+    if (upper == "SORT") return {parseSort(), position};
+    if (upper == "KEEP") return {KeepCommand{parseNames("a column name to KEEP")}, position};
+    if (upper == "DROP") return {DropCommand{parseNames("a column name to DROP")}, position};
+    if (upper == "RENAME") return {parseRename(), position};
+    if (upper == "LIMIT") return {parseLimit(), position};
+    const std::string_view guess = closest(name.parts[0], kCommands);
+    TokenCursor::fail(name, "unknown command " + name.describe() + " after '|'",
+                      guess.empty()
+                          ? "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT"
+                          : "did you mean " + std::string(guess) + "?");
+  }
+
+  EvalCommand parseEval() {
+    EvalCommand eval;
+    do {
+      Identifier name = expressions_.parseIdentifier("a column name to EVAL");
+      cursor_.expect(TokenKind::kAssign, "'='", "after the EVAL column " + name.dotted(),
+                     "EVAL names each value: EVAL total = price * quantity");
+      eval.assignments.push_back(Assignment{std::move(name), expressions_.parseExpression()});
+    } while (cursor_.accept(TokenKind::kComma));
+    return eval;
+  }
+
+  /// Reads `[name =] expr`: a name is an identifier followed by a single '='.
+  StatsItem parseStatsItem() {
+    StatsItem item{std::nullopt, Expr{}};
+    if (cursor_.at(TokenKind::kIdentifier) && cursor_.peek(1).kind == TokenKind::kAssign) {
+      item.name = expressions_.parseIdentifier("a column name");
+      cursor_.next();
+    }
+    item.expr = expressions_.parseExpression();
+    return item;
+  }
+
+  /// `by = ...` names an aggregate; BY anywhere else starts the groupings.
+  bool atGroupingKeyword() const {
+    return cursor_.atKeyword("BY") && cursor_.peek(1).kind != TokenKind::kAssign;
+  }
+
+  StatsCommand parseStats() {
+    StatsCommand stats;
+    if (!atGroupingKeyword()) {
+      if (cursor_.at(TokenKind::kEnd) || cursor_.at(TokenKind::kPipe)) {
+        cursor_.failExpected("an aggregate or BY after STATS",
+                             "write STATS c = COUNT(*) BY key, or STATS BY key");
+      }
+      do {
+        if (!stats.aggregates.empty() && atGroupingKeyword()) {
+          TokenCursor::fail(cursor_.peek(), "expected an aggregate after ',', found 'BY'",
+                            "remove the trailing ','");
+        }
+        stats.aggregates.push_back(parseStatsItem());
+      } while (cursor_.accept(TokenKind::kComma));
+    }
+    if (cursor_.acceptKeyword("BY")) {
+      do {
+        stats.groups.push_back(parseStatsItem());
+      } while (cursor_.accept(TokenKind::kComma));
+    }
+    return stats;
+  }
+
+  SortCommand parseSort() {
+    SortCommand sort;
+    do {
+      SortKey key{expressions_.parseExpression(), true, false};
+      if (cursor_.acceptKeyword("DESC")) {
+        key.ascending = false;
+      } else {
+        cursor_.acceptKeyword("ASC");
+      }
+      key.nullsFirst = !key.ascending;
+      if (cursor_.acceptKeyword("NULLS")) {
+        if (cursor_.acceptKeyword("FIRST")) {
+          key.nullsFirst = true;
+        } else {
+          cursor_.expectKeyword("LAST", "or FIRST after NULLS", "write NULLS FIRST or NULLS LAST");
+          key.nullsFirst = false;
+        }
+      }
+      sort.keys.push_back(std::move(key));
+    } while (cursor_.accept(TokenKind::kComma));
+    return sort;
+  }
+
+  std::vector<Identifier> parseNames(std::string_view what) {
+    std::vector<Identifier> names;
+    do {
+      names.push_back(expressions_.parseIdentifier(what));
+    } while (cursor_.accept(TokenKind::kComma));
+    return names;
+  }
+
+  RenameCommand parseRename() {
+    RenameCommand rename;
+    do {
+      Identifier from = expressions_.parseIdentifier("a column name to RENAME");
+      cursor_.expectKeyword("AS", "after the RENAME column " + from.dotted(),
+                            "write RENAME old_name AS new_name");
+      Identifier to = expressions_.parseIdentifier("the new column name after AS");
+      rename.renames.push_back(RenamePair{std::move(from), std::move(to)});
+    } while (cursor_.accept(TokenKind::kComma));
+    return rename;
+  }
+
+  LimitCommand parseLimit() {
+    const Token& count = cursor_.peek();
+    const char* hint = "LIMIT takes a whole number of rows, e.g. LIMIT 10";
+    if (count.kind != TokenKind::kInteger) {
+      const std::string found =
+          count.kind == TokenKind::kMinus ? "a negative number" : count.describe();
+      TokenCursor::fail(count, "LIMIT takes a non-negative integer, found " + found, hint);
+    }
+    cursor_.next();
+    int64_t value = 0;
+    const auto [end, error] =
+        std::from_chars(count.text.data(), count.text.data() + count.text.size(), value);
+    if (error != std::errc() || end != count.text.data() + count.text.size()) {
+      TokenCursor::fail(count, "LIMIT " + count.text + " is larger than 9223372036854775807", hint);
+    }
+    return LimitCommand{value};
+  }
+
+  TokenCursor cursor_;
+  ExpressionParser expressions_;
+  std::string lastClause_;
+};
+
+}  // namespace
+
+Query parseQuery(std::string_view text) {
+  return QueryParser(text).parse();
+}
+
+Expr parseExpression(std::string_view text) {
+  return QueryParser(text).parseLoneExpression();
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,300 @@
+#include "quarry/engine/parse/query_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/parse/query_printer.h"
+
+namespace quarry::engine {
+namespace {
+
+QueryError queryError(std::string_view text) {
+  try {
+    parseQuery(text);
+  } catch (const QueryError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no error for " << text;
+  return QueryError("none", 0, 0);
+}
+
+std::vector<std::string> dotted(const std::vector<Identifier>& names) {
+  std::vector<std::string> out;
+  for (const Identifier& name : names) out.push_back(name.dotted());
+  return out;
+}
+
+TEST(QueryParser, ReadsFromWithSeveralUrisAndOptions) {
+  const Query query = parseQuery(
+      R"(FROM "s3://bucket/logs/*.parquet", "data/x.orc" WITH {"format": "orc", "schema_resolution": "union_by_name"})");
+  ASSERT_EQ(query.from.sources.size(), 2u);
+  EXPECT_EQ(query.from.sources[0].uri, "s3://bucket/logs/*.parquet");
+  EXPECT_EQ(query.from.sources[1].uri, "data/x.orc");
+  EXPECT_EQ(query.from.sources[1].position.column, 36);
+  EXPECT_EQ(query.from.format, SourceFormat::kOrc);
+  EXPECT_EQ(query.from.schemaResolution, SchemaResolution::kUnionByName);
+  EXPECT_TRUE(query.commands.empty());
+}
+
+TEST(QueryParser, LeavesOptionsNotGivenUnset) {
+  const Query query = parseQuery(R"(from 'a.parquet')");
+  EXPECT_FALSE(query.from.format.has_value());
+  EXPECT_FALSE(query.from.schemaResolution.has_value());
+  EXPECT_EQ(parseQuery(R"(FROM "a" WITH {"schema_resolution": "strict"})").from.schemaResolution,
+            SchemaResolution::kStrict);
+  EXPECT_EQ(
+      parseQuery(R"(FROM "a" WITH {"schema_resolution": "first_file_wins", "format": "parquet"})")
+          .from.format,
+      SourceFormat::kParquet);
+}
+
+TEST(QueryParser, ReadsWhere) {
+  const Query query = parseQuery(R"(FROM "t" | WHERE x > 5 AND _file.path LIKE '%2024%')");
+  ASSERT_EQ(query.commands.size(), 1u);
+  EXPECT_EQ(printExpr(query.commands[0].as<WhereCommand>().condition),
+            "x > 5 AND _file.path LIKE \"%2024%\"");
+  EXPECT_EQ(query.commands[0].position.column, 12);
+}
+
+TEST(QueryParser, ReadsEvalAssignments) {
+  const Query query = parseQuery(R"(FROM "t" | EVAL total = price * qty, `net price` = total - 1)");
+  const auto& eval = query.commands[0].as<EvalCommand>();
+  ASSERT_EQ(eval.assignments.size(), 2u);
+  EXPECT_EQ(eval.assignments[0].name.dotted(), "total");
+  EXPECT_EQ(eval.assignments[1].name.dotted(), "net price");
+  EXPECT_EQ(printExpr(eval.assignments[1].value), "total - 1");
+}
+
+TEST(QueryParser, EvalNeedsAName) {
+  const QueryError error = queryError(R"(FROM "t" | EVAL price * 2)");
+  EXPECT_NE(error.message().find("expected '=' after the EVAL column price"), std::string::npos);
+  EXPECT_NE(error.hint().find("EVAL total ="), std::string::npos);
+}
+
+TEST(QueryParser, ReadsStatsWithNamesAndGroups) {
+  const Query query = parseQuery(
+      R"(FROM "t" | STATS c = COUNT(*), COUNT(x), d = COUNT_DISTINCT(y), MIN(a), MAX(a), SUM(a), avg = AVG(a) BY k, m = date_trunc('month', d))");
+  const auto& stats = query.commands[0].as<StatsCommand>();
+  ASSERT_EQ(stats.aggregates.size(), 7u);
+  EXPECT_EQ(stats.aggregates[0].name->dotted(), "c");
+  EXPECT_FALSE(stats.aggregates[1].name.has_value());
+  EXPECT_EQ(printExpr(stats.aggregates[2].expr), "count_distinct(y)");
+  EXPECT_EQ(stats.aggregates[6].name->dotted(), "avg");
+  ASSERT_EQ(stats.groups.size(), 2u);
+  EXPECT_FALSE(stats.groups[0].name.has_value());
+  EXPECT_EQ(stats.groups[1].name->dotted(), "m");
+}
+
+TEST(QueryParser, ReadsStatsWithOnlyAggregatesOrOnlyGroups) {
+  EXPECT_TRUE(
+      parseQuery(R"(FROM "t" | STATS count(*))").commands[0].as<StatsCommand>().groups.empty());
+  const Query query = parseQuery(R"(FROM "t" | STATS BY k)");
+  const auto& byOnly = query.commands[0].as<StatsCommand>();
+  EXPECT_TRUE(byOnly.aggregates.empty());
+  EXPECT_EQ(byOnly.groups.size(), 1u);
+  EXPECT_NE(queryError(R"(FROM "t" | STATS)").message().find("expected an aggregate or BY"),
+            std::string::npos);
+}
+
+TEST(QueryParser, StatsNameByIsAColumnNotTheKeyword) {
+  const Query query = parseQuery(R"(FROM "t" | STATS by = count(*) BY k)");
+  const auto& stats = query.commands[0].as<StatsCommand>();
+  EXPECT_EQ(stats.aggregates[0].name->dotted(), "by");
+  EXPECT_EQ(stats.groups.size(), 1u);
+}
+
+// Null placement resolved at parse time: NULLS LAST ascending, NULLS FIRST descending.
+TEST(QueryParser, ReadsSortKeysWithDirectionsAndNullPlacement) {
+  const Query query =
+      parseQuery(R"(FROM "t" | SORT a, b DESC, c ASC NULLS FIRST, d desc nulls last, e + 1)");
+  const auto& sort = query.commands[0].as<SortCommand>();
+  ASSERT_EQ(sort.keys.size(), 5u);
+  EXPECT_TRUE(sort.keys[0].ascending);
+  EXPECT_FALSE(sort.keys[0].nullsFirst);
+  EXPECT_FALSE(sort.keys[1].ascending);
+  EXPECT_TRUE(sort.keys[1].nullsFirst);
+  EXPECT_TRUE(sort.keys[2].ascending);
+  EXPECT_TRUE(sort.keys[2].nullsFirst);
+  EXPECT_FALSE(sort.keys[3].ascending);
+  EXPECT_FALSE(sort.keys[3].nullsFirst);
+  EXPECT_EQ(printExpr(sort.keys[4].expr), "e + 1");
+  EXPECT_NE(queryError(R"(FROM "t" | SORT a NULLS)").message().find("expected LAST or FIRST"),
+            std::string::npos);
+}
+
+TEST(QueryParser, ReadsKeepDropAndRename) {
+  const Query query = parseQuery(
+      R"(FROM "t" | KEEP a, s.leaf, `weird name`, _file.path, _file.size | DROP b | RENAME a AS x, `s`.leaf AS y)");
+  ASSERT_EQ(query.commands.size(), 3u);
+  EXPECT_EQ(dotted(query.commands[0].as<KeepCommand>().columns),
+            (std::vector<std::string>{"a", "s.leaf", "weird name", "_file.path", "_file.size"}));
+  EXPECT_EQ(dotted(query.commands[1].as<DropCommand>().columns), (std::vector<std::string>{"b"}));
+  const auto& rename = query.commands[2].as<RenameCommand>();
+  ASSERT_EQ(rename.renames.size(), 2u);
+  EXPECT_EQ(rename.renames[1].from.dotted(), "s.leaf");
+  EXPECT_EQ(rename.renames[1].to.dotted(), "y");
+  EXPECT_NE(queryError(R"(FROM "t" | RENAME a b)").message().find("expected AS"),
+            std::string::npos);
+}
+
+TEST(QueryParser, ReadsLimit) {
+  EXPECT_EQ(parseQuery(R"(FROM "t" | LIMIT 10)").commands[0].as<LimitCommand>().count, 10);
+  EXPECT_EQ(parseQuery(R"(FROM "t" | LIMIT 0)").commands[0].as<LimitCommand>().count, 0);
+  EXPECT_EQ(
+      parseQuery(R"(FROM "t" | LIMIT 9223372036854775807)").commands[0].as<LimitCommand>().count,
+      INT64_MAX);
+}
+
+TEST(QueryParser, KeywordsAreCaseInsensitive) {
+  EXPECT_EQ(parseQuery(R"(from "t" | where a is not null | sort a desc nulls first | limit 1)"),
+            parseQuery(R"(FROM "t" | WHERE a IS NOT NULL | SORT a DESC NULLS FIRST | LIMIT 1)"));
+}
+
+TEST(QueryParser, ColumnNamesAreCaseSensitive) {
+  EXPECT_NE(parseQuery(R"(FROM "t" | KEEP Name)"), parseQuery(R"(FROM "t" | KEEP name)"));
+}
+
+TEST(QueryParser, AcceptsCommentsAndLineBreaksAnywhere) {
+  const Query query = parseQuery(
+      "// daily totals\nFROM \"t\" /* all files */\n| WHERE x > 1 // big ones\n| LIMIT 5\n");
+  ASSERT_EQ(query.commands.size(), 2u);
+  EXPECT_EQ(query.commands[0].position.line, 3);
+  EXPECT_EQ(query.commands[0].position.column, 3);
+  EXPECT_EQ(query.commands[1].position.line, 4);
+}
+
+TEST(QueryParser, RunsTpchQ6) {
+  const Query query = parseQuery(R"(
+    FROM "lineitem/*.parquet"
+    | WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
+        AND l_discount >= 0.05 AND l_discount <= 0.07 AND l_quantity < 24
+    | STATS revenue = SUM(l_extendedprice * l_discount))");
+  ASSERT_EQ(query.commands.size(), 2u);
+  EXPECT_EQ(printExpr(query.commands[1].as<StatsCommand>().aggregates[0].expr),
+            "sum(l_extendedprice * l_discount)");
+}
+
+// The issue: "A bad query is a QueryError with line, column and a hint."
+TEST(QueryParser, MissingFromSaysHowToStart) {
+  const QueryError error = queryError(R"(WHERE x > 1)");
+  EXPECT_EQ(error.line(), 1);
+  EXPECT_EQ(error.column(), 1);
+  EXPECT_NE(error.message().find("a query starts with FROM, found 'WHERE'"), std::string::npos);
+  EXPECT_NE(error.hint().find("FROM \"data/*.parquet\""), std::string::npos);
+  EXPECT_NE(queryError("  ").message().find("found an empty query"), std::string::npos);
+}
+
+TEST(QueryParser, UnquotedFromPathGetsAQuotingHint) {
+  const QueryError error = queryError("FROM logs");
+  EXPECT_EQ(error.column(), 6);
+  EXPECT_EQ(error.hint(), "quote the path: FROM \"logs\"");
+}
+
+TEST(QueryParser, UnknownCommandSuggestsTheClosestOne) {
+  const QueryError typo = queryError(R"(FROM "t" | WEHRE x > 1)");
+  EXPECT_EQ(typo.column(), 12);
+  EXPECT_NE(typo.message().find("unknown command 'WEHRE' after '|'"), std::string::npos);
+  EXPECT_EQ(typo.hint(), "did you mean WHERE?");
+  const QueryError unknown = queryError("FROM \"t\"\n| SELECT x");
+  EXPECT_EQ(unknown.line(), 2);
+  EXPECT_EQ(unknown.column(), 3);
+  EXPECT_NE(unknown.hint().find("commands are WHERE, EVAL"), std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" |)").message().find("expected a command after '|'"),
+            std::string::npos);
+}
+
+TEST(QueryParser, MissingPipeBetweenCommandsGetsAHint) {
+  const QueryError error = queryError(R"(FROM "t" | WHERE x > 1 LIMIT 5)");
+  EXPECT_EQ(error.column(), 24);
+  EXPECT_NE(error.message().find("expected '|' or end of query after WHERE, found 'LIMIT'"),
+            std::string::npos);
+  EXPECT_EQ(error.hint(), "separate commands with '|'");
+}
+
+TEST(QueryParser, MisspelledWithGetsAHint) {
+  const QueryError error = queryError(R"(FROM "t" WTH {"format": "orc"})");
+  EXPECT_EQ(error.column(), 10);
+  EXPECT_NE(error.message().find("expected '|' or end of query after FROM, found 'WTH'"),
+            std::string::npos);
+  EXPECT_EQ(error.hint(), "options go in WITH {...}; commands follow '|'");
+}
+
+TEST(QueryParser, UnclosedStringPointsAtItsStart) {
+  const QueryError error = queryError("FROM \"t\" | WHERE name == \"abc | LIMIT 1");
+  EXPECT_EQ(error.column(), 26);
+  EXPECT_NE(error.message().find("unclosed string"), std::string::npos);
+  EXPECT_FALSE(error.hint().empty());
+}
+
+TEST(QueryParser, UnclosedParenthesisNamesTheCall) {
+  // "expected ')' to close the call of round at line 1, column 12; hint: ..."
+  const QueryError error = queryError(R"(FROM "t" | EVAL r = round(x, 2 | LIMIT 1)");
+  EXPECT_EQ(error.column(), 32);
+  EXPECT_NE(error.message().find(
+                "expected ',' or ')' to close the call of round at line 1, column 26, found '|'"),
+            std::string::npos);
+  EXPECT_FALSE(error.hint().empty());
+}
+
+TEST(QueryParser, TrailingCommaGetsAHintInEveryList) {
+  for (const char* text :
+       {R"(FROM "t" | KEEP a, b,)", R"(FROM "t" | DROP a, | LIMIT 1)", R"(FROM "t", | LIMIT 1)",
+        R"(FROM "t" | EVAL x = 1, )", R"(FROM "t" | STATS count(*), BY k)", R"(FROM "t" | SORT a,)",
+        R"(FROM "t" | WHERE x IN (1, 2,))", R"(FROM "t" WITH {"format": "orc",})"}) {
+    EXPECT_EQ(queryError(text).hint(), "remove the trailing ','") << text;
+  }
+}
+
+TEST(QueryParser, BadWithOptionsAreNamed) {
+  const QueryError unknown = queryError(R"(FROM "t" WITH {"fromat": "orc"})");
+  EXPECT_EQ(unknown.column(), 16);
+  EXPECT_NE(unknown.message().find("unknown WITH option \"fromat\""), std::string::npos);
+  EXPECT_EQ(unknown.hint(), "did you mean \"format\"?");
+  const QueryError format = queryError(R"(FROM "t" WITH {"format": "csv"})");
+  EXPECT_EQ(format.column(), 26);
+  EXPECT_NE(format.message().find("unknown format \"csv\""), std::string::npos);
+  EXPECT_EQ(format.hint(), "format is \"parquet\" or \"orc\"");
+  EXPECT_NE(
+      queryError(R"(FROM "t" WITH {"schema_resolution": "loose"})").hint().find("union_by_name"),
+      std::string::npos);
+  EXPECT_NE(
+      queryError(R"(FROM "t" WITH {"format": "orc", "format": "orc"})").message().find("twice"),
+      std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" WITH format)").message().find("expected '{' after WITH"),
+            std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" WITH {"format" "orc"})").message().find("expected ':'"),
+            std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" WITH {"format": "orc")").message().find("expected ',' or '}'"),
+            std::string::npos);
+}
+
+TEST(QueryParser, LimitMustBeANonNegativeInteger) {
+  for (const char* text :
+       {R"(FROM "t" | LIMIT abc)", R"(FROM "t" | LIMIT 1.5)", R"(FROM "t" | LIMIT -1)",
+        R"(FROM "t" | LIMIT )", R"(FROM "t" | LIMIT '5')"}) {
+    const QueryError error = queryError(text);
+    EXPECT_NE(error.message().find("LIMIT takes a non-negative integer"), std::string::npos)
+        << text;
+    EXPECT_EQ(error.column(), 18) << text;
+    EXPECT_EQ(error.hint(), "LIMIT takes a whole number of rows, e.g. LIMIT 10") << text;
+  }
+  EXPECT_NE(queryError(R"(FROM "t" | LIMIT 9223372036854775808)").message().find("larger than"),
+            std::string::npos);
+}
+
+TEST(QueryParser, ReservedWordAsAKeepColumnNeedsBackquotes) {
+  const QueryError error = queryError(R"(FROM "t" | KEEP null)");
+  EXPECT_NE(error.hint().find("`null`"), std::string::npos);
+  EXPECT_EQ(dotted(parseQuery(R"(FROM "t" | KEEP `null`)").commands[0].as<KeepCommand>().columns),
+            (std::vector<std::string>{"null"}));
+}
+
+TEST(QueryParser, ErrorTextCarriesPositionAndHint) {
+  const QueryError error = queryError(R"(FROM "t" | LIMIT x)");
+  EXPECT_STREQ(error.what(),
+               "LIMIT takes a non-negative integer, found 'x' at line 1, column 18; "
+               "hint: LIMIT takes a whole number of rows, e.g. LIMIT 10");
+}
+
+}  // namespace
+}  // namespace quarry::engine
