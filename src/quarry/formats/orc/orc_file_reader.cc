@@ -1,5 +1,6 @@
 #include "quarry/formats/orc/orc_file_reader.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -7,6 +8,9 @@
 #include "quarry/common/json_text.h"
 #include "quarry/common/values.h"
 #include "quarry/formats/orc/encoding/decimal_decoder.h"
+#include "quarry/formats/orc/orc_bloom_filter.h"
+#include "quarry/formats/orc/orc_row_filter.h"
+#include "quarry/formats/orc/orc_statistics.h"
 
 namespace quarry::orc {
 namespace {
@@ -90,21 +94,204 @@ std::unique_ptr<ColumnVector> OrcFileReader::readStripe(size_t index,
                       projected, tail_.uri + ": stripe " + std::to_string(index));
 }
 
-OrcRowReader::OrcRowReader(OrcFileReader& reader, std::vector<bool> projected)
-    : reader_(reader), projected_(std::move(projected)) {}
+OrcRowReader::OrcRowReader(OrcFileReader& reader, std::vector<bool> projected,
+                           OrcScanOptions options)
+    : reader_(reader), projected_(std::move(projected)), pruning_(options.metadataPruning) {
+  if (projected_.size() != reader_.schema().columnCount()) {
+    throw InvalidArgument(reader_.tail().uri + ": the projection has " +
+                          std::to_string(projected_.size()) + " flags for " +
+                          std::to_string(reader_.schema().columnCount()) + " columns");
+  }
+  if (options.filter) filter_ = OrcBoundPredicate::bind(*options.filter, reader_.schema());
+  bloomFilters_ = bloomFiltersUsable(reader_.tail());
+  // HIVE-8732 (writer version 1) fixed the string bounds of earlier writers.
+  pruningContext_.stringBoundsUsable = reader_.tail().postscript.writerversion() >= 1;
+}
 
 bool OrcRowReader::next() {
-  if (started_ && stripe_ && slot_ + 1 < stripe_->size) {
-    ++slot_;
+  if (stripe_ && position_ + 1 < selected_.size()) {
+    slot_ = selected_[++position_];
+    ++metrics_.rowsReturned;
     return true;
   }
-  started_ = true;
+  if (!loadNextStripe()) return false;
+  position_ = 0;
+  slot_ = selected_[0];
+  ++metrics_.rowsReturned;
+  return true;
+}
+
+namespace {
+
+/// The Bloom filters of one row group, by column id.
+class RowGroupBloomFilters : public MembershipProbe {
+ public:
+  RowGroupBloomFilters(const std::vector<std::vector<OrcBloomFilter>>& filters,
+                       const std::vector<bool>& legacy, size_t rowGroup)
+      : filters_(filters), legacy_(legacy), rowGroup_(rowGroup) {}
+  bool provesAbsent(const OrcBoundNode& node) const override {
+    const uint32_t id = node.column->columnId;
+    // A legacy BLOOM_FILTER hashed strings in the writer's JVM charset: not for text.
+    if (filters_[id].empty() || (legacy_[id] && node.domain == OrcBoundNode::Domain::kBytes))
+      return false;
+    return bloomProvesAbsent(filters_[id][rowGroup_], node);
+  }
+
+ private:
+  const std::vector<std::vector<OrcBloomFilter>>& filters_;
+  const std::vector<bool>& legacy_;
+  size_t rowGroup_;
+};
+
+}  // namespace
+
+std::vector<UnitDecision> OrcRowReader::decideStrides(const StripeFooter& footer,
+                                                      const StripeStreams& index) {
+  const uint64_t stride = reader_.tail().footer.rowindexstride();
+  const uint64_t rows = footer.rowCount;
+  const size_t strides = static_cast<size_t>((rows + stride - 1) / stride);
+  std::vector<UnitDecision> out(strides, UnitDecision::kSome);
+  const OrcSchema& schema = reader_.schema();
+  const std::vector<bool>& columns = filter_->columns();
+  std::vector<std::vector<OrcColumnStatistics>> statistics(schema.columnCount());
+  std::vector<std::vector<OrcBloomFilter>> blooms(schema.columnCount());
+  std::vector<bool> legacy(schema.columnCount(), false);
+  const std::string context = reader_.tail().uri + ": stripe " + std::to_string(footer.stripeIndex);
+  for (uint32_t c = 0; c < schema.columnCount(); ++c) {
+    if (!columns[c]) continue;
+    const std::string where = context + " column " + std::to_string(c);
+    bool found = false;
+    const auto rowIndex = index.find(c, proto::Stream::ROW_INDEX, found);
+    if (found) {
+      statistics[c] = rowIndexStatistics(rowIndex, schema.column(c), where);
+      if (statistics[c].size() != strides)
+        statistics[c].clear();  // not one entry per row group: unusable
+    }
+    auto bloom = index.find(c, proto::Stream::BLOOM_FILTER_UTF8, found);
+    if (!found) {
+      bloom = index.find(c, proto::Stream::BLOOM_FILTER, found);
+      legacy[c] = found;
+    }
+    if (found && bloomFilters_) {
+      blooms[c] = OrcBloomFilter::decodeIndex(bloom, where);
+      if (blooms[c].size() != strides) blooms[c].clear();
+    }
+  }
+  std::vector<const OrcColumnStatistics*> byColumn(schema.columnCount(), nullptr);
+  for (size_t s = 0; s < strides; ++s) {
+    for (uint32_t c = 0; c < schema.columnCount(); ++c) {
+      byColumn[c] = statistics[c].empty() ? nullptr : &statistics[c][s];
+    }
+    const uint64_t strideRows = std::min<uint64_t>(stride, rows - s * stride);
+    out[s] = decideUnit(*filter_, byColumn, strideRows, pruningContext_);
+    if (out[s] == UnitDecision::kSome) {
+      const RowGroupBloomFilters probe(blooms, legacy, s);
+      out[s] = decideUnit(*filter_, byColumn, strideRows, pruningContext_, &probe);
+      if (out[s] == UnitDecision::kNone) ++metrics_.stridesPrunedByBloomFilter;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// Drops the children (struct fields) that `projected` does not flag: filter
+/// columns decoded for evaluation only.
+void dropUnprojected(ColumnVector& column, const std::vector<bool>& projected) {
+  for (auto& child : column.children) {
+    if (!child) continue;
+    if (!projected[child->type->columnId]) {
+      child.reset();
+    } else {
+      dropUnprojected(*child, projected);
+    }
+  }
+}
+
+}  // namespace
+
+bool OrcRowReader::loadNextStripe() {
+  io::StorageObject& file = reader_.file();
+  const OrcTail& tail = reader_.tail();
+  const OrcSchema& schema = reader_.schema();
+  const uint64_t stride = tail.footer.rowindexstride();
   while (nextStripe_ < reader_.stripeCount()) {
-    stripe_ = reader_.readStripe(nextStripe_++, projected_);
-    slot_ = 0;
-    if (stripe_->size > 0) return true;
+    const size_t index = nextStripe_++;
+    const uint64_t rows = tail.footer.stripes(static_cast<int>(index)).numberofrows();
+    const int64_t strides = stride > 0 ? static_cast<int64_t>((rows + stride - 1) / stride) : 0;
+    ++metrics_.stripesTotal;
+    metrics_.stridesTotal += strides;
+    UnitDecision decision = filter_ ? UnitDecision::kSome : UnitDecision::kAll;
+    if (filter_ && pruning_) {
+      const std::vector<OrcColumnStatistics> stats = stripeStatistics(tail, schema, index);
+      std::vector<const OrcColumnStatistics*> byColumn;
+      for (const auto& s : stats) byColumn.push_back(&s);
+      decision = decideUnit(*filter_, byColumn, rows, pruningContext_);
+      if (decision == UnitDecision::kNone) {
+        ++metrics_.stripesPrunedByStatistics;
+        metrics_.stridesSkipped += strides;
+        continue;
+      }
+      if (decision == UnitDecision::kAll) {
+        ++metrics_.stripesMatchedByStatistics;
+        metrics_.stridesMatchedByStatistics += strides;
+      }
+    }
+    std::vector<bool> columns = projected_;
+    if (decision == UnitDecision::kSome) {
+      for (size_t c = 0; c < columns.size(); ++c) columns[c] = columns[c] || filter_->columns()[c];
+    }
+    const uint64_t bytesBefore = file.bytesRead();
+    const uint64_t requestsBefore = file.requestCount();
+    const auto countFetched = [&] {
+      metrics_.bytesFetched += file.bytesRead() - bytesBefore;
+      metrics_.requestsFetched += file.requestCount() - requestsBefore;
+    };
+    std::vector<UnitDecision> strideDecisions;
+    std::optional<StripeData> data;
+    if (decision == UnitDecision::kSome && pruning_ && stride > 0) {
+      StripeFooter footer = orc::readStripeFooter(file, tail, schema, index);
+      const StripeStreams indexStreams =
+          readStripeStreams(file, tail, footer, filter_->columns(), true, nullptr, true);
+      const int64_t bloomBefore = metrics_.stridesPrunedByBloomFilter;
+      strideDecisions = decideStrides(footer, indexStreams);
+      int64_t none = 0;
+      for (UnitDecision d : strideDecisions) {
+        none += d == UnitDecision::kNone ? 1 : 0;
+        metrics_.stridesMatchedByStatistics += d == UnitDecision::kAll ? 1 : 0;
+      }
+      metrics_.stridesSkipped += none;
+      if (none == static_cast<int64_t>(strideDecisions.size())) {
+        ++(metrics_.stridesPrunedByBloomFilter > bloomBefore ? metrics_.stripesPrunedByBloomFilter
+                                                             : metrics_.stripesPrunedByRowIndex);
+        countFetched();
+        continue;
+      }
+      StripeStreams streams = readStripeStreams(file, tail, footer, columns, false);
+      data.emplace(StripeData{std::move(footer), std::move(streams)});
+    } else {
+      data.emplace(readStripe(file, tail, schema, index, columns, false));
+    }
+    countFetched();
+    ++metrics_.stripesRead;
+    stripe_ = decodeColumn(schema.root(), data->footer.rowCount, data->footer, data->streams,
+                           columns, tail.uri + ": stripe " + std::to_string(index));
+    metrics_.rowsDecoded += static_cast<int64_t>(stripe_->size);
+    selected_.clear();
+    std::vector<uint8_t> truth;
+    if (decision == UnitDecision::kSome) {
+      truth = selectRows(*filter_, *stripe_);
+      dropUnprojected(*stripe_, projected_);
+    }
+    for (uint64_t r = 0; r < stripe_->size; ++r) {
+      const UnitDecision d = strideDecisions.empty() ? decision : strideDecisions[r / stride];
+      if (d == UnitDecision::kAll || (d == UnitDecision::kSome && truth[r] != 0))
+        selected_.push_back(r);
+    }
+    if (!selected_.empty()) return true;
   }
   stripe_.reset();
+  selected_.clear();
   return false;
 }
 
@@ -138,8 +325,9 @@ void appendJson(const ColumnVector& column, uint64_t slot, std::string& out) {
     case TypeKind::kString:
     case TypeKind::kVarchar:
     case TypeKind::kChar:
-      appendJsonString(out, std::string_view(column.bytes)
-                                .substr(column.offsets[i], column.offsets[i + 1] - column.offsets[i]));
+      appendJsonString(out,
+                       std::string_view(column.bytes)
+                           .substr(column.offsets[i], column.offsets[i + 1] - column.offsets[i]));
       return;
     case TypeKind::kBinary:
       out += '[';

@@ -2,10 +2,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "quarry/formats/orc/orc_column_reader.h"
+#include "quarry/formats/orc/orc_predicate.h"
+#include "quarry/formats/orc/orc_pruning.h"
 #include "quarry/formats/orc/orc_schema.h"
 #include "quarry/formats/orc/orc_tail.h"
 #include "quarry/formats/orc/stripe_reader.h"
@@ -16,7 +19,8 @@
 /// columns; and a row cursor over those vectors for tests and `quarry print`.
 namespace quarry::orc {
 
-/// Counts of what a reader fetched, for tests and metrics.
+/// Counts of what OrcFileReader::readStripe fetched (an OrcRowReader keeps its
+/// own OrcScanMetrics).
 struct OrcReaderMetrics {
   uint64_t stripesRead = 0;
   uint64_t streamBytesDecompressed = 0;
@@ -55,10 +59,65 @@ class OrcFileReader {
   OrcReaderMetrics metrics_;
 };
 
-/// Iterates the rows of a file stripe by stripe.
+/// How an OrcRowReader filters.
+struct OrcScanOptions {
+  /// Rows are returned only where the filter is true (three-valued: a null
+  /// comparison is not true). Bound to the file's schema when the reader is
+  /// created; see OrcBoundPredicate::bind for what is refused.
+  std::optional<FilterPredicate> filter;
+  /// Prunes with metadata: stripes by their stripe statistics, then row groups
+  /// (rowIndexStride rows) by the row index. Units no row of which can match
+  /// are skipped, units every row of which matches are returned without
+  /// evaluating the filter. Off, every row is read and filtered; results are
+  /// the same.
+  bool metadataPruning = true;
+};
+
+/// What an OrcRowReader did, as Parquet's ReaderMetrics.
+struct OrcScanMetrics {
+  int64_t stripesTotal = 0;
+  /// Stripes skipped unread: their statistics prove no row matches.
+  int64_t stripesPrunedByStatistics = 0;
+  /// Stripes whose statistics keep them but whose row index (statistics of each
+  /// row group) proves no row matches: only their index streams were read.
+  int64_t stripesPrunedByRowIndex = 0;
+  /// Stripes ruled out row group by row group where Bloom filters were needed.
+  int64_t stripesPrunedByBloomFilter = 0;
+  /// Stripes whose statistics prove every row matches (filter columns not read).
+  int64_t stripesMatchedByStatistics = 0;
+  /// Stripes whose streams were fetched and decoded.
+  int64_t stripesRead = 0;
+  /// Row groups (rowIndexStride rows each) of all stripes considered, when the
+  /// file has a row index.
+  int64_t stridesTotal = 0;
+  /// Row groups no row of which matches: in pruned stripes, or ruled out by the
+  /// row index or Bloom filters (where their stripe is read, they are decoded
+  /// with it, but neither filtered nor returned).
+  int64_t stridesSkipped = 0;
+  /// Those of them that row-index statistics keep but a Bloom filter rules out.
+  int64_t stridesPrunedByBloomFilter = 0;
+  /// Row groups the row index proves every row of which matches.
+  int64_t stridesMatchedByStatistics = 0;
+  uint64_t bytesFetched = 0;
+  uint64_t requestsFetched = 0;
+  /// Rows of the stripes decoded.
+  int64_t rowsDecoded = 0;
+  /// Rows next() returned.
+  int64_t rowsReturned = 0;
+};
+
+/// Iterates the rows of a file stripe by stripe, optionally filtered. A stripe
+/// the stripe statistics keep is read as its footer, then (with pruning and a
+/// row index) the filter columns' ROW_INDEX and BLOOM_FILTER_UTF8 streams, which
+/// decide each row group, then, unless every row group is ruled out, the
+/// projected and filter columns' data streams in one readRanges call. The
+/// stripe is decoded whole and its selected rows are returned in order: row
+/// groups ruled out are decoded with it (streams are not seeked to row-group
+/// positions) but never evaluated nor returned.
 class OrcRowReader {
  public:
-  OrcRowReader(OrcFileReader& reader, std::vector<bool> projected);
+  /// Throws InvalidArgument when the filter does not bind to the file's schema.
+  OrcRowReader(OrcFileReader& reader, std::vector<bool> projected, OrcScanOptions options = {});
 
   /// Moves to the next row; returns false after the last.
   bool next();
@@ -68,14 +127,28 @@ class OrcRowReader {
   /// Appends the current row as one JSON object (the form of the ORC tools'
   /// expected/*.jsn files): see appendJson.
   void appendRowJson(std::string& out) const;
+  const OrcScanMetrics& metrics() const { return metrics_; }
 
  private:
+  /// Reads stripes until one has a selected row; false at the end.
+  bool loadNextStripe();
+  /// Decides the row groups of a stripe from the filter columns' row indexes and
+  /// Bloom filters (in `index`); counts Bloom-filter decisions in the metrics.
+  std::vector<UnitDecision> decideStrides(const StripeFooter& footer, const StripeStreams& index);
+
   OrcFileReader& reader_;
   std::vector<bool> projected_;
+  std::optional<OrcBoundPredicate> filter_;
+  bool pruning_ = true;
+  PruningContext pruningContext_;
+  bool bloomFilters_ = false;
+  OrcScanMetrics metrics_;
   std::unique_ptr<ColumnVector> stripe_;
+  /// The stripe's selected slots, ascending.
+  std::vector<uint64_t> selected_;
+  size_t position_ = 0;
   size_t nextStripe_ = 0;
   uint64_t slot_ = 0;
-  bool started_ = false;
 };
 
 /// Appends slot `slot` of `column` as JSON: null; true/false; numbers (decimals

@@ -144,11 +144,12 @@ std::span<const uint8_t> StripeStreams::require(uint32_t column, StreamKind kind
 
 StripeStreams readStripeStreams(io::StorageObject& file, const OrcTail& tail,
                                 const StripeFooter& footer, const std::vector<bool>& columns,
-                                bool withIndex, const PreloadedRange* preloaded) {
+                                bool withIndex, const PreloadedRange* preloaded, bool indexOnly) {
   std::vector<const StreamLocation*> wanted;
   for (const StreamLocation& s : footer.streams) {
     if (s.column < columns.size() && columns[s.column] && s.kind < proto::Stream::ENCRYPTED_INDEX &&
-        (withIndex || !isIndexStream(s.kind))) {
+        (withIndex || indexOnly || !isIndexStream(s.kind)) &&
+        (!indexOnly || isIndexStream(s.kind))) {
       wanted.push_back(&s);
     }
   }
@@ -162,30 +163,50 @@ StripeStreams readStripeStreams(io::StorageObject& file, const OrcTail& tail,
     result.totalBytes_ += bytes.size();
     result.entries_.push_back({s.column, s.kind, std::move(bytes)});
   };
+  // Streams are in file order: merge close ones into ranges, and fetch every
+  // range in one readRanges call (a remote object sends them concurrently).
+  struct Group {
+    size_t first = 0;
+    size_t last = 0;  // exclusive
+    uint64_t start = 0;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<Group> groups;
+  std::vector<const StreamLocation*> fromPreloaded;
   while (i < wanted.size()) {
     const StreamLocation& first = *wanted[i];
     if (preloaded != nullptr && first.offset >= preloaded->offset &&
         first.offset - preloaded->offset <= preloaded->bytes.size() &&
         first.length <= preloaded->bytes.size() - (first.offset - preloaded->offset)) {
-      addStream(first, preloaded->bytes.subspan(first.offset - preloaded->offset, first.length));
+      fromPreloaded.push_back(&first);
       ++i;
       continue;
     }
-    // Streams are in file order: grow the range while the next one is close.
     size_t j = i + 1;
-    uint64_t end = wanted[i]->offset + wanted[i]->length;
-    while (j < wanted.size() && wanted[j]->offset <= end + kMergeGap) {
+    uint64_t end = first.offset + first.length;
+    while (j < wanted.size() && wanted[j]->offset <= end + kMergeGap &&
+           !(preloaded != nullptr && wanted[j]->offset >= preloaded->offset &&
+             wanted[j]->offset - preloaded->offset <= preloaded->bytes.size())) {
       end = std::max(end, wanted[j]->offset + wanted[j]->length);
       ++j;
     }
-    const uint64_t start = wanted[i]->offset;
-    std::vector<uint8_t> range(end - start);
-    file.readAt(start, range);
-    for (size_t k = i; k < j; ++k) {
-      const StreamLocation& s = *wanted[k];
-      addStream(s, std::span<const uint8_t>(range.data() + (s.offset - start), s.length));
-    }
+    groups.push_back({i, j, first.offset, std::vector<uint8_t>(end - first.offset)});
     i = j;
+  }
+  if (!groups.empty()) {
+    std::vector<io::ReadRange> ranges;
+    ranges.reserve(groups.size());
+    for (Group& g : groups) ranges.push_back({g.start, g.bytes});
+    file.readRanges(ranges);
+  }
+  for (const StreamLocation* s : fromPreloaded) {
+    addStream(*s, preloaded->bytes.subspan(s->offset - preloaded->offset, s->length));
+  }
+  for (const Group& g : groups) {
+    for (size_t k = g.first; k < g.last; ++k) {
+      const StreamLocation& s = *wanted[k];
+      addStream(s, std::span<const uint8_t>(g.bytes.data() + (s.offset - g.start), s.length));
+    }
   }
   return result;
 }

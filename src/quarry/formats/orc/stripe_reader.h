@@ -75,7 +75,8 @@ class StripeStreams {
 
  private:
   friend StripeStreams readStripeStreams(io::StorageObject&, const OrcTail&, const StripeFooter&,
-                                         const std::vector<bool>&, bool, const PreloadedRange*);
+                                         const std::vector<bool>&, bool, const PreloadedRange*,
+                                         bool);
   struct Entry {
     uint32_t column;
     StreamKind kind;
@@ -86,12 +87,15 @@ class StripeStreams {
 };
 
 /// Reads the streams of the columns whose flag is set in `columns` (indexed by
-/// column id), merging neighbouring streams into one range read (a stripe whose
-/// projected streams are contiguous costs one request); streams inside
-/// `preloaded` are taken from it. Index streams are read only when `withIndex`.
+/// column id), merging neighbouring streams into ranges that are fetched in one
+/// StorageObject::readRanges call (a stripe whose projected streams are
+/// contiguous costs one request on any storage); streams inside
+/// `preloaded` are taken from it. Index streams are read only when `withIndex`,
+/// and nothing else when `indexOnly`.
 StripeStreams readStripeStreams(io::StorageObject& file, const OrcTail& tail,
                                 const StripeFooter& footer, const std::vector<bool>& columns,
-                                bool withIndex, const PreloadedRange* preloaded = nullptr);
+                                bool withIndex, const PreloadedRange* preloaded = nullptr,
+                                bool indexOnly = false);
 
 /// A stripe's footer and the streams of the projected columns.
 struct StripeData {
