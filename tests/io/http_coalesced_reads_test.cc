@@ -177,6 +177,51 @@ TEST(HttpCoalescedReadsTest, GapsLongerThanLatencyTimesBandwidthAreSeparateReque
   EXPECT_EQ(server.requestCountReaching(1 + 2 * kGroups), 1u + 2 * kGroups) << server.accessLog();
 }
 
+TEST(HttpCoalescedReadsTest, PageHeaderStatisticsCostNoExtraRequest) {
+  // x records its pages' bounds in their headers only (no page index), y has no
+  // index either: x's chunk, fetched for its headers, and y's, read whole in any
+  // case, come in one request per row group, as they would with no statistics.
+  constexpr int kGroups = 2;
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("x", PhysicalType::INT32)))
+      .column(required(leafElement("y", PhysicalType::INT32)));
+  for (int g = 0; g < kGroups; ++g) {
+    std::vector<Raw> x;
+    std::vector<Raw> y;
+    // 160 KB chunks: the 64 KiB tail read at open holds none of group 0's.
+    for (int32_t r = 0; r < 40'000; ++r) {
+      x.push_back(i32(g * 40'000 + r));
+      y.push_back(i32(-r));
+    }
+    FixtureChunk headers = pagedInt32(x, {10'000, 10'000, 10'000, 10'000});
+    for (FixturePage& page : headers.pageIndex) {
+      parquet::Statistics s;
+      s.min_value = page.min;
+      s.max_value = page.max;
+      s.null_count = 0;
+      page.headerStatistics = s;
+    }
+    headers.offsetIndex = false;
+    w.rowGroup({headers, FixtureChunk{y, std::nullopt, std::nullopt}});
+  }
+  TempDir dir;
+  writeFile(dir.path() / "headers.parquet", w.bytes());
+  START_NGINX(server, dir.path());
+  auto remote = parquet::ParquetFileReader::open(
+      HttpStorageProvider(testOptions()).open(server.url("headers.parquet")));
+  auto rows = remote->rowReader(parquet::ColumnProjection::columns("y"), P::eq("x", 15'000));
+  int returned = 0;
+  while (rows->next()) {
+    EXPECT_EQ(rows->getInt("y"), -15'000);
+    ++returned;
+  }
+  EXPECT_EQ(returned, 1);
+  EXPECT_GT(rows->metrics().pagesSkipped, 0);  // x's pages other than [10000, 20000)
+  // The open, then one request a row group (x and y together; group 1 is ruled
+  // out by its page headers, which are only known once its chunk is read).
+  EXPECT_EQ(remote->storage().requestCount(), 1u + kGroups);
+}
+
 /// Of column x, 100 pages of 1,000 rows (x = 3 x row), of y 50 pages of 2,000
 /// rows (y = row): pages of the two columns end at different rows.
 std::vector<uint8_t> pagedFile() {

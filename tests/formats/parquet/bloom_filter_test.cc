@@ -418,23 +418,25 @@ TEST(BloomFilterChdbTest, PointLookupReadsNoDataPageOfAnExcludedRowGroup) {
     EXPECT_EQ(pruned.metrics.rowGroupsPrunedByStatistics, 0);
     EXPECT_EQ(pruned.metrics.rowGroupsPrunedByBloomFilter, 2);
     EXPECT_EQ(pruned.metrics.rowsDecoded, 10'000);
-    // Exactly: the three row groups' filters of the column, row group 1's page
-    // index of id and the column (one read spanning them), then its chunks of id
-    // and the column (the page index skips no page of an unsorted column).
+    // Exactly: for each row group, the page index of id and the column (one
+    // read spanning them; consulted before the filter, it keeps every page of an
+    // unsorted column, more bytes than the filter) and the column's filter; then
+    // row group 1's chunks of id and the column.
     const auto& groups = file->metadata().row_groups;
     const auto column = static_cast<size_t>(file->schema().find(filter.column())->leafIndex);
     uint64_t expected = columnChunkRange(*groups[1].columns[0].meta_data).length +
                         columnChunkRange(*groups[1].columns[column].meta_data).length;
     for (const RowGroup& g : groups) {
       expected += static_cast<uint64_t>(*g.columns[column].meta_data->bloom_filter_length);
+      const ColumnChunk& id = g.columns[0];
+      const ColumnChunk& key = g.columns[column];
+      const int64_t indexStart =
+          std::min({*id.offset_index_offset, *key.offset_index_offset, *key.column_index_offset});
+      const int64_t indexEnd = std::max({*id.offset_index_offset + *id.offset_index_length,
+                                         *key.offset_index_offset + *key.offset_index_length,
+                                         *key.column_index_offset + *key.column_index_length});
+      expected += static_cast<uint64_t>(indexEnd - indexStart);
     }
-    const ColumnChunk& id = groups[1].columns[0];
-    const ColumnChunk& key = groups[1].columns[column];
-    const int64_t indexStart = std::min({*id.offset_index_offset, *key.offset_index_offset, *key.column_index_offset});
-    const int64_t indexEnd = std::max({*id.offset_index_offset + *id.offset_index_length,
-                                       *key.offset_index_offset + *key.offset_index_length,
-                                       *key.column_index_offset + *key.column_index_length});
-    expected += static_cast<uint64_t>(indexEnd - indexStart);
     EXPECT_EQ(pruned.metrics.bytesFetched, expected);
     EXPECT_LT(pruned.metrics.bytesFetched, full.metrics.bytesFetched);
     // No read touches a column chunk of row groups 0 and 2.
@@ -472,7 +474,9 @@ TEST(BloomFilterChdbTest, LookupsOfStoredValuesAreNeverExcluded) {
   const ChdbRead none = readChdb(path, absent, true);
   EXPECT_EQ(none.metrics.rowGroupsPrunedByBloomFilter, 3);
   EXPECT_EQ(none.metrics.rowsDecoded, 0);
-  EXPECT_EQ(none.metrics.requestsFetched, 3u);  // one per filter: ClickHouse records their lengths
+  // Per row group, its page index (consulted first: it keeps every page) and
+  // its filter, one request each (ClickHouse records the filters' lengths).
+  EXPECT_EQ(none.metrics.requestsFetched, 6u);
 }
 
 // ClickHouse records no encoding_stats, so nothing proves a chunk's pages all

@@ -164,9 +164,10 @@ inline std::string selectedIds(ParquetFileReader& file, const FilterPredicate& p
 /// `fixture` (its columns drawn from `gens`, null tests on `nullable`); with
 /// `alsoWithoutPruning`, also checks that a read with metadata pruning off
 /// selects the same rows. Cases: QUARRY_PREDICATE_CASES, else `defaultCases`.
+/// The pruned reads' metrics, summed, go to `prunedMetrics` where given.
 inline void runDifferential(const std::string& fixture, const std::vector<ColumnGen>& gens,
                             const std::vector<std::string>& nullable, bool alsoWithoutPruning,
-                            int defaultCases = 20000) {
+                            int defaultCases = 20000, ReaderMetrics* prunedMetrics = nullptr) {
   const std::string source = QUARRY_SOURCE_DIR;
   const std::string oracle = source + "/tests/differential/filter_oracle.mjs";
   if (!std::filesystem::exists(source + "/tools/oracle/node_modules/@duckdb")) {
@@ -270,6 +271,7 @@ inline void runDifferential(const std::string& fixture, const std::vector<Column
               static_cast<long long>(metrics.rowGroupsPrunedByPageIndex));
   EXPECT_LT(refused, cases / 4);
   EXPECT_EQ(unprunedMetrics.rowGroupsPrunedByStatistics, 0);
+  if (prunedMetrics != nullptr) *prunedMetrics = metrics;
 }
 
 }  // namespace quarry::parquet::testing

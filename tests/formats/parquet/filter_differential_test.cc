@@ -151,5 +151,25 @@ TEST(FilterDifferentialTest, PageIndexPruningSelectsTheRowsDuckDbSelects) {
   runDifferential(fixture("predicate_page_index.parquet"), gens, nullable, true, 8000);
 }
 
+// The same rows written by chDB without a page index but with each data page's
+// statistics in its header (tests/fixtures/make-page-headers-fixture.mjs): page
+// skipping from the headers must select what DuckDB selects, and what a read
+// without pruning selects.
+TEST(FilterDifferentialTest, PageHeaderStatisticsPruningSelectsTheRowsDuckDbSelects) {
+  const std::vector<std::string> names = {"id", "i64", "u32", "f",   "dbl", "s",  "d",
+                                          "ts", "d9",  "d38", "u64", "i16", "d18"};
+  std::vector<ColumnGen> gens;
+  for (auto& gen : columns()) {
+    if (std::find(names.begin(), names.end(), gen.name) != names.end()) gens.push_back(std::move(gen));
+  }
+  ASSERT_EQ(gens.size(), names.size());
+  std::vector<std::string> nullable(names.begin() + 1, names.end());
+  ReaderMetrics metrics;
+  runDifferential(fixture("predicate_page_headers.parquet"), gens, nullable, true, 8000, &metrics);
+  if (!HasFatalFailure() && metrics.rowGroupsTotal > 0) {
+    EXPECT_GT(metrics.pagesSkipped, 0);
+  }
+}
+
 }  // namespace
 }  // namespace quarry::parquet

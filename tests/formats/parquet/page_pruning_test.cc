@@ -39,45 +39,6 @@ TEST(RowRangesTest, MergesTouchingRangesAndFindsOverlaps) {
   EXPECT_EQ(RowRanges::all(3).rows(), (std::vector<int64_t>{0, 1, 2}));
 }
 
-/// A chunk of `values` split into pages of `rows` rows each, with a ColumnIndex
-/// of each page's true bounds (INT32) and null count.
-FixtureChunk pagedInt32(const std::vector<Raw>& values, const std::vector<size_t>& rows) {
-  FixtureChunk chunk;
-  chunk.values = values;
-  size_t at = 0;
-  for (const size_t n : rows) {
-    FixturePage page;
-    page.rows = n;
-    std::optional<int32_t> lo, hi;
-    int64_t nulls = 0;
-    for (size_t i = at; i < at + n; ++i) {
-      if (!values[i]) {
-        ++nulls;
-        continue;
-      }
-      int32_t v;
-      std::memcpy(&v, values[i]->data(), 4);
-      lo = lo ? std::min(*lo, v) : v;
-      hi = hi ? std::max(*hi, v) : v;
-    }
-    page.nullCount = nulls;
-    page.nullPage = !lo.has_value();
-    if (lo) {
-      page.min = i32(*lo);
-      page.max = i32(*hi);
-    }
-    chunk.pageIndex.push_back(page);
-    at += n;
-  }
-  return chunk;
-}
-
-std::vector<Raw> ids(int32_t n) {
-  std::vector<Raw> out;
-  for (int32_t i = 0; i < n; ++i) out.push_back(i32(i));
-  return out;
-}
-
 /// The example of page_pruning.h: a with pages at rows 0 and 100 (bounds [1, 5]
 /// and [6, 9]), b with pages at rows 0, 50 and 150 ([10, 20], [30, 40], [50, 60]),
 /// 200 rows, and id 0..199 in one page without a page index.
@@ -333,6 +294,138 @@ TEST(PagePruningTest, ASelectivePredicateOnASortedColumnReadsUnderFivePercentOfI
   EXPECT_EQ(m.pagesTotal, 100);
   EXPECT_EQ(m.pagesSkipped, 99);
   EXPECT_EQ(m.rowsDecoded, 1'000);
+}
+
+/// The PLAIN bytes of INT32 `values` (a Bloom filter's entries).
+std::vector<std::string> plainInt32(const std::vector<Raw>& values) {
+  std::vector<std::string> out;
+  for (const Raw& v : values) out.push_back(*v);
+  return out;
+}
+
+TEST(PagePruningTest, TheBloomFilterIsReadOnlyWhereItCostsLessThanThePagesLeft) {
+  // Issue 5: the page index is consulted before the Bloom filter, which is read
+  // only if the pages it leaves could cost more than the filter. x is sorted
+  // (0 ten times, 3 ten times, ...): 100 pages of 1,000 rows (4 KB each) and a
+  // 64 KiB Bloom filter of its 10,000 values; no chunk statistics, so the row
+  // group is always kept by them.
+  constexpr int32_t kRows = 100'000;
+  constexpr size_t kBloomBytes = 64 * 1024;
+  std::vector<Raw> x;
+  for (int32_t i = 0; i < kRows; ++i) x.push_back(i32(i / 10 * 3));
+  FixtureChunk chunk = pagedInt32(x, std::vector<size_t>(100, 1'000));
+  chunk.bloom = plainInt32(x);
+  chunk.bloomBytes = kBloomBytes;
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("x", PhysicalType::INT32)));
+  w.rowGroup({chunk});
+  const auto bytes = w.bytes();
+  auto read = [&](const FilterPredicate& filter) {
+    auto file = openBytes(bytes, true);
+    auto rows = file->rowReader(ColumnProjection::columns("x"), filter);
+    Read out;
+    while (rows->next()) out.ids.push_back(rows->getInt("x"));
+    out.metrics = rows->metrics();
+    return out;
+  };
+  // One page (4 KB) kept: the filter could spare no more than that; not read.
+  const Read present = read(P::eq("x", 15'000));
+  EXPECT_EQ(present.ids, Ids(10, 15'000));
+  EXPECT_LT(present.metrics.bytesFetched, kBloomBytes);
+  EXPECT_EQ(present.metrics.pagesSkipped, 99);
+  const Read absent = read(P::eq("x", 15'001));
+  EXPECT_TRUE(absent.ids.empty());
+  EXPECT_LT(absent.metrics.bytesFetched, kBloomBytes);
+  EXPECT_EQ(absent.metrics.rowGroupsPrunedByBloomFilter, 0);
+  // No page can hold the value: pruned by the page index, no filter read.
+  const Read outside = read(P::eq("x", -5));
+  EXPECT_TRUE(outside.ids.empty());
+  EXPECT_EQ(outside.metrics.rowGroupsPrunedByPageIndex, 1);
+  EXPECT_LT(outside.metrics.bytesFetched, kBloomBytes);
+  // 30 values absent from the column, one in each of 30 pages: the pages kept
+  // (120 KB) cost more than the filter, which is read and rules the group out;
+  // no data page is read.
+  std::vector<int32_t> absentValues;
+  for (int32_t page = 0; page < 30; ++page) absentValues.push_back(page * 300 + 1);
+  const auto absentIn = P::in("x", absentValues);
+  const Read many = read(absentIn);
+  EXPECT_TRUE(many.ids.empty());
+  EXPECT_EQ(many.metrics.rowGroupsPrunedByBloomFilter, 1);
+  EXPECT_EQ(many.metrics.rowGroupsRead, 0);
+  EXPECT_GE(many.metrics.bytesFetched, kBloomBytes);
+  EXPECT_LT(many.metrics.bytesFetched, kBloomBytes + 8 * 1024);  // the filter and the page index
+  for (const auto& f : {P::eq("x", 15'000), P::eq("x", 15'001), P::eq("x", -5), absentIn}) {
+    auto file = openBytes(bytes, false);
+    auto rows = file->rowReader(ColumnProjection::columns("x"), f);
+    Ids all;
+    while (rows->next()) all.push_back(rows->getInt("x"));
+    EXPECT_EQ(all, read(f).ids) << f.toString();
+  }
+}
+
+TEST(PagePruningTest, ProjectedColumnsAreReadOnlyWherePagesHoldASelectedRow) {
+  // Late materialization (issue 5): x is unsorted (a permutation of 0..9,999, so
+  // most pages' bounds span most of it and the page index keeps them); y has
+  // an OffsetIndex. The three rows x in (7, 4'242, 9'001) selects
+  // lie in three of y's 100 pages: only those are read.
+  constexpr int32_t kRows = 10'000;
+  std::vector<Raw> x, y;
+  for (int32_t i = 0; i < kRows; ++i) {
+    x.push_back(i32((i * 37) % kRows));
+    y.push_back(i32(-i));
+  }
+  const std::vector<size_t> pages(100, 100);
+  FixtureChunk yChunk = pagedInt32(y, pages);
+  yChunk.columnIndex = false;
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("x", PhysicalType::INT32)))
+      .column(required(leafElement("y", PhysicalType::INT32)));
+  w.rowGroup({pagedInt32(x, pages), yChunk});
+  const auto bytes = w.bytes();
+  const auto filter = P::in("x", 7, 4'242, 9'001);
+  auto read = [&](bool pruning) {
+    auto file = openBytes(bytes, pruning);
+    auto rows = file->rowReader(ColumnProjection::columns("y"), filter);
+    std::vector<std::pair<int64_t, int32_t>> out;
+    while (rows->next()) out.emplace_back(rows->rowIndex(), rows->getInt("y"));
+    return std::make_pair(out, rows->metrics());
+  };
+  const auto [pruned, metrics] = read(true);
+  const auto [full, fullMetrics] = read(false);
+  EXPECT_EQ(pruned, full);
+  ASSERT_EQ(pruned.size(), 3u);
+  for (const auto& [row, value] : pruned) EXPECT_EQ(value, -row);
+  EXPECT_EQ(metrics.pagesTotal, 200);
+  // x's pages whose bounds hold none of the three (a page of x is 100 rows),
+  // and y's 97 pages without a selected row.
+  EXPECT_EQ(metrics.pagesSkipped, (kRows - metrics.rowsDecoded) / 100 + 97);
+  EXPECT_GT(metrics.rowsDecoded, kRows / 2);
+  auto file = openBytes(bytes, true);
+  const auto& columns = file->metadata().row_groups[0].columns;
+  const auto xBytes = static_cast<uint64_t>(columns[0].meta_data->total_compressed_size);
+  const auto yBytes = static_cast<uint64_t>(columns[1].meta_data->total_compressed_size);
+  EXPECT_LT(metrics.bytesFetched, xBytes + yBytes / 10);
+  EXPECT_GE(fullMetrics.bytesFetched, xBytes + yBytes);
+}
+
+TEST(PagePruningTest, LateMaterializationWithNoSelectedRowReadsNoProjectedPage) {
+  // x's page bounds keep every page, the rows hold no 5: nothing of y is read.
+  std::vector<Raw> x, y;
+  for (int32_t i = 0; i < 400; ++i) {
+    x.push_back(i32(i % 2 == 0 ? 0 : 10));
+    y.push_back(i32(i));
+  }
+  FixtureChunk yChunk = pagedInt32(y, {100, 100, 100, 100});
+  yChunk.columnIndex = false;
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("x", PhysicalType::INT32)))
+      .column(required(leafElement("y", PhysicalType::INT32)));
+  w.rowGroup({pagedInt32(x, {100, 100, 100, 100}), yChunk});
+  auto file = openBytes(w.bytes(), true);
+  auto rows = file->rowReader(ColumnProjection::columns("y"), P::eq("x", 5));
+  EXPECT_FALSE(rows->next());
+  EXPECT_EQ(rows->metrics().pagesSkipped, 4);
+  EXPECT_EQ(rows->metrics().rowsDecoded, 400);
 }
 
 }  // namespace

@@ -23,7 +23,8 @@
 /// bloom_filter.cc), statistics written exactly as
 /// given (bounds the wrong way round, NaN bounds, only the deprecated fields,
 /// nan_count present or absent, bounds that lie about the values), any
-/// ColumnOrder member id (an unknown one included), several row groups.
+/// ColumnOrder member id (an unknown one included), several row groups, pages
+/// with a page index or with statistics in their headers only.
 ///
 ///   ParquetFixtureWriter w;
 ///   w.column(leafElement("x", PhysicalType::INT32));
@@ -43,6 +44,8 @@ struct FixturePage {
   std::optional<int64_t> nanCount = std::nullopt;
   /// null_pages: the page holds only nulls (min and max are then written empty).
   bool nullPage = false;
+  /// Statistics written, exactly as given, in the page's DataPageHeader.
+  std::optional<Statistics> headerStatistics = std::nullopt;
 };
 
 /// One column chunk: a value per row (PLAIN's bytes of one value, a BOOLEAN as
@@ -78,6 +81,9 @@ struct FixtureChunk {
   /// the row groups; empty: one page and no page index.
   std::vector<FixturePage> pageIndex = {};
   bool columnIndex = true;
+  /// false: the pages are written without any page index (no OffsetIndex, no
+  /// ColumnIndex), as writers that keep statistics in page headers only do.
+  bool offsetIndex = true;
 };
 
 /// Inserts XXH64(value) into a split-block bitset (parquet-format BloomFilter.md).
@@ -174,7 +180,10 @@ class ParquetFixtureWriter {
       for (size_t g = 0; g < rowGroups_.size(); ++g) {
         for (size_t c = 0; c < rowGroups_[g].size(); ++c) {
           const FixtureChunk& chunk = rowGroups_[g][c];
-          if (chunk.pageIndex.empty() || (columnIndexes && !chunk.columnIndex)) continue;
+          if (chunk.pageIndex.empty() || !chunk.offsetIndex ||
+              (columnIndexes && !chunk.columnIndex)) {
+            continue;
+          }
           ChunkPlacement& p = placed[g][c];
           const std::vector<uint8_t> index = columnIndexes ? columnIndexOf(chunk) : offsetIndexOf(p);
           (columnIndexes ? p.columnIndex : p.offsetIndex) = {static_cast<int64_t>(file.size()),
@@ -282,7 +291,8 @@ class ParquetFixtureWriter {
       for (const FixturePage& page : chunk.pageIndex) {
         const std::vector<Raw> rows(chunk.values.begin() + static_cast<std::ptrdiff_t>(row),
                                     chunk.values.begin() + static_cast<std::ptrdiff_t>(row + page.rows));
-        const auto bytes = pageOf(e, rows);
+        const auto bytes = pageOf(e, rows, 0, nullptr,
+                                  page.headerStatistics ? &*page.headerStatistics : nullptr);
         placed.push_back({static_cast<int64_t>(out.size()), static_cast<int64_t>(bytes.size()),
                           static_cast<int64_t>(row)});
         out.insert(out.end(), bytes.begin(), bytes.end());
@@ -346,9 +356,10 @@ class ParquetFixtureWriter {
   }
 
   /// One uncompressed DATA_PAGE (v1) holding `values`: PLAIN, or the values
-  /// section `encoded` with `encoding`.
+  /// section `encoded` with `encoding`; `stats` in its header where given.
   static std::vector<uint8_t> pageOf(const SchemaElement& e, const std::vector<Raw>& values,
-                                     int encoding = 0, const std::vector<uint8_t>* encoded = nullptr) {
+                                     int encoding = 0, const std::vector<uint8_t>* encoded = nullptr,
+                                     const Statistics* stats = nullptr) {
     std::vector<uint8_t> body;
     if (optional(e)) {
       // Definition levels: RLE runs of bit width 1 behind a 4-byte length.
@@ -402,6 +413,7 @@ class ParquetFixtureWriter {
         h.i32(2, encoding);
         h.i32(3, 3);  // RLE
         h.i32(4, 3);
+        if (stats != nullptr) statistics(h, *stats, 5);
       });
     });
     std::vector<uint8_t> page = h.bytes;
@@ -451,8 +463,9 @@ class ParquetFixtureWriter {
     });
   }
 
-  static void statistics(CompactWriter& w, const Statistics& s) {
-    w.structField(12, [&] {
+  /// Writes `s` as struct field `field` (12 in ColumnMetaData, 5 in DataPageHeader).
+  static void statistics(CompactWriter& w, const Statistics& s, int16_t field = 12) {
+    w.structField(field, [&] {
       if (s.max) w.bin(1, *s.max);
       if (s.min) w.bin(2, *s.min);
       if (s.null_count) w.i64(3, *s.null_count);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -109,6 +110,45 @@ inline Decimal decimal(int64_t unscaled, int32_t scale) {
   return d;
 }
 inline std::string f64(double v) { return le<double>(v); }
+
+/// A chunk of `values` split into pages of `rows` rows each, with a ColumnIndex
+/// of each page's true bounds (INT32) and null count.
+inline FixtureChunk pagedInt32(const std::vector<Raw>& values, const std::vector<size_t>& rows) {
+  FixtureChunk chunk;
+  chunk.values = values;
+  size_t at = 0;
+  for (const size_t n : rows) {
+    FixturePage page;
+    page.rows = n;
+    std::optional<int32_t> lo, hi;
+    int64_t nulls = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (!values[i]) {
+        ++nulls;
+        continue;
+      }
+      int32_t v;
+      std::memcpy(&v, values[i]->data(), 4);
+      lo = lo ? std::min(*lo, v) : v;
+      hi = hi ? std::max(*hi, v) : v;
+    }
+    page.nullCount = nulls;
+    page.nullPage = !lo.has_value();
+    if (lo) {
+      page.min = i32(*lo);
+      page.max = i32(*hi);
+    }
+    chunk.pageIndex.push_back(page);
+    at += n;
+  }
+  return chunk;
+}
+
+inline std::vector<Raw> ids(int32_t n) {
+  std::vector<Raw> out;
+  for (int32_t i = 0; i < n; ++i) out.push_back(i32(i));
+  return out;
+}
 
 /// Four row groups of ten rows: x is 0..39, with truthful statistics; the groups
 /// have the same size in bytes (limits and byte-range tests count their I/O).

@@ -93,6 +93,25 @@ UnitStatistics chunkStatistics(const FileMetaData& metadata, const ColumnChunk& 
   return out;
 }
 
+UnitStatistics pageHeaderStatistics(const FileMetaData& metadata, const Statistics& stats,
+                                    const SchemaNode& leaf, int64_t pageRows) {
+  UnitStatistics out;
+  out.rowCount = pageRows;
+  // A count the page cannot hold says nothing (as in a ColumnIndex).
+  auto count = [&](std::optional<int64_t> n) -> std::optional<int64_t> {
+    if (!n || *n < 0 || *n > pageRows) return std::nullopt;
+    return n;
+  };
+  out.nullCount = count(stats.null_count);
+  if (isFloatingPointColumn(leaf)) out.nanCount = count(stats.nan_count);
+  // As for a chunk: min_value / max_value only, never the deprecated min / max.
+  if (boundsOrderKnown(leaf, declaredColumnOrder(metadata, leaf.leafIndex))) {
+    if (stats.min_value) out.min = *stats.min_value;
+    if (stats.max_value) out.max = *stats.max_value;
+  }
+  return out;
+}
+
 UnitStatistics pageStatistics(const FileMetaData& metadata, const ColumnIndex& index, size_t page,
                               const SchemaNode& leaf, int64_t pageRows) {
   UnitStatistics out;

@@ -8,10 +8,10 @@
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/schema.h"
 
-/// The statistics of one unit of one column, a row group's column chunk now and
-/// a page (ColumnIndex entry) later, and the rules of query-controls.txt, "When
-/// statistics are ignored", that decide whether its min / max bounds can be
-/// compared against. Bounds that cannot are dropped, never trusted: the unit is
+/// The statistics of one unit of one column (a row group's column chunk, a page
+/// by its ColumnIndex entry or its header's statistics), and the rules of
+/// query-controls.txt, "When statistics are ignored", that decide whether its
+/// min / max bounds can be compared against. Bounds that cannot are dropped, never trusted: the unit is
 /// then decided from its null and NaN counts alone.
 namespace quarry::parquet {
 
@@ -50,6 +50,12 @@ UnitStatistics chunkStatistics(const FileMetaData& metadata, const ColumnChunk& 
 /// chunkStatistics, none for a null page; its null and NaN counts where recorded.
 UnitStatistics pageStatistics(const FileMetaData& metadata, const ColumnIndex& index, size_t page,
                               const SchemaNode& leaf, int64_t pageRows);
+
+/// Builds the UnitStatistics of a data page from the Statistics of its header
+/// (column `leaf`, a page of `pageRows` rows), under the rules of chunkStatistics;
+/// a null or NaN count outside [0, pageRows] is dropped.
+UnitStatistics pageHeaderStatistics(const FileMetaData& metadata, const Statistics& stats,
+                                    const SchemaNode& leaf, int64_t pageRows);
 
 /// Returns `stats` (of a unit of stats.rowCount rows) restricted to `rows` of
 /// those rows: the bounds still hold; a null or NaN count only where it says

@@ -1,5 +1,6 @@
 #include "quarry/formats/parquet/column_reader.h"
 
+#include <limits>
 #include <stdexcept>
 
 #include "quarry/common/error.h"
@@ -33,7 +34,7 @@ ColumnReaders::ColumnReaders(ParquetFileReader& file, ResolvedProjection project
 
 ColumnReaders::~ColumnReaders() {
   releaseCurrent();
-  keepScanMemory(ScanMemory{std::move(buffers_), std::move(spare_)});
+  keepScanMemory(ScanMemory{std::move(buffers_), std::move(spare_), {}});
 }
 
 void ColumnReaders::releaseCurrent() {
@@ -59,37 +60,56 @@ bool ColumnReaders::nextBatch() {
     // Pages as RowReader counts them: of every chunk the filtered read needs.
     const int64_t pages = dataPagesFromEncodingStats(group, projection_.leaves());
     metrics_.pagesTotal += pages;
+    io::StorageObject& storage = file_.storage();
+    // Statistics, the page index, then Bloom filters and dictionaries
+    // (row_group_pruning.h), as RowReader decides.
+    std::optional<PageSelection> selection;
+    bool pagesSelected = false;
+    auto selectPagesFirst = [&]() -> uint64_t {
+      // Only a page index proper: page-header statistics need the chunk's data
+      // pages, which a Bloom filter may spare.
+      if (!hasPageIndex(file_.metadata(), index, filter_->leaves())) {
+        return std::numeric_limits<uint64_t>::max();
+      }
+      selection = selectPages(*filter_, file_.metadata(), storage, index, projection_.leaves(),
+                              buffers_, metrics_);
+      pagesSelected = true;
+      return bytesToRead(group, projection_.leaves(), selection);
+    };
+    const int64_t pagesTotalBefore = metrics_.pagesTotal - pages;
+    const int64_t pagesSkippedBefore = metrics_.pagesSkipped;
     const PruningDecision decision =
-        filter_ ? decideAndCount(*filter_, file_.metadata(), file_.storage(), index,
-                                 file_.options(), metrics_)
+        filter_ ? decideAndCount(*filter_, file_.metadata(), storage, index, file_.options(),
+                                 metrics_, selectPagesFirst)
                 : PruningDecision::kSomeMayMatch;
     if (decision == PruningDecision::kNoRowMatches) {
-      metrics_.pagesSkipped += pages;
+      metrics_.pagesSkipped = pagesSkippedBefore + (metrics_.pagesTotal - pagesTotalBefore);
       continue;
     }
     const bool everyRow = !filter_ || decision == PruningDecision::kEveryRowMatches;
     const ResolvedProjection& decoded = everyRow ? projectedLeaves_ : projection_;
-    if (everyRow) metrics_.pagesSkipped += pages - dataPagesFromEncodingStats(group, decoded.leaves());
-    std::vector<ColumnChunkData> columns = std::move(spare_);
-    io::StorageObject& storage = file_.storage();
-    const uint64_t bytesBefore = storage.bytesRead();
-    const uint64_t requestsBefore = storage.requestCount();
-    // The page index may rule out some pages, or all (page_pruning.h).
-    std::optional<PageSelection> selection;
-    if (!everyRow && file_.options().metadataPruning) {
-      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded.leaves(), metrics_);
+    if (everyRow) {
+      metrics_.pagesSkipped += pages - dataPagesFromEncodingStats(group, decoded.leaves());
+      selection.reset();
+    }
+    // selectPages counts the bytes it reads itself.
+    if (!everyRow && file_.options().metadataPruning && !pagesSelected) {
+      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded.leaves(),
+                              buffers_, metrics_);
     }
     if (selection && selection->rows.empty()) {
       ++metrics_.rowGroupsPrunedByPageIndex;
       metrics_.pagesSkipped += unindexedDataPages(group, decoded.leaves(), *selection);
-      spare_ = std::move(columns);
       continue;
     }
+    std::vector<ColumnChunkData> columns = std::move(spare_);
+    const uint64_t bytesBefore = storage.bytesRead();
+    const uint64_t requestsBefore = storage.requestCount();
     if (selection) {
       const int64_t pagesRead =
           readRowGroupRows(storage, index, group, decoded.leaves(), selection->rows,
-                           selection->offsetIndexes, options, file_.options().threads, buffers_,
-                           columns);
+                           selection->offsetIndexes, selection->chunkInBuffers, options,
+                           file_.options().threads, buffers_, columns);
       countIndexedPages(group, decoded.leaves(), *selection, pagesRead, metrics_);
     } else {
       readRowGroupChunks(storage, index, group, decoded.leaves(), options,

@@ -6,6 +6,8 @@
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/column_bounds.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
+#include "quarry/formats/parquet/page_header_index.h"
+#include "quarry/formats/parquet/row_group_reads.h"
 #include "quarry/formats/parquet/statistics_pruning.h"
 
 namespace quarry::parquet {
@@ -181,8 +183,12 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
 
   // The page boundaries of every indexed filter leaf cut the group into segments.
   std::vector<int64_t> cuts{0, rows};
-  for (size_t i = 0; i < leaves.size() && i < filterIndex.size(); ++i) {
-    if (!filterIndex[i].columnIndex) continue;
+  auto paged = [&](size_t i) {
+    return i < filterIndex.size() && filterIndex[i].offsetIndex &&
+           (filterIndex[i].columnIndex || !filterIndex[i].pageHeaderStatistics.empty());
+  };
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (!paged(i)) continue;
     for (const PageLocation& p : filterIndex[i].offsetIndex->page_locations) {
       cuts.push_back(p.first_row_index);
     }
@@ -195,6 +201,13 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
     return (page + 1 < pages.size() ? pages[page + 1].first_row_index : rows) -
            pages[page].first_row_index;
   };
+  auto wholeChunk = [&](const SchemaNode& leaf) {
+    const ColumnChunk* chunk = chunkOf(group, leaf);
+    UnitStatistics whole;
+    whole.rowCount = rows;
+    if (chunk) whole = chunkStatistics(metadata, *chunk, leaf, rows);
+    return whole;
+  };
   RowRanges out;
   for (size_t s = 0; s + 1 < cuts.size(); ++s) {
     const int64_t first = cuts[s];
@@ -203,7 +216,7 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
         decideUnit(predicate, segmentRows, [&](const SchemaNode& leaf) {
           const auto at = std::find(leaves.begin(), leaves.end(), &leaf);
           const size_t i = static_cast<size_t>(at - leaves.begin());
-          if (at != leaves.end() && i < filterIndex.size() && filterIndex[i].columnIndex) {
+          if (at != leaves.end() && paged(i)) {
             const OffsetIndex& offsets = *filterIndex[i].offsetIndex;
             const auto& pages = offsets.page_locations;
             const auto page =
@@ -212,15 +225,20 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
                                                        return row < p.first_row_index;
                                                      }) -
                                     pages.begin() - 1);
-            return restrictTo(pageStatistics(metadata, *filterIndex[i].columnIndex, page, leaf,
-                                             pageRows(offsets, page)),
-                              segmentRows);
+            if (filterIndex[i].columnIndex) {
+              return restrictTo(pageStatistics(metadata, *filterIndex[i].columnIndex, page, leaf,
+                                               pageRows(offsets, page)),
+                                segmentRows);
+            }
+            // Page-header statistics; a page without them has its chunk's bounds.
+            const auto& header = filterIndex[i].pageHeaderStatistics[page];
+            if (header) {
+              return restrictTo(
+                  pageHeaderStatistics(metadata, *header, leaf, pageRows(offsets, page)),
+                  segmentRows);
+            }
           }
-          const ColumnChunk* chunk = chunkOf(group, leaf);
-          UnitStatistics whole;
-          whole.rowCount = rows;
-          if (chunk) whole = chunkStatistics(metadata, *chunk, leaf, rows);
-          return restrictTo(whole, segmentRows);
+          return restrictTo(wholeChunk(leaf), segmentRows);
         });
     if (decision != PruningDecision::kNoRowMatches) out.add(first, first + segmentRows);
   }
@@ -230,22 +248,78 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
 std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
                                          const FileMetaData& metadata, io::StorageObject& file,
                                          int rowGroup, std::span<const SchemaNode* const> leaves,
+                                         std::vector<ChunkBuffers>& buffers,
                                          ReaderMetrics& metrics) {
-  if (!hasPageIndex(metadata, rowGroup, predicate.leaves())) return std::nullopt;
+  const RowGroup& group = metadata.row_groups.at(static_cast<size_t>(rowGroup));
+  const auto& filterLeaves = predicate.leaves();
+  // Filter leaves without a page index may record statistics in their page
+  // headers: their chunks, decoded anyway, are read first to walk them. A chunk
+  // of a single data page (by encoding_stats) has no pages to tell apart.
+  std::vector<uint8_t> walk(leaves.size(), 0);
+  bool anyWalk = false;
+  for (const SchemaNode* leaf : filterLeaves) {
+    const ColumnChunk* chunk = chunkOf(group, *leaf);
+    if (chunk == nullptr || (columnIndexRange(*chunk) && offsetIndexRange(*chunk))) continue;
+    if (chunk->meta_data->encoding_stats && dataPagesFromEncodingStats(group, *leaf) <= 1) continue;
+    const auto at = std::find(leaves.begin(), leaves.end(), leaf);
+    if (at == leaves.end()) continue;
+    walk[static_cast<size_t>(at - leaves.begin())] = 1;
+    anyWalk = true;
+  }
+  if (!anyWalk && !hasPageIndex(metadata, rowGroup, filterLeaves)) return std::nullopt;
   const uint64_t bytes = file.bytesRead();
   const uint64_t requests = file.requestCount();
-  RowGroupPageIndex index = readPageIndex(file, metadata, rowGroup, leaves, predicate.leaves());
+  RowGroupPageIndex index = readPageIndex(file, metadata, rowGroup, leaves, filterLeaves);
+  PageSelection selection;
+  selection.chunkInBuffers.assign(leaves.size(), 0);
+  if (anyWalk) {
+    // Chunks read whole in any case (no OffsetIndex to pick their pages by) come in
+    // the same request as the walked ones: one round trip per row group, as
+    // without header statistics (a file with no page index at all, DuckDB's for one).
+    std::vector<uint8_t> fetch = walk;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const ColumnChunk* chunk = chunkOf(group, *leaves[i]);
+      if (chunk != nullptr && !offsetIndexRange(*chunk)) fetch[i] = 1;
+    }
+    selection.chunkInBuffers = readWholeChunks(file, rowGroup, group, leaves, fetch, buffers);
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      if (selection.chunkInBuffers[i] == 0 || walk[i] == 0) continue;
+      const ColumnMetaData& meta =
+          *group.columns.at(static_cast<size_t>(leaves[i]->leafIndex)).meta_data;
+      const ChunkRange range = columnChunkRange(meta);
+      std::optional<PageHeaderIndex> headers =
+          indexPageHeaders({buffers[i].raw.get(), static_cast<size_t>(range.length)}, range.offset,
+                           meta, *leaves[i], group.num_rows);
+      if (!headers) continue;
+      index.leaves[i].offsetIndex = headers->offsetIndex;
+      for (size_t k = 0; k < filterLeaves.size(); ++k) {
+        if (filterLeaves[k] != leaves[i]) continue;
+        ChunkPageIndex& filter = index.filterLeaves[k];
+        filter.columnIndex.reset();
+        filter.offsetIndex = headers->offsetIndex;
+        filter.pageHeaderStatistics = headers->statistics;
+      }
+    }
+  }
   metrics.bytesFetched += file.bytesRead() - bytes;
   metrics.requestsFetched += file.requestCount() - requests;
-  const int64_t rows = metadata.row_groups.at(static_cast<size_t>(rowGroup)).num_rows;
-  PageSelection selection;
+  const int64_t rows = group.num_rows;
   selection.rows = selectRowRanges(predicate, metadata, rowGroup, index.filterLeaves);
   selection.offsetIndexes.reserve(leaves.size());
   for (ChunkPageIndex& leaf : index.leaves) {
     selection.offsetIndexes.push_back(std::move(leaf.offsetIndex));
   }
-  const RowGroup& group = metadata.row_groups.at(static_cast<size_t>(rowGroup));
-  if (selection.rows.rowCount() == rows) {
+  const bool chunksRead = std::any_of(selection.chunkInBuffers.begin(),
+                                      selection.chunkInBuffers.end(), [](uint8_t b) { return b != 0; });
+  // A column outside the filter with page locations can still be read late
+  // (ParquetFileReader::readSelectedRows), whatever rows the index keeps.
+  bool lateReadable = false;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    lateReadable = lateReadable ||
+                   (selection.offsetIndexes[i] &&
+                    std::find(filterLeaves.begin(), filterLeaves.end(), leaves[i]) == filterLeaves.end());
+  }
+  if (selection.rows.rowCount() == rows && !chunksRead && !lateReadable) {
     // Every page is read: the index still counts them (none skipped).
     int64_t indexed = 0;
     for (const auto& offsets : selection.offsetIndexes) {
@@ -257,6 +331,36 @@ std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
   // No row left: no page of an indexed chunk is read.
   if (selection.rows.empty()) countIndexedPages(group, leaves, selection, 0, metrics);
   return selection;
+}
+
+uint64_t bytesToRead(const RowGroup& group, std::span<const SchemaNode* const> leaves,
+                     const std::optional<PageSelection>& selection) {
+  if (selection && selection->rows.empty()) return 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const ColumnChunk* chunk = chunkOf(group, *leaves[i]);
+    if (chunk == nullptr) continue;
+    const ChunkRange range = columnChunkRange(*chunk->meta_data);
+    if (!selection) {
+      total += range.length;
+      continue;
+    }
+    if (i < selection->chunkInBuffers.size() && selection->chunkInBuffers[i] != 0) continue;
+    if (i >= selection->offsetIndexes.size() || !selection->offsetIndexes[i]) {
+      total += range.length;
+      continue;
+    }
+    const auto& pages = selection->offsetIndexes[i]->page_locations;
+    const auto firstPage = static_cast<uint64_t>(pages.front().offset);
+    if (firstPage > range.offset) total += firstPage - range.offset;
+    for (size_t p = 0; p < pages.size(); ++p) {
+      const int64_t end = p + 1 < pages.size() ? pages[p + 1].first_row_index : group.num_rows;
+      if (selection->rows.overlaps(pages[p].first_row_index, end)) {
+        total += static_cast<uint64_t>(pages[p].compressed_page_size);
+      }
+    }
+  }
+  return total;
 }
 
 int64_t dataPagesFromEncodingStats(const RowGroup& group, const SchemaNode& leaf) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "quarry/formats/parquet/bound_predicate.h"
+#include "quarry/formats/parquet/column_chunk_reader.h"
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/row_ranges.h"
@@ -25,7 +26,9 @@
 /// "none" or "all". The rows kept are the segments some row of which may match.
 /// Deciding segments of the whole predicate covers and (ranges intersected), or
 /// (united) and not alike. A filter column without a column index takes its
-/// chunk's statistics for every segment.
+/// pages' statistics from their headers where they record them
+/// (page_header_index: its chunk, which is decoded anyway, is then read before
+/// the others), and otherwise its chunk's statistics for every segment.
 ///
 /// Example: column a with pages at rows 0 and 100 (bounds [1, 5], [6, 9]), b at
 /// rows 0, 50 and 150 (bounds [10, 20], [30, 40], [50, 60]), 200 rows; the
@@ -34,10 +37,13 @@
 namespace quarry::parquet {
 
 /// The page index of one column chunk, as read from the file (each part absent
-/// where the chunk has none).
+/// where the chunk has none), or as its page headers give it: then offsetIndex
+/// holds the pages found there and pageHeaderStatistics their statistics (one
+/// entry per page), and columnIndex is absent.
 struct ChunkPageIndex {
   std::optional<ColumnIndex> columnIndex;
   std::optional<OffsetIndex> offsetIndex;
+  std::vector<std::optional<Statistics>> pageHeaderStatistics;
 };
 
 /// Reads, with one request, the OffsetIndex of every leaf of `leaves` and the
@@ -66,23 +72,39 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
 
 /// What a reader does with a row group some of whose pages the page index rules
 /// out: the rows to read and, for each decoded leaf, its OffsetIndex (absent
-/// where the chunk has none: it is read whole and trimmed to the rows).
+/// where the chunk has none: it is read whole and trimmed to the rows) and
+/// whether its whole chunk is already in the reader's ChunkBuffers (read for its
+/// page headers; readRowGroupRows does not read it again).
 struct PageSelection {
   RowRanges rows;
   std::vector<std::optional<OffsetIndex>> offsetIndexes;
+  std::vector<uint8_t> chunkInBuffers;
 };
 
-/// Decides the pages of row group `rowGroup` for a reader decoding `leaves`:
-/// absent when no leaf of the predicate has a page index or when every row may
-/// match (the group is then read whole); otherwise the rows to read (possibly
-/// none). The index bytes show in `metrics` (bytesFetched, requestsFetched), and
-/// the pages of the chunks it has an OffsetIndex for in pagesTotal and
-/// pagesSkipped (countIndexedPages), whatever is returned; a reader counts the
-/// pages of the other chunks of a group ruled out whole by unindexedDataPages.
+/// Decides the pages of row group `rowGroup` for a reader decoding `leaves`
+/// into `buffers` (one per leaf): absent when no leaf of the predicate has a
+/// page index or page-header statistics, or when every row may match, no chunk
+/// was read for its headers and no leaf outside the predicate has an
+/// OffsetIndex (the group is then read whole); otherwise the
+/// rows to read (possibly none, possibly all). The chunks of filter leaves
+/// without a ColumnIndex (unless encoding_stats show a single data page) are
+/// read whole into `buffers` to walk their page headers. The bytes read show in
+/// `metrics` (bytesFetched, requestsFetched), and the pages of the chunks it has
+/// an OffsetIndex for in pagesTotal and pagesSkipped (countIndexedPages) when it
+/// returns nothing or no row; a reader counts the pages of the other chunks of a
+/// group ruled out whole by unindexedDataPages.
 std::optional<PageSelection> selectPages(const BoundPredicate& predicate,
                                          const FileMetaData& metadata, io::StorageObject& file,
                                          int rowGroup, std::span<const SchemaNode* const> leaves,
+                                         std::vector<ChunkBuffers>& buffers,
                                          ReaderMetrics& metrics);
+
+/// Returns the bytes a reader decoding `leaves` of `group` still reads: with no
+/// `selection`, their whole chunks; with one, nothing when it keeps no row,
+/// otherwise the dictionary and kept pages of each chunk with an OffsetIndex,
+/// nothing of a chunk already in the reader's buffers, and the whole of the others.
+uint64_t bytesToRead(const RowGroup& group, std::span<const SchemaNode* const> leaves,
+                     const std::optional<PageSelection>& selection);
 
 /// Returns the data pages of `leaf`'s chunk in `group` as its encoding_stats
 /// count them (0 for a chunk without them).

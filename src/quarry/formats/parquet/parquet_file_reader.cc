@@ -1,9 +1,13 @@
 #include "quarry/formats/parquet/parquet_file_reader.h"
 
+#include <algorithm>
+
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/row_group_reads.h"
 #include "quarry/formats/parquet/page_pruning.h"
+#include "quarry/formats/parquet/row_filter.h"
+#include "quarry/formats/parquet/row_selection.h"
 #include "quarry/formats/parquet/row_reader.h"
 #include "quarry/formats/parquet/scan_memory.h"
 
@@ -69,13 +73,132 @@ AssembledRowGroup ParquetFileReader::readRowGroupRows(int index, const ResolvedP
   chunkOptions.verifyChecksums = options_.verifyChecksums;
   const int64_t pagesRead = parquet::readRowGroupRows(
       *file_, index, group, projection.leaves(), selection.rows, selection.offsetIndexes,
-      chunkOptions, options_.threads, memory.buffers, columns);
+      selection.chunkInBuffers, chunkOptions, options_.threads, memory.buffers, columns);
   countIndexedPages(group, projection.leaves(), selection, pagesRead, metrics);
   try {
     return AssembledRowGroup::assemble(std::move(columns), selection.rows.rowCount());
   } catch (const CorruptFile& e) {
     throw CorruptFile(file_->uri() + ": row group " + std::to_string(index) + ": " + e.what());
   }
+}
+
+bool ParquetFileReader::materializesLate(const ResolvedProjection& projection,
+                                         const BoundPredicate& filter,
+                                         const PageSelection& selection) {
+  const auto& leaves = projection.leaves();
+  const auto& filterLeaves = filter.leaves();
+  for (size_t i = 0; i < leaves.size() && i < selection.offsetIndexes.size(); ++i) {
+    if (selection.offsetIndexes[i] &&
+        std::find(filterLeaves.begin(), filterLeaves.end(), leaves[i]) == filterLeaves.end()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+AssembledRowGroup ParquetFileReader::readSelectedRows(int index,
+                                                      const ResolvedProjection& projection,
+                                                      const BoundPredicate& filter,
+                                                      const PageSelection& selection,
+                                                      ReaderMetrics& metrics, ScanMemory& memory,
+                                                      std::vector<int64_t>& rows) {
+  const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
+  const auto& leaves = projection.leaves();
+  const auto& filterLeaves = filter.leaves();
+  ColumnChunkReadOptions chunkOptions;
+  chunkOptions.verifyChecksums = options_.verifyChecksums;
+  if (memory.buffers.size() < leaves.size()) memory.buffers.resize(leaves.size());
+  // The leaves in two parts, each with its page locations and its buffers
+  // (moved there and back, so that a chunk read for its headers stays in place).
+  struct Part {
+    std::vector<size_t> at;
+    std::vector<const SchemaNode*> leaves;
+    std::vector<std::optional<OffsetIndex>> offsetIndexes;
+    std::vector<uint8_t> inBuffers;
+    std::vector<ChunkBuffers> buffers;
+    std::vector<ColumnChunkData> columns;
+  };
+  Part filtered;
+  Part late;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const bool isFilter =
+        std::find(filterLeaves.begin(), filterLeaves.end(), leaves[i]) != filterLeaves.end();
+    Part& part = isFilter ? filtered : late;
+    part.at.push_back(i);
+    part.leaves.push_back(leaves[i]);
+    part.offsetIndexes.push_back(i < selection.offsetIndexes.size() ? selection.offsetIndexes[i]
+                                                                    : std::nullopt);
+    part.inBuffers.push_back(i < selection.chunkInBuffers.size() ? selection.chunkInBuffers[i] : 0);
+    part.buffers.push_back(std::move(memory.buffers[i]));
+  }
+  // The filter's columns decode into the previous group's filter columns; the
+  // columns handed out (late ones, then the filter's trimmed) into its others.
+  filtered.columns = std::move(memory.filterColumns);
+  std::vector<ColumnChunkData> spare = std::move(memory.columns);
+  while (!spare.empty() && late.columns.size() < late.leaves.size()) {
+    late.columns.push_back(std::move(spare.back()));
+    spare.pop_back();
+  }
+  auto giveBack = [&](Part& part) {
+    for (size_t k = 0; k < part.at.size(); ++k) {
+      memory.buffers[part.at[k]] = std::move(part.buffers[k]);
+    }
+  };
+  auto assembled = [&](std::vector<ColumnChunkData> columns, int64_t numRows) {
+    try {
+      return AssembledRowGroup::assemble(std::move(columns), numRows);
+    } catch (const CorruptFile& e) {
+      throw CorruptFile(file_->uri() + ": row group " + std::to_string(index) + ": " + e.what());
+    }
+  };
+
+  int64_t pagesRead = 0;
+  AssembledRowGroup filterGroup;
+  std::vector<int64_t> selected;
+  try {
+    pagesRead += parquet::readRowGroupRows(*file_, index, group, filtered.leaves, selection.rows,
+                                           filtered.offsetIndexes, filtered.inBuffers, chunkOptions,
+                                           options_.threads, filtered.buffers, filtered.columns);
+    filterGroup = assembled(std::move(filtered.columns), selection.rows.rowCount());
+    selected = selectRows(filter, filterGroup, &group);
+    // The selected rows, as rows of the row group.
+    const bool allRows = selection.rows.rowCount() == group.num_rows;
+    const std::vector<int64_t> kept = allRows ? std::vector<int64_t>{} : selection.rows.rows();
+    rows.clear();
+    rows.reserve(selected.size());
+    RowRanges selectedRanges;
+    for (const int64_t row : selected) {
+      const int64_t inGroup = allRows ? row : kept[static_cast<size_t>(row)];
+      rows.push_back(inGroup);
+      selectedRanges.add(inGroup, inGroup + 1);
+    }
+    if (!selected.empty() && !late.leaves.empty()) {
+      pagesRead += parquet::readRowGroupRows(*file_, index, group, late.leaves, selectedRanges,
+                                             late.offsetIndexes, late.inBuffers, chunkOptions,
+                                             options_.threads, late.buffers, late.columns);
+    }
+  } catch (...) {
+    giveBack(filtered);
+    giveBack(late);
+    throw;
+  }
+  giveBack(filtered);
+  giveBack(late);
+  countIndexedPages(group, leaves, selection, pagesRead, metrics);
+  // The filter's columns trimmed to the selected rows, the others as read (none
+  // when no row is selected).
+  std::vector<ColumnChunkData> columns;
+  if (!selected.empty()) columns = std::move(late.columns);
+  memory.filterColumns = filterGroup.releaseColumns();
+  for (const ColumnChunkData& column : memory.filterColumns) {
+    ColumnChunkData reuse;
+    if (!spare.empty()) {
+      reuse = std::move(spare.back());
+      spare.pop_back();
+    }
+    columns.push_back(keepRows(column, selected, std::move(reuse)));
+  }
+  return assembled(std::move(columns), static_cast<int64_t>(selected.size()));
 }
 
 std::unique_ptr<RowReader> ParquetFileReader::rowReader(const ColumnProjection& projection) {

@@ -19,6 +19,7 @@ class RowReaderBuilder;
 class ColumnReaders;
 class FilterPredicate;
 struct PageSelection;
+class BoundPredicate;
 struct ScanMemory;
 struct ReaderMetrics;
 
@@ -62,6 +63,21 @@ class ParquetFileReader {
   AssembledRowGroup readRowGroupRows(int index, const ResolvedProjection& projection,
                                      const PageSelection& selection, ReaderMetrics& metrics,
                                      ScanMemory& memory);
+
+  /// Returns whether readSelectedRows can spare pages for `selection`: some
+  /// leaf of `projection` outside `filter` has an OffsetIndex in it.
+  static bool materializesLate(const ResolvedProjection& projection, const BoundPredicate& filter,
+                               const PageSelection& selection);
+  /// Late materialization: decodes the rows `selection` keeps of the filter's
+  /// leaves only, evaluates `filter` on them, then reads of the other leaves of
+  /// `projection` only the rows it selects (the pages holding one, where a chunk
+  /// has an OffsetIndex). The assembled group holds the selected rows alone;
+  /// `rows` receives their indices in the row group. Counts the pages in
+  /// `metrics` (not the rows decoded: selection.rows.rowCount()).
+  AssembledRowGroup readSelectedRows(int index, const ResolvedProjection& projection,
+                                     const BoundPredicate& filter, const PageSelection& selection,
+                                     ReaderMetrics& metrics, ScanMemory& memory,
+                                     std::vector<int64_t>& rows);
 
   /// Returns a reader over every row of the file, with `projection`'s columns.
   std::unique_ptr<RowReader> rowReader(const ColumnProjection& projection = ColumnProjection::all());

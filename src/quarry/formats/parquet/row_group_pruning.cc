@@ -1,5 +1,6 @@
 #include "quarry/formats/parquet/row_group_pruning.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_set>
 #include <vector>
@@ -96,7 +97,8 @@ class Pruner {
 }  // namespace
 
 RowGroupPruning pruneRowGroup(const BoundPredicate& predicate, const FileMetaData& metadata,
-                              io::StorageObject& file, int rowGroup, bool verifyChecksums) {
+                              io::StorageObject& file, int rowGroup, bool verifyChecksums,
+                              const std::function<uint64_t()>& bytesLeft) {
   using Source = RowGroupPruning::Source;
   Pruner pruner(predicate, metadata, file, rowGroup, verifyChecksums);
   RowGroupPruning out;
@@ -112,10 +114,20 @@ RowGroupPruning pruneRowGroup(const BoundPredicate& predicate, const FileMetaDat
   for (const Candidate& c : candidates) all.insert(c.node);
   if (all.empty() || pruner.decide(all) != PruningDecision::kNoRowMatches) return out;
 
+  // The page index first, where the reader has one: what it leaves to read is
+  // all a filter could spare.
+  std::optional<uint64_t> budget;
+  if (bytesLeft) budget = bytesLeft();
+  if (budget && *budget == 0) return out;
+
   Nodes excluded;
   bool readBloom = false;
   for (const Candidate& c : candidates) {
     if (!c.bloomValues) continue;
+    if (budget && c.meta->bloom_filter_length &&
+        static_cast<uint64_t>(std::max<int32_t>(*c.meta->bloom_filter_length, 0)) >= *budget) {
+      continue;
+    }
     readBloom = true;
     if (pruner.bloomExcludes(c)) excluded.insert(c.node);
   }
@@ -150,14 +162,28 @@ RowGroupPruning pruneRowGroup(const BoundPredicate& predicate, const FileMetaDat
 
 PruningDecision decideAndCount(const BoundPredicate& predicate, const FileMetaData& metadata,
                                io::StorageObject& file, int rowGroup, const ReaderOptions& options,
-                               ReaderMetrics& metrics) {
+                               ReaderMetrics& metrics, const std::function<uint64_t()>& bytesLeft) {
   if (!options.metadataPruning) return PruningDecision::kSomeMayMatch;
   const uint64_t bytes = file.bytesRead();
   const uint64_t requests = file.requestCount();
+  // What bytesLeft reads (the page index) is counted by its caller.
+  uint64_t callerBytes = 0;
+  uint64_t callerRequests = 0;
+  std::function<uint64_t()> measured;
+  if (bytesLeft) {
+    measured = [&] {
+      const uint64_t b = file.bytesRead();
+      const uint64_t r = file.requestCount();
+      const uint64_t left = bytesLeft();
+      callerBytes += file.bytesRead() - b;
+      callerRequests += file.requestCount() - r;
+      return left;
+    };
+  }
   const RowGroupPruning pruning =
-      pruneRowGroup(predicate, metadata, file, rowGroup, options.verifyChecksums);
-  metrics.bytesFetched += file.bytesRead() - bytes;
-  metrics.requestsFetched += file.requestCount() - requests;
+      pruneRowGroup(predicate, metadata, file, rowGroup, options.verifyChecksums, measured);
+  metrics.bytesFetched += file.bytesRead() - bytes - callerBytes;
+  metrics.requestsFetched += file.requestCount() - requests - callerRequests;
   using Source = RowGroupPruning::Source;
   if (pruning.decision == PruningDecision::kNoRowMatches) {
     ++(pruning.decidedBy == Source::kBloomFilter  ? metrics.rowGroupsPrunedByBloomFilter

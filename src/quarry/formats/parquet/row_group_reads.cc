@@ -64,6 +64,12 @@ struct ChunkPlan {
   /// No OffsetIndex: one run, the whole chunk.
   bool whole = true;
   std::vector<ChunkRange> runs;
+  /// The whole chunk, [chunkOffset, chunkOffset + chunkLength) of the file, is
+  /// already in ChunkBuffers::raw (readWholeChunks): the runs are not read but
+  /// found there.
+  bool inBuffers = false;
+  uint64_t chunkOffset = 0;
+  uint64_t chunkLength = 0;
   /// A kept page's rows [first, end) of the row group are decoded rows [at, ...).
   struct KeptPage {
     int64_t first;
@@ -71,17 +77,22 @@ struct ChunkPlan {
     int64_t at;
   };
   std::vector<KeptPage> kept;
+  /// The rows the runs decode to (a whole chunk: the row group's).
   int64_t decodedRows = 0;
 };
 
 ChunkPlan planChunk(const io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
                     const SchemaNode& leaf, const OffsetIndex* offsets, const RowRanges* rows,
-                    int64_t groupRows) {
+                    int64_t groupRows, bool inBuffers) {
   auto context = [&] { return chunkContext(file, rowGroup, leaf); };
   const ChunkRange range = checkedChunkRange(file, chunk, leaf, context);
   ChunkPlan plan;
+  plan.inBuffers = inBuffers;
+  plan.chunkOffset = range.offset;
+  plan.chunkLength = range.length;
   if (offsets == nullptr) {
     plan.runs.push_back(range);
+    plan.decodedRows = groupRows;
     return plan;
   }
   plan.whole = false;
@@ -111,6 +122,7 @@ ChunkPlan planChunk(const io::StorageObject& file, int rowGroup, const ColumnChu
 
 /// Makes room for `plan`'s runs in `buffers.raw` and adds a range reading each there.
 void addReads(const ChunkPlan& plan, ChunkBuffers& buffers, std::vector<io::ReadRange>& reads) {
+  if (plan.inBuffers) return;
   uint64_t total = 0;
   for (const ChunkRange& run : plan.runs) total += run.length;
   reserveRaw(buffers, static_cast<size_t>(total));
@@ -132,6 +144,17 @@ int64_t decodeChunk(const io::StorageObject& file, int rowGroup, const ColumnChu
   runs.reserve(plan.runs.size());
   uint64_t at = 0;
   for (const ChunkRange& run : plan.runs) {
+    if (plan.inBuffers) {
+      // Where the run lies in the whole chunk read before.
+      if (run.offset < plan.chunkOffset || run.offset - plan.chunkOffset > plan.chunkLength ||
+          run.length > plan.chunkLength - (run.offset - plan.chunkOffset)) {
+        throw CorruptFile(context() + ": the pages at bytes [" + std::to_string(run.offset) + ", " +
+                          std::to_string(run.offset + run.length) + ") lie outside the chunk's [" +
+                          std::to_string(plan.chunkOffset) + ", " +
+                          std::to_string(plan.chunkOffset + plan.chunkLength) + ")");
+      }
+      at = run.offset - plan.chunkOffset;
+    }
     runs.push_back({{buffers.raw.get() + at, static_cast<size_t>(run.length)}, run.offset});
     at += run.length;
   }
@@ -139,12 +162,15 @@ int64_t decodeChunk(const io::StorageObject& file, int rowGroup, const ColumnChu
     decodeColumnChunkRuns(runs, true, *chunk.meta_data, leaf, options, context, buffers, out);
     return 0;
   }
+  // Every row the runs hold is wanted (all the group's, or pages that hold
+  // exactly the rows kept): decoded in place, nothing trimmed.
+  const bool everyDecodedRow = rows->rowCount() == plan.decodedRows;
+  ColumnChunkData& decoded = everyDecodedRow ? out : buffers.pages;
   decodeColumnChunkRuns(runs, plan.whole, *chunk.meta_data, leaf, options, context, buffers,
-                        buffers.pages);
-  const ColumnChunkData& decoded = buffers.pages;
+                        decoded);
   if (plan.whole) {
     // No page locations: the whole chunk, then its rows.
-    out = keepRows(decoded, rows->rows(), std::move(out));
+    if (!everyDecodedRow) out = keepRows(decoded, rows->rows(), std::move(out));
     return 0;
   }
   // The pages must hold the rows the offset index says they do.
@@ -158,6 +184,7 @@ int64_t decodeChunk(const io::StorageObject& file, int rowGroup, const ColumnChu
                       " pages read hold " + std::to_string(rowsDecoded) +
                       " rows, the offset index gives them " + std::to_string(plan.decodedRows));
   }
+  if (everyDecodedRow) return static_cast<int64_t>(plan.kept.size());
   std::vector<int64_t> local;
   local.reserve(static_cast<size_t>(rows->rowCount()));
   size_t page = 0;
@@ -186,7 +213,7 @@ void forEachLeaf(size_t n, int threads, const Decode& decode) {
 int64_t readChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
                    std::span<const SchemaNode* const> leaves, const RowRanges* rows,
                    std::span<const std::optional<OffsetIndex>> offsetIndexes,
-                   const ColumnChunkReadOptions& options, int threads,
+                   std::span<const uint8_t> chunkInBuffers, const ColumnChunkReadOptions& options, int threads,
                    std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns) {
   columns.resize(leaves.size());
   if (buffers.size() < leaves.size()) buffers.resize(leaves.size());
@@ -203,7 +230,8 @@ int64_t readChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
     const OffsetIndex* offsets =
         i < offsetIndexes.size() && offsetIndexes[i] ? &*offsetIndexes[i] : nullptr;
     try {
-      plans[i] = planChunk(file, rowGroup, chunkOf(i), *leaves[i], offsets, rows, group.num_rows);
+      plans[i] = planChunk(file, rowGroup, chunkOf(i), *leaves[i], offsets, rows, group.num_rows,
+                           i < chunkInBuffers.size() && chunkInBuffers[i] != 0);
     } catch (...) {
       planErrors[i] = std::current_exception();
       continue;
@@ -227,7 +255,7 @@ int64_t readChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
 void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
                      const SchemaNode& leaf, const ColumnChunkReadOptions& options,
                      ChunkBuffers& buffers, ColumnChunkData& out) {
-  const ChunkPlan plan = planChunk(file, rowGroup, chunk, leaf, nullptr, nullptr, 0);
+  const ChunkPlan plan = planChunk(file, rowGroup, chunk, leaf, nullptr, nullptr, 0, false);
   std::vector<io::ReadRange> reads;
   addReads(plan, buffers, reads);
   file.readRanges(reads);
@@ -247,7 +275,7 @@ int64_t readColumnChunkRows(io::StorageObject& file, int rowGroup, const ColumnC
                             const RowRanges& rows, int64_t groupRows,
                             const ColumnChunkReadOptions& options, ChunkBuffers& buffers,
                             ColumnChunkData& out) {
-  const ChunkPlan plan = planChunk(file, rowGroup, chunk, leaf, offsets, &rows, groupRows);
+  const ChunkPlan plan = planChunk(file, rowGroup, chunk, leaf, offsets, &rows, groupRows, false);
   std::vector<io::ReadRange> reads;
   addReads(plan, buffers, reads);
   file.readRanges(reads);
@@ -258,17 +286,41 @@ void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& g
                         std::span<const SchemaNode* const> leaves,
                         const ColumnChunkReadOptions& options, int threads,
                         std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns) {
-  readChunks(file, rowGroup, group, leaves, nullptr, {}, options, threads, buffers, columns);
+  readChunks(file, rowGroup, group, leaves, nullptr, {}, {}, options, threads, buffers, columns);
 }
 
 int64_t readRowGroupRows(io::StorageObject& file, int rowGroup, const RowGroup& group,
                          std::span<const SchemaNode* const> leaves, const RowRanges& rows,
                          std::span<const std::optional<OffsetIndex>> offsetIndexes,
+                         std::span<const uint8_t> chunkInBuffers,
                          const ColumnChunkReadOptions& options, int threads,
                          std::vector<ChunkBuffers>& buffers,
                          std::vector<ColumnChunkData>& columns) {
-  return readChunks(file, rowGroup, group, leaves, &rows, offsetIndexes, options, threads, buffers,
-                    columns);
+  return readChunks(file, rowGroup, group, leaves, &rows, offsetIndexes, chunkInBuffers, options,
+                    threads, buffers, columns);
+}
+
+std::vector<uint8_t> readWholeChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
+                                     std::span<const SchemaNode* const> leaves,
+                                     std::span<const uint8_t> wanted,
+                                     std::vector<ChunkBuffers>& buffers) {
+  if (buffers.size() < leaves.size()) buffers.resize(leaves.size());
+  std::vector<uint8_t> read(leaves.size(), 0);
+  std::vector<io::ReadRange> reads;
+  for (size_t i = 0; i < leaves.size() && i < wanted.size(); ++i) {
+    if (wanted[i] == 0) continue;
+    ChunkPlan plan;
+    try {
+      plan = planChunk(file, rowGroup, group.columns.at(static_cast<size_t>(leaves[i]->leafIndex)),
+                       *leaves[i], nullptr, nullptr, group.num_rows, false);
+    } catch (const Error&) {
+      continue;
+    }
+    addReads(plan, buffers[i], reads);
+    read[i] = 1;
+  }
+  if (!reads.empty()) file.readRanges(reads);
+  return read;
 }
 
 }  // namespace quarry::parquet

@@ -55,13 +55,25 @@ void readRowGroupChunks(io::StorageObject& file, int rowGroup, const RowGroup& g
 
 /// Reads and decodes, as readRowGroupChunks does, the rows `rows` of row group
 /// `rowGroup` (readColumnChunkRows), leaf i with OffsetIndex `offsetIndexes[i]`
-/// where present; the ranges of all leaves go to one readRanges call. Every
-/// column then holds exactly those rows. Returns the data pages read of the chunks
-/// that have an OffsetIndex.
+/// where present; the ranges of all leaves go to one readRanges call, but for
+/// the leaves i with `chunkInBuffers[i]` set, whose whole chunk readWholeChunks
+/// already put in `buffers[i]`. Every column then holds exactly those rows.
+/// Returns the data pages read of the chunks that have an OffsetIndex.
 int64_t readRowGroupRows(io::StorageObject& file, int rowGroup, const RowGroup& group,
                          std::span<const SchemaNode* const> leaves, const RowRanges& rows,
                          std::span<const std::optional<OffsetIndex>> offsetIndexes,
+                         std::span<const uint8_t> chunkInBuffers,
                          const ColumnChunkReadOptions& options, int threads,
                          std::vector<ChunkBuffers>& buffers, std::vector<ColumnChunkData>& columns);
+
+/// Reads, with one readRanges call, the whole chunk of each leaf i of `leaves`
+/// with `wanted[i]` set into `buffers[i].raw` (buffers resized to one per leaf),
+/// as columnChunkRange gives its bytes. A chunk whose metadata decoding would
+/// refuse is not read (decoding it reports why). Returns, per leaf, whether its
+/// chunk is now in its buffer.
+std::vector<uint8_t> readWholeChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
+                                     std::span<const SchemaNode* const> leaves,
+                                     std::span<const uint8_t> wanted,
+                                     std::vector<ChunkBuffers>& buffers);
 
 }  // namespace quarry::parquet

@@ -1,6 +1,7 @@
 #include "quarry/formats/parquet/row_reader.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/page_pruning.h"
@@ -55,13 +56,32 @@ bool RowReader::loadNextRowGroup() {
       continue;
     }
     const int64_t leadingRows = std::max<int64_t>(0, plan_.firstRow - keptFirstRow);
-    // Statistics, then Bloom filters and dictionary pages (row_group_pruning.h).
+    io::StorageObject& storage = file_.storage();
+    // Statistics, then the page index, which may rule out some pages or all
+    // (page_pruning.h), then Bloom filters where they could still pay, and
+    // dictionary pages (row_group_pruning.h).
+    std::optional<PageSelection> selection;
+    bool pagesSelected = false;
+    auto selectPagesFirst = [&]() -> uint64_t {
+      // Only a page index proper: page-header statistics need the chunk's data
+      // pages, which a Bloom filter may spare.
+      if (!hasPageIndex(file_.metadata(), index, filter_->leaves())) {
+        return std::numeric_limits<uint64_t>::max();
+      }
+      selection = selectPages(*filter_, file_.metadata(), storage, index, projection_.leaves(),
+                              memory_.buffers, metrics_);
+      pagesSelected = true;
+      return bytesToRead(metadata, projection_.leaves(), selection);
+    };
+    const int64_t pagesTotalBefore = metrics_.pagesTotal - pages;
+    const int64_t pagesSkippedBefore = metrics_.pagesSkipped;
     const PruningDecision decision =
-        filter_ ? decideAndCount(*filter_, file_.metadata(), file_.storage(), index,
-                                 file_.options(), metrics_)
+        filter_ ? decideAndCount(*filter_, file_.metadata(), storage, index, file_.options(),
+                                 metrics_, selectPagesFirst)
                 : PruningDecision::kSomeMayMatch;
     if (decision == PruningDecision::kNoRowMatches) {
-      metrics_.pagesSkipped += pages;
+      // Every page of the group counted so far (from encoding_stats or an index read) is skipped.
+      metrics_.pagesSkipped = pagesSkippedBefore + (metrics_.pagesTotal - pagesTotalBefore);
       continue;
     }
     everyRow_ = !filter_ || decision == PruningDecision::kEveryRowMatches;
@@ -69,12 +89,11 @@ bool RowReader::loadNextRowGroup() {
     if (filter_ && everyRow_) {
       decoded = &projectedLeaves_;
       metrics_.pagesSkipped += pages - dataPagesFromEncodingStats(metadata, projectedLeaves_.leaves());
+      selection.reset();
     }
-    io::StorageObject& storage = file_.storage();
-    // The page index may rule out some pages, or all (page_pruning.h).
-    std::optional<PageSelection> selection;
-    if (filter_ && !everyRow_ && file_.options().metadataPruning) {
-      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded->leaves(), metrics_);
+    if (filter_ && !everyRow_ && file_.options().metadataPruning && !pagesSelected) {
+      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded->leaves(),
+                              memory_.buffers, metrics_);
     }
     if (selection && selection->rows.empty()) {
       ++metrics_.rowGroupsPrunedByPageIndex;
@@ -89,21 +108,36 @@ bool RowReader::loadNextRowGroup() {
       memory_.columns = current_->releaseColumns();
       current_.reset();
     }
-    if (selection) {
+    // With a filter and columns that have an OffsetIndex beside the filter's,
+    // the filter's columns are decoded and the rows selected first, then only
+    // the pages of the others that hold a selected row are read.
+    const bool late = selection && !everyRow_ &&
+                      ParquetFileReader::materializesLate(*decoded, *filter_, *selection);
+    int64_t rowsDecoded = 0;
+    if (late) {
+      current_.emplace(file_.readSelectedRows(index, *decoded, *filter_, *selection, metrics_,
+                                              memory_, pageRows_));
+      rowsDecoded = selection->rows.rowCount();
+    } else if (selection) {
       current_.emplace(file_.readRowGroupRows(index, *decoded, *selection, metrics_, memory_));
-      pageRows_ = selection->rows.rows();
+      // Every row kept (page-header statistics ruled none out): rows map to themselves.
+      if (selection->rows.rowCount() < metadata.num_rows) pageRows_ = selection->rows.rows();
+      rowsDecoded = current_->numRows();
     } else {
       current_.emplace(file_.readRowGroup(index, *decoded, memory_));
+      rowsDecoded = current_->numRows();
     }
     metrics_.bytesFetched += storage.bytesRead() - bytesBefore;
     metrics_.requestsFetched += storage.requestCount() - requestsBefore;
-    metrics_.rowsDecoded += current_->numRows();
+    metrics_.rowsDecoded += rowsDecoded;
     ++metrics_.rowGroupsRead;
     rowGroupFirstRow_ = firstRow;
     row_ = -1;
     position_ = -1;
     firstVisible_ = leadingRows;
     selected_.clear();
+    // Rows read late are the selected ones already.
+    if (late) everyRow_ = true;
     if (!everyRow_) {
       selected_ = selectRows(*filter_, *current_, &metadata);
       selected_.erase(selected_.begin(), std::lower_bound(selected_.begin(), selected_.end(), leadingRows));

@@ -14,9 +14,11 @@ size_t bytesOf(const ScanMemory& memory) {
   for (const auto& b : memory.buffers) {
     total += b.rawCapacity + b.pageCapacity + b.levels.capacity() * 2;
   }
-  for (const auto& c : memory.columns) {
-    total += c.definitionLevels.capacity() * 2 + c.repetitionLevels.capacity() * 2 +
-             c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity();
+  for (const auto* columns : {&memory.columns, &memory.filterColumns}) {
+    for (const auto& c : *columns) {
+      total += c.definitionLevels.capacity() * 2 + c.repetitionLevels.capacity() * 2 +
+               c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity();
+    }
   }
   return total;
 }

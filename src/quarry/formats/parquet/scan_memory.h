@@ -16,6 +16,9 @@ namespace quarry::parquet {
 struct ScanMemory {
   std::vector<ChunkBuffers> buffers;
   std::vector<ColumnChunkData> columns;
+  /// The filter's columns as decoded before the rows were selected, when the
+  /// other columns are read late (ParquetFileReader::readSelectedRows).
+  std::vector<ColumnChunkData> filterColumns;
 };
 
 /// Returns what the last reader finished on this thread left (empty if nothing).
