@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/source/source_statistics.h"
+
+/// A unit of scan work: a byte range of one file, in one format, optionally
+/// carrying the statistics of the rows it covers (known from a footer already
+/// read), so that an aggregate can be answered without reading it again.
+namespace quarry::engine {
+
+struct FileSplit {
+  std::string uri;
+  /// The byte range [start, start + length). A reader takes the row groups /
+  /// stripes whose midpoint falls in it.
+  uint64_t start = 0;
+  uint64_t length = 0;
+  /// "parquet" or "orc".
+  std::string format;
+  /// Absent when the split's statistics are not known in advance.
+  std::optional<SourceStatistics> statistics;
+
+  bool operator==(const FileSplit&) const = default;
+};
+
+/// Encodes `split` as bytes: a version, the fields little-endian, a presence
+/// flag before the statistics.
+std::vector<uint8_t> serialize(const FileSplit& split);
+
+/// Decodes bytes written by serialize. Throws CorruptFile naming the field for
+/// truncated input, an unknown version or value tag, a range that overflows,
+/// trailing bytes, or a count the remaining bytes cannot hold.
+FileSplit deserializeFileSplit(std::span<const uint8_t> bytes);
+
+}  // namespace quarry::engine

@@ -1,0 +1,170 @@
+#include "quarry/engine/source/parquet_file_statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "quarry/formats/parquet/column_bounds.h"
+
+namespace quarry::engine {
+namespace {
+
+using parquet::LogicalType;
+using parquet::PhysicalType;
+using Kind = LogicalType::Kind;
+
+template <typename T>
+T littleEndian(std::string_view bytes) {
+  T v{};
+  std::memcpy(&v, bytes.data(),
+              sizeof v);  // Parquet PLAIN is little-endian, as are quarry's targets
+  return v;
+}
+
+std::optional<StatisticValue> decodeFloating(double v, bool totalOrder) {
+  if (std::isnan(v)) return std::nullopt;
+  if (v == 0.0 && !totalOrder) return std::nullopt;
+  return v;
+}
+
+// Decodes one PLAIN bound of `leaf`; nullopt when no StatisticValue carries it
+// exactly.
+std::optional<StatisticValue> decodeBound(const parquet::SchemaNode& leaf, std::string_view bytes,
+                                          std::optional<bool> exact, bool totalOrder) {
+  if (exact && !*exact) return std::nullopt;  // a writer that says it truncated
+  const LogicalType& logical = leaf.logicalType;
+  switch (*leaf.physicalType) {
+    case PhysicalType::BOOLEAN:
+      if (bytes.size() != 1 || static_cast<uint8_t>(bytes[0]) > 1) return std::nullopt;
+      return bytes[0] == 1;
+    case PhysicalType::INT32: {
+      if (bytes.size() != 4) return std::nullopt;
+      const int32_t v = littleEndian<int32_t>(bytes);
+      if (logical.kind == Kind::NONE) return int64_t{v};
+      if (logical.kind == Kind::INTEGER) {
+        return logical.isSigned ? int64_t{v} : int64_t{static_cast<uint32_t>(v)};
+      }
+      if (logical.kind == Kind::DATE) return Date{v};
+      return std::nullopt;
+    }
+    case PhysicalType::INT64: {
+      if (bytes.size() != 8) return std::nullopt;
+      const int64_t v = littleEndian<int64_t>(bytes);
+      if (logical.kind == Kind::NONE) return v;
+      if (logical.kind == Kind::INTEGER) {
+        if (logical.isSigned || v >= 0) return v;
+        return std::nullopt;  // an unsigned value past int64
+      }
+      if (logical.kind == Kind::TIMESTAMP && logical.isAdjustedToUTC) {
+        const int64_t perSecond = logical.unit == parquet::TimeUnit::MILLIS   ? 1'000
+                                  : logical.unit == parquet::TimeUnit::MICROS ? 1'000'000
+                                                                              : 1'000'000'000;
+        return Instant::ofEpochUnits(v, perSecond);
+      }
+      return std::nullopt;
+    }
+    case PhysicalType::FLOAT:
+      if (bytes.size() != 4 || logical.kind != Kind::NONE) return std::nullopt;
+      return decodeFloating(littleEndian<float>(bytes), totalOrder);
+    case PhysicalType::DOUBLE:
+      if (bytes.size() != 8 || logical.kind != Kind::NONE) return std::nullopt;
+      return decodeFloating(littleEndian<double>(bytes), totalOrder);
+    case PhysicalType::BYTE_ARRAY:
+    case PhysicalType::FIXED_LEN_BYTE_ARRAY: {
+      // Writers truncate byte-string bounds: only a bound marked exact counts.
+      if (!exact) return std::nullopt;
+      const bool bytesOrdered = logical.kind == Kind::NONE || logical.kind == Kind::STRING ||
+                                logical.kind == Kind::ENUM || logical.kind == Kind::JSON ||
+                                logical.kind == Kind::BSON;
+      if (!bytesOrdered) return std::nullopt;
+      if (*leaf.physicalType == PhysicalType::FIXED_LEN_BYTE_ARRAY &&
+          bytes.size() != static_cast<size_t>(leaf.typeLength)) {
+        return std::nullopt;
+      }
+      return std::string(bytes);
+    }
+    case PhysicalType::INT96:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool underRepeatedField(const parquet::SchemaNode& leaf) {
+  return leaf.maxRepetitionLevel > 0;
+}
+
+}  // namespace
+
+ColumnStatistics ParquetFileStatistics::chunk(const parquet::FileMetaData& metadata,
+                                              const parquet::SchemaNode& leaf,
+                                              const parquet::RowGroup& rowGroup) {
+  ColumnStatistics out;
+  if (!leaf.isLeaf() || underRepeatedField(leaf) || leaf.leafIndex < 0 ||
+      static_cast<size_t>(leaf.leafIndex) >= rowGroup.columns.size()) {
+    return out;
+  }
+  const parquet::ColumnChunk& columnChunk = rowGroup.columns[static_cast<size_t>(leaf.leafIndex)];
+  const int64_t rows = rowGroup.num_rows;
+  const parquet::UnitStatistics unit = parquet::chunkStatistics(metadata, columnChunk, leaf, rows);
+  if (unit.nullCount && *unit.nullCount >= 0 && *unit.nullCount <= rows) {
+    out.nullCount = unit.nullCount;
+  }
+  if (out.nullCount && *out.nullCount == rows) return out;  // all null: no bound needed
+  const bool floating =
+      *leaf.physicalType == PhysicalType::FLOAT || *leaf.physicalType == PhysicalType::DOUBLE;
+  if (floating && unit.nanCount != std::optional<int64_t>{0}) return out;
+  if (!unit.min || !unit.max) return out;
+  const parquet::Statistics& raw =
+      *columnChunk.meta_data->statistics;  // chunkStatistics found them
+  const bool totalOrder = parquet::declaredColumnOrder(metadata, leaf.leafIndex) ==
+                          parquet::ColumnOrder::IEEE_754_TOTAL_ORDER;
+  auto min = decodeBound(leaf, *unit.min, raw.is_min_value_exact, totalOrder);
+  auto max = decodeBound(leaf, *unit.max, raw.is_max_value_exact, totalOrder);
+  if (min && max) {
+    const auto order = compareStatisticValues(*min, *max);
+    if (!order || *order > 0) return out;  // reversed bounds bracket nothing
+  }
+  out.min = std::move(min);
+  out.max = std::move(max);
+  return out;
+}
+
+SourceStatistics ParquetFileStatistics::extractRowGroups(const parquet::FileMetaData& metadata,
+                                                         const parquet::FileSchema& schema,
+                                                         size_t first, size_t count) {
+  const size_t groups = metadata.row_groups.size();
+  first = std::min(first, groups);
+  const size_t last = first + std::min(count, groups - first);
+  SourceStatistics out;
+  for (size_t g = first; g < last; ++g) {
+    const parquet::RowGroup& rowGroup = metadata.row_groups[g];
+    SourceStatistics part;
+    part.rowCount = rowGroup.num_rows;
+    for (const parquet::SchemaNode* leaf : schema.leaves()) {
+      part.columns[leaf->path] = chunk(metadata, *leaf, rowGroup);
+    }
+    if (g == first) {
+      out = std::move(part);
+    } else {
+      out = merge(out, part);
+    }
+  }
+  if (first == last) {
+    // No row group: every column is empty, so all-null.
+    for (const parquet::SchemaNode* leaf : schema.leaves()) {
+      ColumnStatistics empty;
+      if (!underRepeatedField(*leaf)) empty.nullCount = 0;
+      out.columns[leaf->path] = empty;
+    }
+  }
+  return out;
+}
+
+SourceStatistics ParquetFileStatistics::extract(const parquet::FileMetaData& metadata,
+                                                const parquet::FileSchema& schema) {
+  return extractRowGroups(metadata, schema, 0, metadata.row_groups.size());
+}
+
+}  // namespace quarry::engine

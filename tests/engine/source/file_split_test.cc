@@ -1,0 +1,115 @@
+// FileSplit binary serialization: "FileSplit carries a nullable
+// SourceStatistics, serialized with a presence flag" (issue 9). Corrupt input
+// is a CorruptFile error, never a crash or a huge allocation.
+#include "quarry/engine/source/file_split.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "quarry/common/error.h"
+
+namespace quarry::engine {
+namespace {
+
+FileSplit withStatistics() {
+  FileSplit split{"s3://bucket/dir/part-0.parquet", 4, 1 << 20, "parquet", std::nullopt};
+  SourceStatistics s;
+  s.rowCount = 1000;
+  s.columns["b"] = {0, false, true};
+  s.columns["i"] = {3, int64_t{-7}, int64_t{1} << 40};
+  s.columns["d"] = {0, -0.0, 2.5};
+  s.columns["s"] = {std::nullopt, std::string("a\0b", 3), std::string("\xff")};
+  s.columns["date"] = {1, Date{-1}, Date{20000}};
+  s.columns["ts"] = {0, Instant{-5, 999'999'999}, Instant{1'700'000'000, 1}};
+  s.columns["unknown"] = {};
+  s.columns["all.null"] = {1000, std::nullopt, std::nullopt};
+  split.statistics = s;
+  return split;
+}
+
+TEST(FileSplitTest, RoundTripsWithoutStatistics) {
+  const FileSplit split{"/data/x.orc", 0, 77, "orc", std::nullopt};
+  const std::vector<uint8_t> bytes = serialize(split);
+  EXPECT_EQ(deserializeFileSplit(bytes), split);
+}
+
+TEST(FileSplitTest, RoundTripsEveryValueKind) {
+  const FileSplit split = withStatistics();
+  const FileSplit back = deserializeFileSplit(serialize(split));
+  EXPECT_EQ(back, split);
+  // -0.0 == +0.0 under operator==: check the sign survived.
+  EXPECT_TRUE(std::signbit(std::get<double>(*back.statistics->columns.at("d").min)));
+}
+
+TEST(FileSplitTest, EveryTruncationIsCorruptFile) {
+  const std::vector<uint8_t> bytes = serialize(withStatistics());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    const std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + static_cast<long>(n));
+    EXPECT_THROW(deserializeFileSplit(prefix), CorruptFile) << "prefix of " << n << " bytes";
+  }
+}
+
+TEST(FileSplitTest, EverySingleByteChangeIsRejectedOrDecoded) {
+  // No flip may crash or allocate without bound; each is decoded or refused.
+  const std::vector<uint8_t> bytes = serialize(withStatistics());
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (uint8_t v : {uint8_t{0x00}, uint8_t{0xff}, uint8_t{0x80}, uint8_t{0x07}}) {
+      std::vector<uint8_t> changed = bytes;
+      changed[i] = v;
+      try {
+        (void)deserializeFileSplit(changed);
+      } catch (const CorruptFile&) {
+      }
+    }
+  }
+}
+
+std::string messageOf(const std::vector<uint8_t>& bytes) {
+  try {
+    (void)deserializeFileSplit(bytes);
+  } catch (const CorruptFile& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected CorruptFile";
+  return "";
+}
+
+TEST(FileSplitTest, NamesWhatIsWrong) {
+  std::vector<uint8_t> bytes = serialize(FileSplit{"u", 0, 1, "orc", std::nullopt});
+  std::vector<uint8_t> badVersion = bytes;
+  badVersion[0] = 9;
+  EXPECT_NE(messageOf(badVersion).find("unknown version 9"), std::string::npos);
+  std::vector<uint8_t> trailing = bytes;
+  trailing.push_back(0);
+  EXPECT_NE(messageOf(trailing).find("1 trailing bytes"), std::string::npos);
+  std::vector<uint8_t> badFlag = bytes;
+  badFlag.back() = 2;
+  EXPECT_NE(messageOf(badFlag).find("statistics flag is 2"), std::string::npos);
+  // A uri length of 2^64 - 1 is refused before anything is allocated.
+  std::vector<uint8_t> hugeLength = bytes;
+  for (size_t i = 1; i <= 8; ++i) hugeLength[i] = 0xff;
+  EXPECT_NE(messageOf(hugeLength).find("truncated uri"), std::string::npos);
+}
+
+TEST(FileSplitTest, RefusesACountTheBytesCannotHold) {
+  FileSplit split{"u", 0, 1, "parquet", SourceStatistics{}};
+  std::vector<uint8_t> bytes = serialize(split);
+  // The column count is the last 8 bytes.
+  for (size_t i = bytes.size() - 8; i < bytes.size(); ++i) bytes[i] = 0xff;
+  EXPECT_NE(messageOf(bytes).find("column count"), std::string::npos);
+}
+
+TEST(FileSplitTest, RefusesAnOverflowingRangeAndANullCountAboveTheRows) {
+  std::vector<uint8_t> overflow = serialize(FileSplit{"", UINT64_MAX, 1, "", std::nullopt});
+  EXPECT_NE(messageOf(overflow).find("byte range overflows"), std::string::npos);
+  SourceStatistics s;
+  s.rowCount = 2;
+  s.columns["c"] = {3, std::nullopt, std::nullopt};
+  EXPECT_NE(messageOf(serialize(FileSplit{"", 0, 1, "", s})).find("null count 3 outside [0, 2]"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace quarry::engine
