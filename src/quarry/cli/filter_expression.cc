@@ -3,12 +3,14 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "quarry/common/error.h"
+#include "quarry/formats/orc/orc_schema.h"
 
 namespace quarry::cli {
 
@@ -309,10 +311,14 @@ PredicateLiteral typedLiteral(const Token& token, const std::string& column,
 
 // --- the parser ----------------------------------------------------------------
 
+/// Types a literal token for the column it is compared with: the one part of
+/// the parser that depends on the file format.
+using LiteralTyper = std::function<PredicateLiteral(const Token&, const std::string& column)>;
+
 class Parser {
  public:
-  Parser(std::string_view text, const parquet::FileSchema& schema)
-      : tokens_(tokenize(text)), schema_(schema) {}
+  Parser(std::string_view text, LiteralTyper typer)
+      : tokens_(tokenize(text)), typer_(std::move(typer)) {}
 
   FilterPredicate parse() {
     if (peek().type == Token::Type::kEnd) syntaxError(peek(), "a condition");
@@ -404,17 +410,8 @@ class Parser {
     syntaxError(token, "a literal (a number, 'text', TRUE or FALSE)");
   }
 
-  const parquet::SchemaNode* leafOf(const std::string& column) const {
-    try {
-      return schema_.find(column);
-    } catch (const InvalidArgument&) {
-      return nullptr;  // an ambiguous path: binding reports it
-    }
-  }
-
   FilterPredicate parseTerm() {
     const std::string column = parseColumn();
-    const parquet::SchemaNode* leaf = leafOf(column);
     if (acceptKeyword("IS")) {
       const bool negated = acceptKeyword("NOT");
       if (!acceptKeyword("NULL")) syntaxError(peek(), negated ? "NULL" : "NULL or NOT NULL");
@@ -426,7 +423,7 @@ class Parser {
       expectSymbol("(");
       std::vector<PredicateLiteral> values;
       do {
-        values.push_back(typedLiteral(parseLiteralToken(), column, leaf));
+        values.push_back(typer_(parseLiteralToken(), column));
       } while (acceptSymbol(","));
       expectSymbol(")");
       FilterPredicate in = FilterPredicate::inLiterals(column, std::move(values));
@@ -435,7 +432,7 @@ class Parser {
     const Token op = peek();
     if (op.type != Token::Type::kSymbol) syntaxError(op, "an operator (= != < <= > >=), IN or IS");
     ++next_;
-    const PredicateLiteral literal = typedLiteral(parseLiteralToken(), column, leaf);
+    const PredicateLiteral literal = typer_(parseLiteralToken(), column);
     return std::visit(
         [&](const auto& value) -> FilterPredicate {
           using T = std::decay_t<decltype(value)>;
@@ -455,14 +452,81 @@ class Parser {
   std::vector<Token> tokens_;
   size_t next_ = 0;
   int depth_ = 0;
-  const parquet::FileSchema& schema_;
+  LiteralTyper typer_;
 };
+
+/// The literal an ORC column takes (see orc_predicate.h's table): integers as
+/// int64_t, floats as double, decimals as Decimal, text on a date or timestamp
+/// column as a Date, LocalDateTime (timestamp) or Instant (with local time zone),
+/// text on a binary column as its bytes.
+PredicateLiteral orcTypedLiteral(const Token& token, const std::string& column,
+                                 const orc::OrcType* type) {
+  using orc::TypeKind;
+  if (token.type == Token::Type::kName) {  // TRUE / FALSE
+    return equalsIgnoreCase(token.text, "TRUE");
+  }
+  if (type == nullptr) return naturalLiteral(token);
+  const bool isText = token.type == Token::Type::kText;
+  switch (type->kind) {
+    case TypeKind::kByte:
+    case TypeKind::kShort:
+    case TypeKind::kInt:
+    case TypeKind::kLong:
+      if (isText) break;
+      if (auto v = parseInteger<int64_t>(token.text)) return *v;
+      literalError(token, column, "expected an integer");
+    case TypeKind::kFloat:
+    case TypeKind::kDouble:
+      if (isText) break;
+      if (auto d = parseDouble(token.text)) return *d;
+      literalError(token, column, "expected a number");
+    case TypeKind::kDecimal:
+      if (auto d = parseDecimal(token.text)) return *d;
+      literalError(token, column, "expected a decimal number");
+    case TypeKind::kDate:
+      if (!isText) break;
+      if (auto dt = parseDateTime(token.text, true)) return dt->first;
+      literalError(token, column, "expected a date 'YYYY-MM-DD'");
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampInstant: {
+      if (!isText) break;
+      auto dt = parseDateTime(token.text, false);
+      if (!dt) literalError(token, column, "expected a timestamp 'YYYY-MM-DD HH:MM:SS[.fraction]'");
+      const int64_t seconds =
+          int64_t{dt->first.daysSinceEpoch} * 86400 + dt->second / 1'000'000'000;
+      const auto nanos = static_cast<int32_t>(dt->second % 1'000'000'000);
+      if (type->kind == TypeKind::kTimestamp) return LocalDateTime{seconds, nanos};
+      return Instant{seconds, nanos};
+    }
+    case TypeKind::kBinary:
+      if (isText) return Bytes(token.text.begin(), token.text.end());
+      break;
+    default:
+      break;
+  }
+  return naturalLiteral(token);  // binding names what the column takes
+}
 
 }  // namespace
 
 parquet::FilterPredicate parseFilterExpression(std::string_view text,
                                                const parquet::FileSchema& schema) {
-  return Parser(text, schema).parse();
+  return Parser(text, [&schema](const Token& token, const std::string& column) {
+           const parquet::SchemaNode* leaf = nullptr;
+           try {
+             leaf = schema.find(column);
+           } catch (const InvalidArgument&) {
+             // an ambiguous path: binding reports it
+           }
+           return typedLiteral(token, column, leaf);
+         }).parse();
+}
+
+parquet::FilterPredicate parseOrcFilterExpression(std::string_view text,
+                                                  const orc::OrcSchema& schema) {
+  return Parser(text, [&schema](const Token& token, const std::string& column) {
+           return orcTypedLiteral(token, column, schema.find(column));
+         }).parse();
 }
 
 }  // namespace quarry::cli

@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "quarry/formats/orc/orc_schema.h"
 #include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/schema.h"
 
@@ -34,5 +35,14 @@ namespace quarry::cli {
 /// binds the predicate.
 parquet::FilterPredicate parseFilterExpression(std::string_view text,
                                                const parquet::FileSchema& schema);
+
+/// The same expression over an ORC file's columns (dotted paths through
+/// structs): a number is an int64_t on an integer column, a double on a
+/// float/double one, a Decimal on a decimal one; text is a Date on a date
+/// column, a LocalDateTime on a timestamp one, an Instant on a timestamp with
+/// local time zone, bytes on a binary one, else a string (orc_predicate.h says
+/// what each ORC type takes).
+parquet::FilterPredicate parseOrcFilterExpression(std::string_view text,
+                                                  const orc::OrcSchema& schema);
 
 }  // namespace quarry::cli

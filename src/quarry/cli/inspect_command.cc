@@ -3,25 +3,29 @@
 #include <CLI/CLI.hpp>
 
 #include "quarry/cli/column_chunk_view.h"
+#include "quarry/cli/file_arguments.h"
 #include "quarry/cli/file_summary_view.h"
 #include "quarry/cli/inspected_file.h"
 #include "quarry/cli/json_writer.h"
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/page_view.h"
 #include "quarry/cli/row_group_view.h"
+#include "quarry/io/storage.h"
 
 namespace quarry::cli {
 
 namespace {
 
-constexpr const char* kFileHelp = "Parquet file: a local path or a file:// URI";
+constexpr const char* kFileHelp =
+    "Parquet or ORC files: local paths or URIs; local and s3:// globs (*, ?, [...], **) expand "
+    "to their matches, sorted";
 constexpr const char* kJsonHelp = "Print one JSON document instead of text";
 
 void addView(CLI::App& inspect, InspectOptions& options, const char* name, const char* description,
              InspectView view) {
   CLI::App* command = inspect.add_subcommand(name, description);
   command->add_flag("--json", options.json, kJsonHelp);
-  command->add_option("FILE", options.file, kFileHelp)->required();
+  command->add_option("FILE", options.files, kFileHelp)->required();
   command->callback([&options, view] { options.view = view; });
 }
 
@@ -31,7 +35,7 @@ CLI::App& addInspectCommand(CLI::App& app, InspectOptions& options) {
   CLI::App* inspect = app.add_subcommand(
       "inspect", "Show a Parquet file's metadata: schema, row groups, column chunks, pages");
   inspect->add_flag("--json", options.json, kJsonHelp);
-  inspect->add_option("FILE", options.file, kFileHelp);
+  inspect->add_option("FILE", options.files, kFileHelp);
   inspect->require_subcommand(0, 1);
   addView(*inspect, options, "rowgroups", "Show each row group's rows, sizes and sort order",
           InspectView::kRowGroups);
@@ -41,20 +45,24 @@ CLI::App& addInspectCommand(CLI::App& app, InspectOptions& options) {
   addView(*inspect, options, "pages",
           "Show each column chunk's pages and page index (bounds, null and NaN counts)",
           InspectView::kPages);
-  inspect->callback([inspect] {
-    if (inspect->get_subcommands().empty() && inspect->count("FILE") == 0) {
+  inspect->callback([inspect, &options] {
+    if (inspect->get_subcommands().empty() && options.files.empty()) {
       throw CLI::RequiredError("FILE");
     }
   });
   return *inspect;
 }
 
-void runInspect(const InspectOptions& options, std::string& out) {
-  if (isOrcFile(options.file)) {
-    runOrcInspect(options, out);
+namespace {
+
+void inspectOne(const InspectOptions& options, std::string& out) {
+  // One open per object: the format is told from the object the reader then uses.
+  auto object = io::openObject(options.file);
+  if (isOrcObject(*object)) {
+    runOrcInspect(options, std::move(object), out);
     return;
   }
-  const InspectedFile file = InspectedFile::open(options.file);
+  const InspectedFile file = InspectedFile::open(std::move(object));
   if (options.json) {
     JsonWriter json(out);
     switch (options.view) {
@@ -87,6 +95,30 @@ void runInspect(const InspectOptions& options, std::string& out) {
       appendPagesText(file, out);
       break;
   }
+}
+
+}  // namespace
+
+void runInspect(const InspectOptions& options, std::string& out, std::string& current) {
+  current = options.files.size() == 1 ? options.files.front() : std::string();
+  const std::vector<std::string> files = expandFileArguments(options.files);
+  if (files.size() == 1) {
+    InspectOptions one = options;
+    current = one.file = files.front();
+    inspectOne(one, out);
+    return;
+  }
+  if (options.json) out += "[\n";
+  for (size_t i = 0; i < files.size(); ++i) {
+    InspectOptions one = options;
+    current = one.file = files[i];
+    std::string section;
+    if (!options.json) section = (i > 0 ? "\n== " : "== ") + files[i] + " ==\n";
+    inspectOne(one, section);
+    if (options.json && i > 0) out += ",\n";
+    out += section;
+  }
+  if (options.json) out += "]\n";
 }
 
 }  // namespace quarry::cli

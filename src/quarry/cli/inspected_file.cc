@@ -4,8 +4,9 @@
 
 namespace quarry::cli {
 
-InspectedFile InspectedFile::open(const std::string& uri) {
-  auto object = io::openObject(uri);
+InspectedFile InspectedFile::open(const std::string& uri) { return open(io::openObject(uri)); }
+
+InspectedFile InspectedFile::open(std::unique_ptr<io::StorageObject> object) {
   parquet::ParquetFooter footer = parquet::readFooter(*object);
   parquet::FileSchema schema;
   try {

@@ -17,6 +17,8 @@ class InspectedFile {
   /// Opens `uri`, reads its footer and builds its schema; throws the lower
   /// layers' errors (IoError, CorruptFile, Unsupported for encrypted files).
   static InspectedFile open(const std::string& uri);
+  /// Reads the footer and schema of the opened `object`.
+  static InspectedFile open(std::unique_ptr<io::StorageObject> object);
 
   const std::string& uri() const { return object_->uri(); }
   io::StorageObject& object() const { return *object_; }

@@ -75,14 +75,14 @@ int main(int argc, char** argv) {
   }
 
   const bool isSchema = schemaCommand.parsed();
-  const std::string& file = isSchema ? schema.file : inspect.file;
+  std::string file = isSchema ? schema.file : std::string();
   const bool json = isSchema ? schema.json : inspect.json;
   std::string out;
   try {
     if (isSchema) {
       quarry::cli::runSchema(schema, out);
     } else {
-      quarry::cli::runInspect(inspect, out);
+      quarry::cli::runInspect(inspect, out, file);
     }
   } catch (const quarry::Error& e) {
     return fail(file, json, out, e.what());

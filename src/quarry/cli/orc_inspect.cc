@@ -193,15 +193,23 @@ void writeJson(const OrcFileReader& reader, InspectView view, JsonWriter& json) 
 bool isOrcFile(const std::string& uri) {
   try {
     auto object = io::openObject(uri);
-    const uint64_t size = object->size();
+    return isOrcObject(*object);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+bool isOrcObject(io::StorageObject& object) {
+  try {
+    const uint64_t size = object.size();
     if (size < 4) return false;
     // A Parquet file ends with PAR1; its tail is what opening a remote object
     // fetched already, so the common case costs no further request.
     uint8_t last[4];
-    object->readAt(size - 4, last);
+    object.readAt(size - 4, last);
     if (std::memcmp(last, "PAR1", 4) == 0) return false;
     uint8_t magic[3];
-    object->readAt(0, magic);
+    object.readAt(0, magic);
     return std::memcmp(magic, "ORC", 3) == 0;
   } catch (const Error&) {
     return false;
@@ -221,13 +229,14 @@ void appendOrcStripesText(const orc::OrcFileReader& reader, std::string& out) {
   appendStripesText(reader, out);
 }
 
-void runOrcInspect(const InspectOptions& options, std::string& out) {
+void runOrcInspect(const InspectOptions& options, std::unique_ptr<io::StorageObject> object,
+                   std::string& out) {
   if (options.view == InspectView::kPages) {
     throw Unsupported(options.file +
                       ": ORC files have no pages; use the file, rowgroups "
                       "(stripes) or columns view");
   }
-  OrcFileReader reader(io::openObject(options.file));
+  OrcFileReader reader(std::move(object));
   if (options.json) {
     JsonWriter json(out);
     writeJson(reader, options.view, json);

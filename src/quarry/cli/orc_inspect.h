@@ -1,8 +1,13 @@
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "quarry/cli/inspect_command.h"
+
+namespace quarry::io {
+class StorageObject;
+}  // namespace quarry::io
 
 namespace quarry::orc {
 class OrcFileReader;
@@ -18,6 +23,11 @@ namespace quarry::cli {
 /// it cannot be read: the caller's Parquet path then reports the error).
 bool isOrcFile(const std::string& uri);
 
+/// Returns whether the opened `object` is an ORC file, as isOrcFile does. Reads
+/// its last 4 bytes (which opening a remote object fetched already) and, when
+/// they are not Parquet's PAR1, its first 3; false when it cannot be read.
+bool isOrcObject(io::StorageObject& object);
+
 /// Returns a statistics' lower / upper bound as text ("" when it has none); a
 /// string bound that was cut is marked ">= " / "<= ".
 std::string orcMinText(const orc::OrcColumnStatistics& statistics);
@@ -30,6 +40,7 @@ void appendOrcFileText(const orc::OrcFileReader& reader, std::string& out);
 void appendOrcStripesText(const orc::OrcFileReader& reader, std::string& out);
 
 /// Inspects an ORC file; throws as runInspect does.
-void runOrcInspect(const InspectOptions& options, std::string& out);
+void runOrcInspect(const InspectOptions& options, std::unique_ptr<io::StorageObject> object,
+                   std::string& out);
 
 }  // namespace quarry::cli

@@ -1,10 +1,10 @@
 #include "quarry/cli/orc_print.h"
 
-#include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "quarry/cli/error_report.h"
+#include "quarry/cli/filter_expression.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
 #include "quarry/formats/orc/orc_file_reader.h"
@@ -44,14 +44,32 @@ void appendCsv(const std::string& text, std::string& out) {
   out += '"';
 }
 
-void print(const PrintOptions& options, std::FILE* out) {
-  auto reader = orc::OrcFileReader::open(options.file);
-  if (!options.filter.empty()) {
-    throw Unsupported("--filter reads Parquet files only; ORC files are not filtered yet");
+}  // namespace
+
+OrcPrinter::OrcPrinter(const PrintOptions& options, std::FILE* out)
+    : options_(options), out_(out) {}
+
+OrcPrinter::~OrcPrinter() = default;
+
+void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
+  auto reader = std::make_unique<orc::OrcFileReader>(std::move(object));
+  const std::string schema = reader->schema().root().toTypeString();
+  if (firstFile_.empty()) {
+    firstFile_ = reader->file().uri();
+    firstSchema_ = schema;
+  } else if (schema != firstSchema_) {
+    throw InvalidArgument("the schema " + schema + " differs from " + firstSchema_ + " of " +
+                          firstFile_ + "; files printed together must have one schema");
+  }
+  if (begun_ && options_.head >= 0 && printed_ >= options_.head) return;
+  orc::OrcScanOptions scan;
+  if (!options_.filter.empty()) {
+    if (options_.tail >= 0) throw InvalidArgument("--tail cannot be combined with --filter");
+    scan.filter = parseOrcFilterExpression(options_.filter, reader->schema());
   }
   const auto projection =
-      options.columns.empty() ? reader->projectAll() : reader->project(options.columns);
-  orc::OrcRowReader rows(*reader, projection);
+      options_.columns.empty() ? reader->projectAll() : reader->project(options_.columns);
+  orc::OrcRowReader rows(*reader, projection, std::move(scan));
   const orc::OrcType& root = reader->schema().root();
   const bool flat = root.kind == TypeKind::kStruct;
   std::vector<size_t> fields;
@@ -59,36 +77,38 @@ void print(const PrintOptions& options, std::FILE* out) {
     if (projection[root.children[c]->columnId]) fields.push_back(c);
   }
   std::string line;
-  if (options.format == PrintFormat::kCsv) {
-    for (size_t k = 0; k < fields.size(); ++k) {
-      if (k > 0) line += ',';
-      appendCsv(root.children[fields[k]]->name, line);
+  if (!begun_) {
+    begun_ = true;
+    if (options_.format == PrintFormat::kCsv) {
+      for (size_t k = 0; k < fields.size(); ++k) {
+        if (k > 0) line += ',';
+        appendCsv(root.children[fields[k]]->name, line);
+      }
+      line += '\n';
+      std::fputs(line.c_str(), out_);
     }
-    line += '\n';
-    std::fputs(line.c_str(), out);
+    std::vector<TextTable::Column> headers;
+    for (size_t f : fields) headers.push_back({root.children[f]->name});
+    if (!flat) headers = {{"value"}};
+    table_ = std::make_unique<TextTable>(headers);
+    if (options_.format == PrintFormat::kJson) std::fputs("[\n", out_);
   }
-  std::vector<TextTable::Column> headers;
-  for (size_t f : fields) headers.push_back({root.children[f]->name});
-  if (!flat) headers = {{"value"}};
-  TextTable table(headers);
-  if (options.format == PrintFormat::kJson) std::fputs("[\n", out);
-  int64_t printed = 0;
   // --tail: the rows before the last N are stepped over (ORC has no tail limit).
   const uint64_t total = reader->rowCount();
-  uint64_t before = options.tail >= 0 && static_cast<uint64_t>(options.tail) < total
-                        ? total - static_cast<uint64_t>(options.tail)
+  uint64_t before = options_.tail >= 0 && static_cast<uint64_t>(options_.tail) < total
+                        ? total - static_cast<uint64_t>(options_.tail)
                         : 0;
   for (; before > 0 && rows.next(); --before) {
   }
-  while ((options.head < 0 || printed < options.head) && rows.next()) {
+  while ((options_.head < 0 || printed_ < options_.head) && rows.next()) {
     line.clear();
-    switch (options.format) {
+    switch (options_.format) {
       case PrintFormat::kNdjson:
       case PrintFormat::kJson:
-        if (options.format == PrintFormat::kJson && printed > 0) std::fputs(",\n", out);
+        if (options_.format == PrintFormat::kJson && printed_ > 0) std::fputs(",\n", out_);
         rows.appendRowJson(line);
-        if (options.format == PrintFormat::kNdjson) line += '\n';
-        std::fputs(line.c_str(), out);
+        if (options_.format == PrintFormat::kNdjson) line += '\n';
+        std::fputs(line.c_str(), out_);
         break;
       case PrintFormat::kCsv:
       case PrintFormat::kTable: {
@@ -101,9 +121,9 @@ void print(const PrintOptions& options, std::FILE* out) {
         } else {
           cells.assign(fields.size(), "NULL");
         }
-        if (options.format == PrintFormat::kTable) {
+        if (options_.format == PrintFormat::kTable) {
           for (auto& cell : cells) cell = printableText(cell, 60);
-          table.addRow(std::move(cells));
+          table_->addRow(std::move(cells));
           break;
         }
         for (size_t k = 0; k < cells.size(); ++k) {
@@ -111,35 +131,22 @@ void print(const PrintOptions& options, std::FILE* out) {
           appendCsv(cells[k], line);
         }
         line += '\n';
-        std::fputs(line.c_str(), out);
+        std::fputs(line.c_str(), out_);
         break;
       }
     }
-    ++printed;
-  }
-  if (options.format == PrintFormat::kJson) std::fputs(printed > 0 ? "\n]\n" : "]\n", out);
-  if (options.format == PrintFormat::kTable) {
-    std::string text;
-    table.render(text);
-    std::fputs(text.c_str(), out);
+    ++printed_;
   }
 }
 
-}  // namespace
-
-int runOrcPrint(const PrintOptions& options, std::FILE* out) {
-  try {
-    print(options, out);
-  } catch (const std::exception& e) {
-    std::fflush(out);
-    std::cerr << errorLine(options.file, e.what()) << std::endl;
-    return 1;
+void OrcPrinter::end() {
+  if (!begun_) return;
+  if (options_.format == PrintFormat::kJson) std::fputs(printed_ > 0 ? "\n]\n" : "]\n", out_);
+  if (options_.format == PrintFormat::kTable) {
+    std::string text;
+    table_->render(text);
+    std::fputs(text.c_str(), out_);
   }
-  if (std::fflush(out) != 0) {
-    std::cerr << "quarry: cannot write the output" << std::endl;
-    return 1;
-  }
-  return 0;
 }
 
 }  // namespace quarry::cli

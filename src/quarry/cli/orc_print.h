@@ -1,16 +1,45 @@
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <string>
 
 #include "quarry/cli/print_command.h"
+#include "quarry/cli/text_table.h"
+#include "quarry/io/storage.h"
 
 /// `quarry print` for ORC files. Values are written as JSON (see
 /// orc::appendJson): ndjson one object per row, json one array, csv and table
 /// one field per top-level column (strings bare, nested values as JSON).
 namespace quarry::cli {
 
-/// Prints the ORC file `options.file` to `out` and returns the exit code as
-/// runPrint does (1 after one line on stderr when reading fails).
-int runOrcPrint(const PrintOptions& options, std::FILE* out);
+/// Prints ORC files in turn, as one output: the CSV header, the JSON array
+/// or the table once, --head counted over all files. --filter is parsed with ORC
+/// literal types (parseOrcFilterExpression) and applied with metadata pruning.
+/// Rows are written as they are read (the table at end()).
+class OrcPrinter {
+ public:
+  OrcPrinter(const PrintOptions& options, std::FILE* out);
+  ~OrcPrinter();
+  OrcPrinter(const OrcPrinter&) = delete;
+  OrcPrinter& operator=(const OrcPrinter&) = delete;
+
+  /// Prints the rows of the opened ORC file `object`. Throws on a failure (the
+  /// rows before it are on `out`) and InvalidArgument, naming the first file,
+  /// when the file's schema differs from the first file's.
+  void add(std::unique_ptr<io::StorageObject> object);
+  /// Writes what follows the last row (the JSON array's end, the table).
+  void end();
+
+ private:
+  const PrintOptions& options_;
+  std::FILE* out_;
+  bool begun_ = false;
+  int64_t printed_ = 0;
+  std::string firstFile_;
+  std::string firstSchema_;
+  std::unique_ptr<TextTable> table_;
+};
 
 }  // namespace quarry::cli

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "quarry/cli/error_report.h"
+#include "quarry/cli/file_arguments.h"
 #include "quarry/cli/filter_expression.h"
 #include "quarry/cli/json_writer.h"
 #include "quarry/cli/orc_inspect.h"
@@ -16,6 +17,7 @@
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "quarry/io/storage.h"
 
 namespace quarry::cli {
 
@@ -146,27 +148,82 @@ class RowPrinter {
   int64_t rowCount_ = 0;
 };
 
-void printRows(const PrintOptions& options, RowPrinter& printer) {
-  auto file = parquet::ParquetFileReader::open(options.file);
-  parquet::RowReaderBuilder builder = file->buildRowReader();
-  if (!options.columns.empty())
-    builder.projection(parquet::ColumnProjection::columns(options.columns));
-  if (!options.filter.empty())
-    builder.filter(parseFilterExpression(options.filter, file->schema()));
-  if (options.tail >= 0) builder.tail(options.tail);
-  if (options.head >= 0) builder.head(options.head);
-  auto rows = builder.build();
-  const ValueRenderer renderer(file->metadata());
-  printer.begin(*rows);
-  while (rows->next()) printer.addRow(*rows, renderer);
-  printer.end();
+/// Returns a text that is equal for two Parquet schemas when their leaves have
+/// the same paths, repetitions, physical and logical types.
+std::string schemaSignature(const parquet::FileSchema& schema) {
+  std::string out;
+  for (size_t i = 0; i < schema.leafCount(); ++i) {
+    const parquet::SchemaNode& leaf = schema.leaf(i);
+    const parquet::LogicalType& logical = leaf.logicalType;
+    for (const int64_t part :
+         {static_cast<int64_t>(leaf.repetition),
+          static_cast<int64_t>(leaf.physicalType ? static_cast<int>(*leaf.physicalType) : -1),
+          int64_t{leaf.typeLength}, static_cast<int64_t>(logical.kind), int64_t{logical.scale},
+          int64_t{logical.precision}, int64_t{logical.isAdjustedToUTC},
+          static_cast<int64_t>(logical.unit), int64_t{logical.bitWidth}, int64_t{logical.isSigned},
+          int64_t{leaf.maxDefinitionLevel}, int64_t{leaf.maxRepetitionLevel}}) {
+      out += std::to_string(part);
+      out += ',';
+    }
+    out += leaf.path;
+    out += '\n';
+  }
+  return out;
 }
+
+/// Prints Parquet files in turn through one RowPrinter, --head counted over all.
+class ParquetRows {
+ public:
+  ParquetRows(const PrintOptions& options, RowPrinter& printer)
+      : options_(options), printer_(printer) {}
+
+  void add(std::unique_ptr<io::StorageObject> object) {
+    auto file = parquet::ParquetFileReader::open(std::move(object));
+    const std::string signature = schemaSignature(file->schema());
+    if (firstFile_.empty()) {
+      firstFile_ = file->uri();
+      firstSignature_ = signature;
+    } else if (signature != firstSignature_) {
+      throw InvalidArgument("the schema differs from that of " + firstFile_ +
+                            "; files printed together must have one schema");
+    }
+    if (begun_ && options_.head >= 0 && printed_ >= options_.head) return;
+    parquet::RowReaderBuilder builder = file->buildRowReader();
+    if (!options_.columns.empty())
+      builder.projection(parquet::ColumnProjection::columns(options_.columns));
+    if (!options_.filter.empty())
+      builder.filter(parseFilterExpression(options_.filter, file->schema()));
+    if (options_.tail >= 0) builder.tail(options_.tail);
+    if (options_.head >= 0) builder.head(options_.head - printed_);
+    auto rows = builder.build();
+    const ValueRenderer renderer(file->metadata());
+    if (!begun_) printer_.begin(*rows);
+    begun_ = true;
+    while (rows->next()) {
+      printer_.addRow(*rows, renderer);
+      ++printed_;
+    }
+  }
+
+  void end() {
+    if (begun_) printer_.end();
+  }
+
+ private:
+  const PrintOptions& options_;
+  RowPrinter& printer_;
+  bool begun_ = false;
+  int64_t printed_ = 0;
+  std::string firstFile_;
+  std::string firstSignature_;
+};
 
 /// Adds the options print and convert share.
 void addRowOptions(CLI::App& command, PrintOptions& options) {
   command
-      .add_option("FILE", options.file,
-                  "Parquet or ORC file: a local path, file://, http(s):// or s3:// URI")
+      .add_option("FILE", options.files,
+                  "Parquet or ORC files: local paths, file://, http(s):// or s3:// URIs; local "
+                  "and s3:// globs (*, ?, [...], **) expand to their matches, sorted")
       ->required();
   command
       .add_option("--columns", options.columns,
@@ -175,12 +232,13 @@ void addRowOptions(CLI::App& command, PrintOptions& options) {
       ->delimiter(',');
   command.add_option("--head", options.head, "At most N rows (after --tail)")
       ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
-  command.add_option("--tail", options.tail, "The file's last N rows only (not with --filter)")
+  command.add_option("--tail", options.tail,
+                     "The file's last N rows only (not with --filter, one file only)")
       ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
   command.add_option(
       "--filter", options.filter,
       "Rows matching EXPR, e.g. \"fare > 10 AND (vendor IN ('A','B') OR tip IS NULL)\" "
-      "(Parquet only)");
+      "(Parquet and ORC)");
 }
 
 }  // namespace
@@ -239,8 +297,9 @@ int runConvert(const PrintOptions& options) {
 }
 
 int runPrint(const PrintOptions& options, std::FILE* out) {
-  if (isOrcFile(options.file)) return runOrcPrint(options, out);
   RowPrinter printer(options.format, out);
+  // The file (or pattern) errors name: the one being read.
+  std::string current = options.files.size() == 1 ? options.files.front() : std::string();
   const auto fail = [&](const char* message) {
     try {
       printer.abandon();
@@ -248,11 +307,43 @@ int runPrint(const PrintOptions& options, std::FILE* out) {
       // The output is broken too; the message below says what failed first.
     }
     std::fflush(out);
-    std::cerr << errorLine(options.file, message) << std::endl;
+    std::cerr << errorLine(current, message) << std::endl;
     return 1;
   };
   try {
-    printRows(options, printer);
+    const std::vector<std::string> files = expandFileArguments(options.files);
+    if (files.size() > 1 && options.tail >= 0) {
+      throw InvalidArgument("--tail reads one file; " + std::to_string(files.size()) +
+                            " files were given");
+    }
+    ParquetRows parquetRows(options, printer);
+    OrcPrinter orcRows(options, out);
+    std::string first;
+    bool firstIsOrc = false;
+    for (const std::string& file : files) {
+      current = file;
+      // One open per object: the format is told from the object the reader then uses.
+      auto object = io::openObject(file);
+      const bool orc = isOrcObject(*object);
+      if (first.empty()) {
+        first = file;
+        firstIsOrc = orc;
+      } else if (orc != firstIsOrc) {
+        throw InvalidArgument(std::string(orc ? "an ORC" : "a Parquet") + " file, but " +
+                              first + " is " + (firstIsOrc ? "ORC" : "Parquet") +
+                              "; files printed together must have one schema");
+      }
+      if (orc) {
+        orcRows.add(std::move(object));
+      } else {
+        parquetRows.add(std::move(object));
+      }
+    }
+    if (firstIsOrc) {
+      orcRows.end();
+    } else {
+      parquetRows.end();
+    }
   } catch (const Error& e) {
     return fail(e.what());
   } catch (const InvalidArgument& e) {

@@ -9,21 +9,25 @@ namespace CLI {
 class App;
 }
 
-/// `quarry print FILE [--columns a,b.c] [--head N | --tail N] [--filter EXPR]
+/// `quarry print FILE... [--columns a,b.c] [--head N | --tail N] [--filter EXPR]
 /// [--format table|csv|json|ndjson]`:
-/// the rows of a Parquet file, each value rendered as DuckDB renders it (see
-/// ValueRenderer), so that a script can compare the output with DuckDB's.
+/// the rows of Parquet or ORC files, each Parquet value rendered as DuckDB
+/// renders it (see ValueRenderer), so that a script can compare the output with
+/// DuckDB's. FILE arguments may be glob patterns (file_arguments.h); the rows
+/// of all files are printed in turn as one output.
 namespace quarry::cli {
 
 enum class PrintFormat { kTable, kCsv, kJson, kNdjson };
 
 struct PrintOptions {
-  std::string file;
+  /// FILE arguments: paths, URIs and glob patterns (expandFileArguments).
+  std::vector<std::string> files;
   /// Projection names (top-level fields, struct names or dotted paths); empty = all.
   std::vector<std::string> columns;
   /// Rows to print at most; negative = all.
   int64_t head = -1;
-  /// The file's last N rows only; negative = all. Not with --filter.
+  /// The file's last N rows only; negative = all. Not with --filter, nor with
+  /// several files.
   int64_t tail = -1;
   /// A --filter expression (filter_expression.h); empty = every row.
   std::string filter;
@@ -43,8 +47,10 @@ CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options);
 /// Runs `convert`: opens `options.output` (stdout when empty) and prints to it.
 int runConvert(const PrintOptions& options);
 
-/// Prints `options.file` to `out` and returns the exit code: 0, or 1 after one
-/// line on stderr naming the file when reading fails. Rows are written as they
+/// Prints the rows of `options.files` to `out` and returns the exit code: 0, or
+/// 1 after one line on stderr naming the file when reading fails (or the
+/// pattern that matched nothing, or both files when two schemas differ). Each
+/// object is opened once: its format is told from the object the reader uses. Rows are written as they
 /// are read (table and JSON output, which need every row first, excepted), so a
 /// failure part-way leaves the rows before it on `out`; a JSON array is then
 /// not written at all rather than cut.

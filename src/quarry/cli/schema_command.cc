@@ -1,6 +1,7 @@
 #include "quarry/cli/schema_command.h"
 
 #include <CLI/CLI.hpp>
+#include <memory>
 
 #include "quarry/cli/file_summary_view.h"
 #include "quarry/cli/inspected_file.h"
@@ -8,6 +9,7 @@
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/formats/orc/orc_file_reader.h"
+#include "quarry/io/storage.h"
 
 namespace quarry::cli {
 
@@ -68,8 +70,9 @@ CLI::App& addSchemaCommand(CLI::App& app, SchemaOptions& options) {
 }
 
 void runSchema(const SchemaOptions& options, std::string& out) {
-  if (isOrcFile(options.file)) {
-    const auto reader = orc::OrcFileReader::open(options.file);
+  auto object = io::openObject(options.file);
+  if (isOrcObject(*object)) {
+    const auto reader = std::make_unique<orc::OrcFileReader>(std::move(object));
     const orc::OrcType& root = reader->schema().root();
     if (options.json) {
       JsonWriter json(out);
@@ -85,7 +88,7 @@ void runSchema(const SchemaOptions& options, std::string& out) {
     appendOrcType(root, 0, out);
     return;
   }
-  const InspectedFile file = InspectedFile::open(options.file);
+  const InspectedFile file = InspectedFile::open(std::move(object));
   if (options.json) {
     JsonWriter json(out);
     json.beginObject();
