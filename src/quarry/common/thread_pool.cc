@@ -1,6 +1,7 @@
 #include "quarry/common/thread_pool.h"
 
 #include <atomic>
+#include <cstdint>
 
 namespace quarry {
 
@@ -9,7 +10,11 @@ struct ThreadPool::Loop {
   const std::function<void(size_t)>* fn = nullptr;
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
-  std::atomic<bool> failed{false};
+  /// The lowest index whose task threw (n while none has): tasks above it are
+  /// skipped, tasks below it, handed out earlier, still run, so the error
+  /// rethrown is always that of the lowest failing index, however the tasks were
+  /// scheduled (as if they had run in order).
+  std::atomic<size_t> firstFailed{SIZE_MAX};
   std::mutex errorMutex;
   std::exception_ptr error;
   std::mutex doneMutex;
@@ -38,13 +43,15 @@ ThreadPool& ThreadPool::shared() {
 
 void ThreadPool::runLoop(Loop& loop) {
   for (size_t i; (i = loop.next.fetch_add(1)) < loop.n;) {
-    if (!loop.failed.load(std::memory_order_relaxed)) {
+    if (i < loop.firstFailed.load()) {
       try {
         (*loop.fn)(i);
       } catch (...) {
         std::lock_guard lock(loop.errorMutex);
-        if (!loop.error) loop.error = std::current_exception();
-        loop.failed = true;
+        if (i < loop.firstFailed.load()) {
+          loop.error = std::current_exception();
+          loop.firstFailed = i;
+        }
       }
     }
     if (loop.done.fetch_add(1) + 1 == loop.n) {

@@ -25,8 +25,10 @@ class ThreadPool {
   size_t size() const { return size_; }
 
   /// Runs fn(0) ... fn(n - 1) across the pool and the calling thread, and returns
-  /// when all are done. The first exception a task throws is rethrown here after
-  /// the others finish; tasks not yet started are then skipped.
+  /// when all are done. When tasks throw, the exception of the lowest index is
+  /// rethrown after the others finish, as a loop in order would throw it (tasks
+  /// above a failed index that have not started are skipped): which error a
+  /// caller sees never depends on scheduling.
   void parallelFor(size_t n, const std::function<void(size_t)>& fn);
 
   /// Returns a process-wide pool sized to the hardware.
