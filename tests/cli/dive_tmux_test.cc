@@ -67,13 +67,17 @@ class DiveSession {
     tmux("resize-window -t dive -x " + std::to_string(columns) + " -y " + std::to_string(rows));
   }
 
-  /// Waits until the screen shows `needle`; returns the screen (the last one seen).
+  /// Waits until the screen shows `needle` and has settled (two captures 50 ms
+  /// apart are identical: ncurses may have drawn the title but not yet the body);
+  /// returns the screen (the last one seen).
   std::string waitFor(const std::string& needle) {
     const auto deadline = std::chrono::steady_clock::now() + kWait;
     std::string text;
+    std::string previous;
     while (std::chrono::steady_clock::now() < deadline) {
       text = screen();
-      if (text.find(needle) != std::string::npos) return text;
+      if (text.find(needle) != std::string::npos && text == previous) return text;
+      previous = text;
       std::this_thread::sleep_for(50ms);
     }
     ADD_FAILURE() << "timed out waiting for \"" << needle << "\"; the screen:\n" << text;
