@@ -1,0 +1,265 @@
+#include "quarry/engine/exec/block.h"
+
+#include <stdexcept>
+
+namespace quarry::engine {
+
+namespace {
+
+/// Calls `f` with a default value of the storage type of `kind`'s fixed-width
+/// values, or returns false for kinds without one.
+template <typename F>
+bool withStorageType(TypeKind kind, F&& f) {
+  switch (kind) {
+    case TypeKind::kBoolean:
+      f(uint8_t{});
+      return true;
+    case TypeKind::kInt32:
+    case TypeKind::kDate:
+      f(int32_t{});
+      return true;
+    case TypeKind::kInt64:
+    case TypeKind::kTime:
+    case TypeKind::kTimestamp:
+      f(int64_t{});
+      return true;
+    case TypeKind::kUInt64:
+      f(uint64_t{});
+      return true;
+    case TypeKind::kDouble:
+      f(double{});
+      return true;
+    case TypeKind::kDecimal:
+      f(Int128{});
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Block::Block(DataType type) : type_(type) {
+  if (type_.isBytes()) {
+    storage_ = Bytes{};
+  } else {
+    withStorageType(type_.kind, [&](auto zero) { storage_ = std::vector<decltype(zero)>{}; });
+  }
+}
+
+Block Block::nulls(DataType type, size_t count) {
+  Block block(type);
+  block.reserve(count);
+  for (size_t i = 0; i < count; ++i) block.appendNull();
+  return block;
+}
+
+Scalar Block::scalarAt(size_t i) const {
+  if (isNull(i)) return std::monostate{};
+  if (type_.isBytes()) return std::string(bytes(i));
+  Scalar out;
+  std::visit(
+      [&](const auto& values) {
+        using V = std::decay_t<decltype(values)>;
+        if constexpr (!std::is_same_v<V, std::monostate> && !std::is_same_v<V, Bytes>) {
+          out = values[i];
+        }
+      },
+      storage_);
+  return out;
+}
+
+void Block::reserve(size_t positions) {
+  std::visit(
+      [&](auto& values) {
+        using V = std::decay_t<decltype(values)>;
+        if constexpr (std::is_same_v<V, Bytes>) {
+          values.offsets.reserve(positions + 1);
+        } else if constexpr (!std::is_same_v<V, std::monostate>) {
+          values.reserve(positions);
+        }
+      },
+      storage_);
+}
+
+void Block::markNull() {
+  if (valid_.empty()) valid_.assign(size_, 1);
+  valid_.push_back(0);
+}
+
+void Block::appendBytes(std::string_view value) {
+  Bytes& b = std::get<Bytes>(storage_);
+  b.data.append(value);
+  b.offsets.push_back(b.data.size());
+  if (!valid_.empty()) valid_.push_back(1);
+  ++size_;
+}
+
+void Block::appendNull() {
+  if (type_.kind != TypeKind::kNull) {
+    std::visit(
+        [&](auto& values) {
+          using V = std::decay_t<decltype(values)>;
+          if constexpr (std::is_same_v<V, Bytes>) {
+            values.offsets.push_back(values.data.size());
+          } else if constexpr (!std::is_same_v<V, std::monostate>) {
+            values.push_back({});
+          }
+        },
+        storage_);
+    markNull();
+  }
+  ++size_;
+}
+
+void Block::appendScalar(const Scalar& value) {
+  if (std::holds_alternative<std::monostate>(value)) {
+    appendNull();
+    return;
+  }
+  if (type_.isBytes()) {
+    appendBytes(std::get<std::string>(value));
+    return;
+  }
+  std::visit(
+      [&](auto& values) {
+        using V = std::decay_t<decltype(values)>;
+        if constexpr (!std::is_same_v<V, std::monostate> && !std::is_same_v<V, Bytes>) {
+          using T = typename V::value_type;
+          values.push_back(std::get<T>(value));
+        } else {
+          throw std::logic_error("Block::appendScalar: a value for a " + type_.toString() + " block");
+        }
+      },
+      storage_);
+  if (!valid_.empty()) valid_.push_back(1);
+  ++size_;
+}
+
+void Block::appendFrom(const Block& other, size_t i) {
+  if (other.isNull(i)) {
+    appendNull();
+    return;
+  }
+  if (type_.isBytes()) {
+    appendBytes(other.bytes(i));
+    return;
+  }
+  std::visit(
+      [&](auto& values) {
+        using V = std::decay_t<decltype(values)>;
+        if constexpr (!std::is_same_v<V, std::monostate> && !std::is_same_v<V, Bytes>) {
+          values.push_back(std::get<V>(other.storage_)[i]);
+        }
+      },
+      storage_);
+  if (!valid_.empty()) valid_.push_back(1);
+  ++size_;
+}
+
+void Block::appendAll(const Block& other) {
+  if (other.size_ == 0) return;
+  if (type_.kind == TypeKind::kNull) {
+    size_ += other.size_;
+    return;
+  }
+  if (other.hasNulls()) {
+    if (valid_.empty()) valid_.assign(size_, 1);
+    valid_.insert(valid_.end(), other.valid_.begin(), other.valid_.end());
+  } else if (!valid_.empty()) {
+    valid_.insert(valid_.end(), other.size_, 1);
+  }
+  std::visit(
+      [&](auto& values) {
+        using V = std::decay_t<decltype(values)>;
+        if constexpr (std::is_same_v<V, Bytes>) {
+          const Bytes& from = std::get<Bytes>(other.storage_);
+          const uint64_t base = values.data.size();
+          values.data.append(from.data);
+          for (size_t k = 1; k < from.offsets.size(); ++k) values.offsets.push_back(base + from.offsets[k]);
+        } else if constexpr (!std::is_same_v<V, std::monostate>) {
+          const V& from = std::get<V>(other.storage_);
+          values.insert(values.end(), from.begin(), from.end());
+        }
+      },
+      storage_);
+  size_ += other.size_;
+}
+
+void Block::setValidity(std::vector<uint8_t> validity) {
+  if (validity.size() != size_) throw std::logic_error("Block::setValidity: size mismatch");
+  bool allValid = true;
+  for (uint8_t v : validity) allValid &= v != 0;
+  if (allValid) {
+    valid_.clear();
+  } else {
+    valid_ = std::move(validity);
+  }
+}
+
+Block Block::take(std::span<const uint32_t> positions) const {
+  Block out(type_);
+  if (type_.kind == TypeKind::kNull) {
+    out.size_ = positions.size();
+    return out;
+  }
+  std::visit(
+      [&](const auto& values) {
+        using V = std::decay_t<decltype(values)>;
+        if constexpr (std::is_same_v<V, Bytes>) {
+          Bytes& to = std::get<Bytes>(out.storage_);
+          to.offsets.reserve(positions.size() + 1);
+          for (uint32_t p : positions) {
+            to.data.append(values.data, values.offsets[p], values.offsets[p + 1] - values.offsets[p]);
+            to.offsets.push_back(to.data.size());
+          }
+        } else if constexpr (!std::is_same_v<V, std::monostate>) {
+          V& to = std::get<V>(out.storage_);
+          to.resize(positions.size());
+          for (size_t k = 0; k < positions.size(); ++k) to[k] = values[positions[k]];
+        }
+      },
+      storage_);
+  if (!valid_.empty()) {
+    out.valid_.resize(positions.size());
+    bool any = false;
+    for (size_t k = 0; k < positions.size(); ++k) {
+      out.valid_[k] = valid_[positions[k]];
+      any |= out.valid_[k] == 0;
+    }
+    if (!any) out.valid_.clear();
+  }
+  out.size_ = positions.size();
+  return out;
+}
+
+Block Block::slice(size_t offset, size_t length) const {
+  std::vector<uint32_t> positions(length);
+  for (size_t k = 0; k < length; ++k) positions[k] = static_cast<uint32_t>(offset + k);
+  return take(positions);
+}
+
+Page::Page(std::vector<Block> blocks, size_t positions) : blocks_(std::move(blocks)), positions_(positions) {
+  for (const Block& block : blocks_) {
+    if (block.size() != positions_) {
+      throw std::logic_error("Page: a block of " + std::to_string(block.size()) + " positions in a page of " +
+                             std::to_string(positions_));
+    }
+  }
+}
+
+Page Page::take(std::span<const uint32_t> positions) const {
+  std::vector<Block> blocks;
+  blocks.reserve(blocks_.size());
+  for (const Block& block : blocks_) blocks.push_back(block.take(positions));
+  return Page(std::move(blocks), positions.size());
+}
+
+Page Page::slice(size_t offset, size_t length) const {
+  std::vector<Block> blocks;
+  blocks.reserve(blocks_.size());
+  for (const Block& block : blocks_) blocks.push_back(block.slice(offset, length));
+  return Page(std::move(blocks), length);
+}
+
+}  // namespace quarry::engine

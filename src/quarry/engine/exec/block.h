@@ -1,0 +1,154 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "quarry/engine/exec/data_type.h"
+
+/// A Block is one column of a Page: `size()` positions of one DataType, each a
+/// value or null. Values are stored densely by position, in the C++ type the
+/// kind names (data_type.h): a null position holds a zero value (or empty bytes)
+/// that nothing may read. Bytes kinds (string, binary, uuid) keep one buffer and
+/// offsets. A Block owns its memory and is cheap to move.
+namespace quarry::engine {
+
+/// The C++ type a kind stores per position (bytes kinds excepted).
+template <TypeKind K>
+struct StorageOf;
+template <>
+struct StorageOf<TypeKind::kBoolean> {
+  using type = uint8_t;
+};
+template <>
+struct StorageOf<TypeKind::kInt32> {
+  using type = int32_t;
+};
+template <>
+struct StorageOf<TypeKind::kDate> {
+  using type = int32_t;
+};
+template <>
+struct StorageOf<TypeKind::kInt64> {
+  using type = int64_t;
+};
+template <>
+struct StorageOf<TypeKind::kTime> {
+  using type = int64_t;
+};
+template <>
+struct StorageOf<TypeKind::kTimestamp> {
+  using type = int64_t;
+};
+template <>
+struct StorageOf<TypeKind::kUInt64> {
+  using type = uint64_t;
+};
+template <>
+struct StorageOf<TypeKind::kDouble> {
+  using type = double;
+};
+template <>
+struct StorageOf<TypeKind::kDecimal> {
+  using type = Int128;
+};
+
+/// One value outside a block: null, or the storage type of its kind (bytes as a string).
+using Scalar = std::variant<std::monostate, uint8_t, int32_t, int64_t, uint64_t, double, Int128,
+                            std::string>;
+
+class Block {
+ public:
+  explicit Block(DataType type = DataType::null());
+  /// A block of `count` nulls of `type`.
+  static Block nulls(DataType type, size_t count);
+
+  const DataType& type() const { return type_; }
+  size_t size() const { return size_; }
+  /// Whether position `i` is null.
+  bool isNull(size_t i) const { return type_.kind == TypeKind::kNull || (!valid_.empty() && valid_[i] == 0); }
+  /// Whether any position is null (cheap: no scan when the block has no validity).
+  bool hasNulls() const { return type_.kind == TypeKind::kNull ? size_ > 0 : !valid_.empty(); }
+  /// Per position 1 (value) or 0 (null); empty when no position is null.
+  std::span<const uint8_t> validity() const { return valid_; }
+
+  /// The values of a fixed-width kind; T must be its storage type.
+  template <typename T>
+  std::span<const T> values() const {
+    return std::get<std::vector<T>>(storage_);
+  }
+  template <typename T>
+  std::span<T> mutableValues() {
+    return std::get<std::vector<T>>(storage_);
+  }
+  /// The bytes at position `i` of a bytes kind (empty when null).
+  std::string_view bytes(size_t i) const {
+    const Bytes& b = std::get<Bytes>(storage_);
+    return std::string_view(b.data).substr(b.offsets[i], b.offsets[i + 1] - b.offsets[i]);
+  }
+  /// The value at `i` as a Scalar (monostate when null). For generic, slow paths.
+  Scalar scalarAt(size_t i) const;
+
+  void reserve(size_t positions);
+  template <typename T>
+  void append(T value) {
+    std::get<std::vector<T>>(storage_).push_back(value);
+    if (!valid_.empty()) valid_.push_back(1);
+    ++size_;
+  }
+  void appendBytes(std::string_view value);
+  void appendNull();
+  /// Appends a Scalar of this block's storage type (monostate appends null).
+  void appendScalar(const Scalar& value);
+  /// Appends position `i` of `other`, which has this block's type.
+  void appendFrom(const Block& other, size_t i);
+  /// Appends all of `other`, which has this block's type.
+  void appendAll(const Block& other);
+  /// Replaces the validity: one byte per position, 1 = value. An all-ones vector is dropped.
+  void setValidity(std::vector<uint8_t> validity);
+
+  /// A new block of the positions `positions` names, in that order.
+  Block take(std::span<const uint32_t> positions) const;
+  /// A new block of positions [offset, offset + length).
+  Block slice(size_t offset, size_t length) const;
+
+ private:
+  struct Bytes {
+    std::vector<uint64_t> offsets{0};
+    std::string data;
+  };
+  void markNull();
+
+  DataType type_;
+  size_t size_ = 0;
+  std::vector<uint8_t> valid_;
+  std::variant<std::monostate, std::vector<uint8_t>, std::vector<int32_t>, std::vector<int64_t>,
+               std::vector<uint64_t>, std::vector<double>, std::vector<Int128>, Bytes>
+      storage_;
+};
+
+/// A batch of rows: one Block per column, all of the same size.
+class Page {
+ public:
+  Page() = default;
+  explicit Page(std::vector<Block> blocks, size_t positions);
+  size_t positionCount() const { return positions_; }
+  size_t blockCount() const { return blocks_.size(); }
+  const Block& block(size_t i) const { return blocks_[i]; }
+  Block& block(size_t i) { return blocks_[i]; }
+  std::vector<Block>& blocks() { return blocks_; }
+  const std::vector<Block>& blocks() const { return blocks_; }
+  /// A page of the rows `positions` names, every block gathered.
+  Page take(std::span<const uint32_t> positions) const;
+  Page slice(size_t offset, size_t length) const;
+
+ private:
+  std::vector<Block> blocks_;
+  size_t positions_ = 0;
+};
+
+}  // namespace quarry::engine
