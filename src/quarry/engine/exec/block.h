@@ -66,6 +66,18 @@ class Block {
   explicit Block(DataType type = DataType::null());
   /// A block of `count` nulls of `type`.
   static Block nulls(DataType type, size_t count);
+  /// A block of a fixed-width kind over `values` (its storage type), with
+  /// `validity` (one byte per position, 1 = value; empty = no nulls). Null
+  /// positions must hold a zero value. Lets vectorized code fill a vector and
+  /// hand it over without a per-position append.
+  template <typename T>
+  static Block fromValues(DataType type, std::vector<T> values, std::vector<uint8_t> validity = {}) {
+    Block block(type);
+    block.size_ = values.size();
+    block.storage_ = std::move(values);
+    if (!validity.empty()) block.setValidity(std::move(validity));
+    return block;
+  }
 
   const DataType& type() const { return type_; }
   size_t size() const { return size_; }

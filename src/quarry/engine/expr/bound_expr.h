@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/exec/block.h"
+#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/parse/ast.h"
+
+/// A bound expression: the AST (parse/ast.h) resolved against an input schema,
+/// every node typed. bindExpression (expression_binder.h) makes them, evaluate
+/// (evaluator.h) runs them over a page. Operands of different types are not
+/// wrapped in cast nodes: each operator knows its operands' types and converts
+/// them while it evaluates (type_rules.h says how), so the tree stays as written.
+namespace quarry::engine {
+
+struct BoundExpr;
+using BoundExprPtr = std::shared_ptr<const BoundExpr>;
+
+struct BoundExpr {
+  enum class Kind : uint8_t {
+    kColumn,
+    kLiteral,
+    kUnary,
+    kBinary,
+    kIsNull,
+    kIn,
+    kLike,
+    kCase,
+    kCall
+  };
+  Kind kind = Kind::kLiteral;
+  DataType type;         // the result type
+  int column = -1;       // kColumn: index in the input schema
+  std::string name;      // kColumn: the column's name; kCall: function name (lower case)
+  Scalar literal;        // kLiteral (monostate = NULL); storage type of `type`
+  UnaryOp unaryOp{};     // kUnary
+  BinaryOp binaryOp{};   // kBinary
+  bool negated = false;  // kIsNull (IS NOT NULL), kIn (NOT IN), kLike (NOT LIKE)
+  std::string pattern;   // kLike
+  std::vector<BoundExprPtr> children;  // operands; kIn: operand then list; kCase: c1,v1,...[,else]
+
+  /// Returns the canonical text used by EXPLAIN: binary nodes fully
+  /// parenthesized ("(l_quantity > 24)"), literals as the language writes them
+  /// (strings double-quoted, DATE '...', TIMESTAMP '...'), columns by name
+  /// (backquoted unless every dotted part is a bare word), calls as name(args).
+  std::string toString() const;
+};
+
+/// Returns the operator as the language writes it: "==", "AND", "+".
+const char* binaryOpText(BinaryOp op);
+
+/// Renders a literal value of `type` as the language writes it ("NULL" for monostate).
+std::string literalToString(const Scalar& value, const DataType& type);
+
+}  // namespace quarry::engine

@@ -1,0 +1,270 @@
+#include "quarry/engine/expr/evaluator.h"
+
+#include <stdexcept>
+
+#include "quarry/engine/expr/like_matcher.h"
+#include "quarry/engine/expr/scalar_functions.h"
+#include "quarry/engine/expr/vector_kernels.h"
+
+namespace quarry::engine {
+
+namespace {
+
+/// Evaluates `expr`, borrowing the page's block for a column and using
+/// `storage` for anything computed.
+const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage);
+
+bool isComparison(BinaryOp op) {
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt || op == BinaryOp::kLe ||
+         op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
+Block literalBlock(const BoundExpr& expr, size_t n) {
+  if (std::holds_alternative<std::monostate>(expr.literal)) return Block::nulls(expr.type, n);
+  if (expr.type.isBytes()) {
+    Block out(expr.type);
+    out.reserve(n);
+    const std::string& value = std::get<std::string>(expr.literal);
+    for (size_t i = 0; i < n; ++i) out.appendBytes(value);
+    return out;
+  }
+  return std::visit(
+      [&](const auto& value) -> Block {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, std::string>) {
+          throw std::logic_error("literalBlock: " + expr.type.toString());
+        } else {
+          return Block::fromValues(expr.type, std::vector<T>(n, value));
+        }
+      },
+      expr.literal);
+}
+
+/// Three-valued AND / OR over boolean blocks: false AND null = false, true OR null = true.
+Block logic(BinaryOp op, const Block& l, const Block& r) {
+  const size_t n = l.size();
+  if (l.type().kind == TypeKind::kNull && r.type().kind == TypeKind::kNull) {
+    return Block::nulls(DataType::boolean(), n);
+  }
+  // A NULL-typed side is a boolean block of nulls.
+  const Block lb =
+      l.type().kind == TypeKind::kNull ? Block::nulls(DataType::boolean(), n) : Block();
+  const Block rb =
+      r.type().kind == TypeKind::kNull ? Block::nulls(DataType::boolean(), n) : Block();
+  const Block& left = l.type().kind == TypeKind::kNull ? lb : l;
+  const Block& right = r.type().kind == TypeKind::kNull ? rb : r;
+  std::span<const uint8_t> a = left.values<uint8_t>();
+  std::span<const uint8_t> b = right.values<uint8_t>();
+  std::vector<uint8_t> out(n);
+  if (!left.hasNulls() && !right.hasNulls()) {
+    if (op == BinaryOp::kAnd) {
+      for (size_t i = 0; i < n; ++i) out[i] = a[i] & b[i];
+    } else {
+      for (size_t i = 0; i < n; ++i) out[i] = a[i] | b[i];
+    }
+    return Block::fromValues(DataType::boolean(), std::move(out));
+  }
+  const std::vector<uint8_t> ones(n, 1);
+  std::span<const uint8_t> va = left.hasNulls() ? left.validity() : std::span<const uint8_t>(ones);
+  std::span<const uint8_t> vb =
+      right.hasNulls() ? right.validity() : std::span<const uint8_t>(ones);
+  std::vector<uint8_t> valid(n);
+  if (op == BinaryOp::kAnd) {
+    // Known when both are known, or when either is a known false.
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t x = a[i] & va[i];
+      const uint8_t y = b[i] & vb[i];
+      out[i] = x & y;
+      valid[i] = (va[i] & vb[i]) | (va[i] & (x ^ 1)) | (vb[i] & (y ^ 1));
+    }
+  } else {
+    // Known when both are known, or when either is a known true.
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t x = a[i] & va[i];
+      const uint8_t y = b[i] & vb[i];
+      out[i] = x | y;
+      valid[i] = (va[i] & vb[i]) | x | y;
+    }
+  }
+  return booleanBlock(std::move(out), std::move(valid));
+}
+
+Block notBlock(const Block& in) {
+  if (in.type().kind == TypeKind::kNull) return Block::nulls(DataType::boolean(), in.size());
+  std::span<const uint8_t> a = in.values<uint8_t>();
+  std::vector<uint8_t> out(a.size());
+  for (size_t i = 0; i < a.size(); ++i) out[i] = a[i] ^ 1;
+  return booleanBlock(std::move(out),
+                      std::vector<uint8_t>(in.validity().begin(), in.validity().end()));
+}
+
+Block isNullBlock(const Block& in, bool negated) {
+  std::vector<uint8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) out[i] = static_cast<uint8_t>(in.isNull(i) != negated);
+  return Block::fromValues(DataType::boolean(), std::move(out));
+}
+
+Block inBlock(const BoundExpr& expr, const Page& page) {
+  Block operandStorage;
+  const Block& operand = evaluateInto(*expr.children[0], page, operandStorage);
+  // x IN (a, b) is (x = a) OR (x = b) under three-valued logic: null when
+  // nothing matches and some comparison is null.
+  Block result;
+  for (size_t k = 1; k < expr.children.size(); ++k) {
+    const BoundExpr& itemExpr = *expr.children[k];
+    std::optional<Block> equal;
+    if (itemExpr.kind == BoundExpr::Kind::kLiteral) {
+      equal = compareWithConstant(BinaryOp::kEq, operand, itemExpr.literal, itemExpr.type);
+    }
+    if (!equal) {
+      Block itemStorage;
+      equal = compareBlocks(BinaryOp::kEq, operand, evaluateInto(itemExpr, page, itemStorage));
+    }
+    result = k == 1 ? std::move(*equal) : logic(BinaryOp::kOr, result, *equal);
+  }
+  return expr.negated ? notBlock(result) : result;
+}
+
+Block likeBlock(const BoundExpr& expr, const Page& page) {
+  Block storage;
+  const Block& in = evaluateInto(*expr.children[0], page, storage);
+  if (in.type().kind == TypeKind::kNull) return Block::nulls(DataType::boolean(), in.size());
+  const LikeMatcher matcher(expr.pattern);
+  std::vector<uint8_t> out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    out[i] = static_cast<uint8_t>(matcher.matches(in.bytes(i)) != expr.negated);
+  }
+  return booleanBlock(std::move(out),
+                      std::vector<uint8_t>(in.validity().begin(), in.validity().end()));
+}
+
+/// CASE evaluates each condition only on the rows no earlier condition took, and
+/// each value only on the rows that take it, so that a branch not taken cannot
+/// fail (an overflow in it) or cost anything.
+Block caseBlock(const BoundExpr& expr, const Page& page) {
+  const size_t n = page.positionCount();
+  const size_t whens = expr.children.size() / 2;
+  const bool hasElse = expr.children.size() % 2 == 1;
+  // Row i takes values[choice[i]] at position slot[i]; kNone: no branch, null.
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> choice(n, kNone);
+  std::vector<uint32_t> slot(n, 0);
+  std::vector<Block> values;
+  values.reserve(whens + 2);
+  std::vector<uint32_t> remaining(n);
+  for (size_t i = 0; i < n; ++i) remaining[i] = static_cast<uint32_t>(i);
+  const auto branch = [&](const BoundExpr& valueExpr, const std::vector<uint32_t>& rows) {
+    const uint32_t index = static_cast<uint32_t>(values.size());
+    const Block value =
+        rows.size() == n ? evaluate(valueExpr, page) : evaluate(valueExpr, page.take(rows));
+    values.push_back(castBlock(value, expr.type));
+    for (size_t k = 0; k < rows.size(); ++k) {
+      choice[rows[k]] = index;
+      slot[rows[k]] = static_cast<uint32_t>(k);
+    }
+  };
+  for (size_t w = 0; w < whens && !remaining.empty(); ++w) {
+    const Page subset = remaining.size() == n ? Page() : page.take(remaining);
+    const Page& rowsPage = remaining.size() == n ? page : subset;
+    Block storage;
+    const Block& condition = evaluateInto(*expr.children[2 * w], rowsPage, storage);
+    if (condition.type().kind == TypeKind::kNull) continue;
+    std::span<const uint8_t> c = condition.values<uint8_t>();  // zero at null positions
+    std::vector<uint32_t> taken;
+    std::vector<uint32_t> rest;
+    for (size_t k = 0; k < remaining.size(); ++k) (c[k] ? taken : rest).push_back(remaining[k]);
+    if (!taken.empty()) branch(*expr.children[2 * w + 1], taken);
+    remaining = std::move(rest);
+  }
+  if (hasElse && !remaining.empty()) branch(*expr.children.back(), remaining);
+  values.push_back(Block::nulls(expr.type, 1));
+  const uint32_t nullBranch = static_cast<uint32_t>(values.size() - 1);
+  Block out(expr.type);
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const bool none = choice[i] == kNone;
+    out.appendFrom(values[none ? nullBranch : choice[i]], none ? 0 : slot[i]);
+  }
+  return out;
+}
+
+const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage) {
+  if (expr.kind == BoundExpr::Kind::kColumn) return page.block(static_cast<size_t>(expr.column));
+  storage = evaluate(expr, page);
+  return storage;
+}
+
+}  // namespace
+
+Block evaluate(const BoundExpr& expr, const Page& page) {
+  const size_t n = page.positionCount();
+  switch (expr.kind) {
+    case BoundExpr::Kind::kColumn:
+      return page.block(static_cast<size_t>(expr.column));
+    case BoundExpr::Kind::kLiteral:
+      return literalBlock(expr, n);
+    case BoundExpr::Kind::kUnary: {
+      Block storage;
+      const Block& in = evaluateInto(*expr.children[0], page, storage);
+      return expr.unaryOp == UnaryOp::kNot ? notBlock(in) : negateBlock(in, expr.type);
+    }
+    case BoundExpr::Kind::kBinary: {
+      if (isComparison(expr.binaryOp)) {
+        // column op literal (or literal op column): compare without materializing the literal.
+        const BoundExpr& a = *expr.children[0];
+        const BoundExpr& b = *expr.children[1];
+        if (b.kind == BoundExpr::Kind::kLiteral || a.kind == BoundExpr::Kind::kLiteral) {
+          const bool literalRight = b.kind == BoundExpr::Kind::kLiteral;
+          const BoundExpr& literal = literalRight ? b : a;
+          Block storage;
+          const Block& column = evaluateInto(literalRight ? a : b, page, storage);
+          const BinaryOp op = literalRight ? expr.binaryOp : flipComparison(expr.binaryOp);
+          if (std::optional<Block> out =
+                  compareWithConstant(op, column, literal.literal, literal.type)) {
+            return std::move(*out);
+          }
+          const Block constant = literalBlock(literal, n);
+          return literalRight ? compareBlocks(op, column, constant)
+                              : compareBlocks(expr.binaryOp, constant, column);
+        }
+      }
+      Block leftStorage;
+      Block rightStorage;
+      const Block& l = evaluateInto(*expr.children[0], page, leftStorage);
+      const Block& r = evaluateInto(*expr.children[1], page, rightStorage);
+      switch (expr.binaryOp) {
+        case BinaryOp::kAnd:
+        case BinaryOp::kOr:
+          return logic(expr.binaryOp, l, r);
+        case BinaryOp::kEq:
+        case BinaryOp::kNe:
+        case BinaryOp::kLt:
+        case BinaryOp::kLe:
+        case BinaryOp::kGt:
+        case BinaryOp::kGe:
+          return compareBlocks(expr.binaryOp, l, r);
+        default:
+          return arithmeticBlocks(expr.binaryOp, l, r, expr.type);
+      }
+    }
+    case BoundExpr::Kind::kIsNull: {
+      Block storage;
+      return isNullBlock(evaluateInto(*expr.children[0], page, storage), expr.negated);
+    }
+    case BoundExpr::Kind::kIn:
+      return inBlock(expr, page);
+    case BoundExpr::Kind::kLike:
+      return likeBlock(expr, page);
+    case BoundExpr::Kind::kCase:
+      return caseBlock(expr, page);
+    case BoundExpr::Kind::kCall: {
+      std::vector<Block> args;
+      args.reserve(expr.children.size());
+      for (const BoundExprPtr& child : expr.children) args.push_back(evaluate(*child, page));
+      return evaluateCall(expr, args, n);
+    }
+  }
+  throw std::logic_error("evaluate: unknown expression kind");
+}
+
+}  // namespace quarry::engine

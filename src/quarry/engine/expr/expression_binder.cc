@@ -1,0 +1,411 @@
+#include "quarry/engine/expr/expression_binder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/expr/scalar_functions.h"
+#include "quarry/engine/expr/type_rules.h"
+#include "quarry/engine/parse/query_printer.h"
+
+namespace quarry::engine {
+
+namespace {
+
+using Kind = BoundExpr::Kind;
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "did you mean X?" for the closest candidate within a third of the word's
+/// length (at least 2 edits), else a list of the first few candidates.
+template <typename Names>
+std::string closestHint(std::string_view word, const Names& candidates, const char* what) {
+  std::string best;
+  size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const auto& candidate : candidates) {
+    const size_t distance = editDistance(word, candidate);
+    if (distance < bestDistance) {
+      best = std::string(candidate);
+      bestDistance = distance;
+    }
+  }
+  if (!best.empty()) return "did you mean " + best + "?";
+  std::string list;
+  size_t shown = 0;
+  for (const auto& candidate : candidates) {
+    if (shown == 8) {
+      list += ", ...";
+      break;
+    }
+    list += (shown++ == 0 ? "" : ", ") + std::string(candidate);
+  }
+  return list.empty() ? std::string() : std::string(what) + ": " + list;
+}
+
+std::shared_ptr<BoundExpr> literalNode(DataType type, Scalar value) {
+  auto node = std::make_shared<BoundExpr>();
+  node->kind = Kind::kLiteral;
+  node->type = type;
+  node->literal = std::move(value);
+  return node;
+}
+
+/// An integer literal with its sign (the magnitude as written, up to 2^64 - 1).
+BoundExprPtr integerLiteral(uint64_t magnitude, bool negative) {
+  if (!negative) {
+    if (magnitude <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
+      return literalNode(DataType::int32(), static_cast<int32_t>(magnitude));
+    }
+    if (magnitude <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return literalNode(DataType::int64(), static_cast<int64_t>(magnitude));
+    }
+    return literalNode(DataType::uint64(), magnitude);
+  }
+  if (magnitude <= 2147483648ULL) {
+    return literalNode(DataType::int32(), static_cast<int32_t>(-static_cast<int64_t>(magnitude)));
+  }
+  if (magnitude <= 9223372036854775808ULL) {
+    return literalNode(DataType::int64(), static_cast<int64_t>(0 - magnitude));  // two's complement
+  }
+  return literalNode(DataType::decimal(38, 0), -static_cast<Int128>(magnitude));
+}
+
+BoundExprPtr decimalLiteral(const DecimalLiteral& d, bool negative, const SourcePosition& at) {
+  const std::optional<Int128> unscaled = parseUnscaled(d.unscaled);
+  if (!unscaled || d.scale > 38) {
+    throw QueryError("the number " + d.unscaled + " has more than 38 digits", at.line, at.column,
+                     "write it as a double, with an exponent: 1.5e40");
+  }
+  const Int128 value = negative ? -*unscaled : *unscaled;
+  if (d.scale == 0) return literalNode(DataType::decimal(38, 0), value);
+  const int32_t digits = static_cast<int32_t>(d.unscaled.size());
+  const int32_t precision = std::min(38, std::max(digits, d.scale + 1));
+  return literalNode(DataType::decimal(std::max(precision, d.scale), d.scale), value);
+}
+
+BoundExprPtr bindLiteral(const Literal& literal, const SourcePosition& at) {
+  struct Visitor {
+    const SourcePosition& at;
+    BoundExprPtr operator()(const NullLiteral&) const {
+      return literalNode(DataType::null(), std::monostate{});
+    }
+    BoundExprPtr operator()(const BooleanLiteral& b) const {
+      return literalNode(DataType::boolean(), static_cast<uint8_t>(b.value ? 1 : 0));
+    }
+    BoundExprPtr operator()(const IntegerLiteral& i) const {
+      return integerLiteral(i.value, false);
+    }
+    BoundExprPtr operator()(const DecimalLiteral& d) const { return decimalLiteral(d, false, at); }
+    BoundExprPtr operator()(const DoubleLiteral& d) const {
+      return literalNode(DataType::float64(), d.value);
+    }
+    BoundExprPtr operator()(const StringLiteral& s) const {
+      return literalNode(DataType::string(), s.value);
+    }
+    BoundExprPtr operator()(const DateLiteral& d) const {
+      return literalNode(DataType::date(), d.value.daysSinceEpoch);
+    }
+    BoundExprPtr operator()(const TimestampLiteral& t) const {
+      const bool nanos = t.value.nanos % 1000 != 0;
+      const int64_t perSecond = nanos ? 1'000'000'000 : 1'000'000;
+      int64_t units = 0;
+      if (__builtin_mul_overflow(t.value.epochSeconds, perSecond, &units) ||
+          __builtin_add_overflow(units, nanos ? t.value.nanos : t.value.nanos / 1000, &units)) {
+        throw QueryError("the timestamp is out of range for nanoseconds", at.line, at.column,
+                         "write at most 6 fraction digits");
+      }
+      return literalNode(DataType::timestamp(nanos ? TimeUnit::kNanos : TimeUnit::kMicros, false),
+                         units);
+    }
+  };
+  return std::visit(Visitor{at}, literal);
+}
+
+class Binder {
+ public:
+  explicit Binder(const Schema& input) : input_(input) {}
+
+  BoundExprPtr bind(const Expr& ast) {
+    const SourcePosition& at = ast.position;
+    return std::visit(
+        [&](const auto& node) -> BoundExprPtr {
+          using T = std::decay_t<decltype(node)>;
+          if constexpr (std::is_same_v<T, Literal>) {
+            return bindLiteral(node, at);
+          } else if constexpr (std::is_same_v<T, ColumnRef>) {
+            return bindColumn(node.name);
+          } else if constexpr (std::is_same_v<T, Star>) {
+            throw QueryError("* is only allowed as the argument of COUNT(*)", at.line, at.column,
+                             "name a column instead");
+          } else if constexpr (std::is_same_v<T, UnaryExpr>) {
+            return bindUnary(node, at);
+          } else if constexpr (std::is_same_v<T, BinaryExpr>) {
+            return bindBinary(node, at);
+          } else if constexpr (std::is_same_v<T, IsNullExpr>) {
+            auto out = make(Kind::kIsNull, DataType::boolean());
+            out->negated = node.negated;
+            out->children.push_back(bind(*node.operand));
+            return out;
+          } else if constexpr (std::is_same_v<T, InExpr>) {
+            return bindIn(node, at);
+          } else if constexpr (std::is_same_v<T, LikeExpr>) {
+            return bindLike(node, at);
+          } else if constexpr (std::is_same_v<T, CaseExpr>) {
+            return bindCase(node, at);
+          } else {
+            return bindCall(node, at);
+          }
+        },
+        ast.node);
+  }
+
+ private:
+  static std::shared_ptr<BoundExpr> make(Kind kind, DataType type) {
+    auto node = std::make_shared<BoundExpr>();
+    node->kind = kind;
+    node->type = type;
+    return node;
+  }
+
+  BoundExprPtr bindColumn(const Identifier& name) {
+    const std::string dotted = name.dotted();
+    const int index = fieldIndex(input_, dotted);
+    if (index < 0) {
+      std::vector<std::string> names;
+      names.reserve(input_.size());
+      for (const Field& f : input_) names.push_back(f.name);
+      throw QueryError("unknown column " + printIdentifier(name), name.position.line,
+                       name.position.column, closestHint(dotted, names, "the columns are"));
+    }
+    auto out = make(Kind::kColumn, input_[static_cast<size_t>(index)].type);
+    out->column = index;
+    out->name = dotted;
+    return out;
+  }
+
+  BoundExprPtr bindUnary(const UnaryExpr& node, const SourcePosition& at) {
+    const Expr& operand = *node.operand;
+    if (node.op == UnaryOp::kNegate && operand.is<Literal>()) {
+      // Fold the sign into the literal: -2147483648 is an int32, -9223372036854775808 an int64.
+      const Literal& literal = operand.as<Literal>();
+      if (const auto* i = std::get_if<IntegerLiteral>(&literal))
+        return integerLiteral(i->value, true);
+      if (const auto* d = std::get_if<DecimalLiteral>(&literal))
+        return decimalLiteral(*d, true, operand.position);
+      if (const auto* d = std::get_if<DoubleLiteral>(&literal))
+        return literalNode(DataType::float64(), -d->value);
+    }
+    BoundExprPtr child = bind(operand);
+    const DataType& t = child->type;
+    std::shared_ptr<BoundExpr> out;
+    if (node.op == UnaryOp::kNot) {
+      if (t.kind != TypeKind::kBoolean && t.kind != TypeKind::kNull) {
+        throw QueryError(
+            "NOT needs a boolean, got " + child->toString() + " of type " + t.toString(), at.line,
+            at.column, "compare it first, e.g. NOT (x > 0)");
+      }
+      out = make(Kind::kUnary, DataType::boolean());
+    } else {
+      if (!t.isNumeric() && t.kind != TypeKind::kNull) {
+        throw QueryError("cannot negate " + child->toString() + " of type " + t.toString(), at.line,
+                         at.column, "unary minus takes a number");
+      }
+      out = make(Kind::kUnary, t.kind == TypeKind::kUInt64 ? DataType::decimal(20, 0) : t);
+    }
+    out->unaryOp = node.op;
+    out->children.push_back(std::move(child));
+    return out;
+  }
+
+  /// Reads a TIMESTAMP literal compared with a UTC-adjusted timestamp as UTC.
+  static void adjustTimestampLiteral(BoundExprPtr& literal, const DataType& other) {
+    if (literal->kind != Kind::kLiteral || literal->type.kind != TypeKind::kTimestamp ||
+        other.kind != TypeKind::kTimestamp || literal->type.utcAdjusted == other.utcAdjusted) {
+      return;
+    }
+    auto copy = std::make_shared<BoundExpr>(*literal);
+    copy->type.utcAdjusted = other.utcAdjusted;
+    literal = std::move(copy);
+  }
+
+  static void checkComparable(BoundExprPtr& left, BoundExprPtr& right, const SourcePosition& at) {
+    adjustTimestampLiteral(left, right->type);
+    adjustTimestampLiteral(right, left->type);
+    const DataType& a = left->type;
+    const DataType& b = right->type;
+    if (comparable(a, b)) return;
+    const std::string message = "cannot compare " + left->toString() + " (" + a.toString() +
+                                ") with " + right->toString() + " (" + b.toString() + ")";
+    std::string hint =
+        "compare values of one kind: numbers, strings, booleans, dates and timestamps";
+    const auto isLiteral = [](const BoundExprPtr& e) { return e->kind == Kind::kLiteral; };
+    const auto isTemporal = [](const DataType& t) {
+      return t.kind == TypeKind::kDate || t.kind == TypeKind::kTimestamp ||
+             t.kind == TypeKind::kTime;
+    };
+    if (a.kind == TypeKind::kTimestamp && b.kind == TypeKind::kTimestamp) {
+      hint = "a UTC-adjusted timestamp and a local one do not compare";
+    } else if (a.kind == TypeKind::kString && b.isNumeric() && isLiteral(right)) {
+      hint = "compare with a string literal: " + quoteString(right->toString());
+    } else if (b.kind == TypeKind::kString && a.isNumeric() && isLiteral(left)) {
+      hint = "compare with a string literal: " + quoteString(left->toString());
+    } else if ((a.kind == TypeKind::kString && isLiteral(left) && b.isNumeric()) ||
+               (b.kind == TypeKind::kString && isLiteral(right) && a.isNumeric())) {
+      hint = "write the number without quotes";
+    } else if ((isTemporal(a) && b.kind == TypeKind::kString) ||
+               (isTemporal(b) && a.kind == TypeKind::kString)) {
+      hint = "write a typed literal: DATE 'YYYY-MM-DD' or TIMESTAMP 'YYYY-MM-DD HH:MM:SS'";
+    }
+    throw QueryError(message, at.line, at.column, hint);
+  }
+
+  BoundExprPtr bindBinary(const BinaryExpr& node, const SourcePosition& at) {
+    BoundExprPtr left = bind(*node.left);
+    BoundExprPtr right = bind(*node.right);
+    std::shared_ptr<BoundExpr> out;
+    switch (node.op) {
+      case BinaryOp::kAnd:
+      case BinaryOp::kOr: {
+        for (const BoundExprPtr& side : {left, right}) {
+          if (side->type.kind != TypeKind::kBoolean && side->type.kind != TypeKind::kNull) {
+            throw QueryError(std::string(node.op == BinaryOp::kAnd ? "AND" : "OR") +
+                                 " needs booleans, got " + side->toString() + " of type " +
+                                 side->type.toString(),
+                             at.line, at.column, "compare it first, e.g. x > 0");
+          }
+        }
+        out = make(Kind::kBinary, DataType::boolean());
+        break;
+      }
+      case BinaryOp::kEq:
+      case BinaryOp::kNe:
+      case BinaryOp::kLt:
+      case BinaryOp::kLe:
+      case BinaryOp::kGt:
+      case BinaryOp::kGe:
+        checkComparable(left, right, at);
+        out = make(Kind::kBinary, DataType::boolean());
+        break;
+      default: {
+        const std::optional<DataType> type = arithmeticResultType(node.op, left->type, right->type);
+        if (!type) {
+          throw QueryError("cannot compute " + left->toString() + " (" + left->type.toString() +
+                               ") " + binaryOpText(node.op) + " " + right->toString() + " (" +
+                               right->type.toString() + ")",
+                           at.line, at.column, "arithmetic takes numbers");
+        }
+        out = make(Kind::kBinary, *type);
+        break;
+      }
+    }
+    out->binaryOp = node.op;
+    out->children = {std::move(left), std::move(right)};
+    return out;
+  }
+
+  BoundExprPtr bindIn(const InExpr& node, const SourcePosition& at) {
+    auto out = make(Kind::kIn, DataType::boolean());
+    out->negated = node.negated;
+    BoundExprPtr operand = bind(*node.operand);
+    out->children.push_back(operand);
+    for (const Expr& item : node.list) {
+      BoundExprPtr value = bind(item);
+      BoundExprPtr probe = operand;
+      checkComparable(probe, value, item.position.line > 0 ? item.position : at);
+      out->children.push_back(std::move(value));
+    }
+    return out;
+  }
+
+  BoundExprPtr bindLike(const LikeExpr& node, const SourcePosition& at) {
+    BoundExprPtr operand = bind(*node.operand);
+    if (operand->type.kind != TypeKind::kString && operand->type.kind != TypeKind::kNull) {
+      throw QueryError("LIKE needs a string, got " + operand->toString() + " of type " +
+                           operand->type.toString(),
+                       at.line, at.column, "LIKE matches strings; compare other types with = or <");
+    }
+    auto out = make(Kind::kLike, DataType::boolean());
+    out->negated = node.negated;
+    out->pattern = node.pattern;
+    out->children.push_back(std::move(operand));
+    return out;
+  }
+
+  BoundExprPtr bindCase(const CaseExpr& node, const SourcePosition& at) {
+    auto out = make(Kind::kCase, DataType::null());
+    DataType type = DataType::null();
+    const auto addValue = [&](const Expr& value) {
+      BoundExprPtr bound = bind(value);
+      const std::optional<DataType> joined = commonSuperType(type, bound->type);
+      if (!joined) {
+        throw QueryError("CASE values of types " + type.toString() + " and " +
+                             bound->type.toString() + " do not mix",
+                         value.position.line, value.position.column,
+                         "give every branch the same kind of value");
+      }
+      type = *joined;
+      out->children.push_back(std::move(bound));
+    };
+    for (const WhenClause& when : node.whens) {
+      BoundExprPtr condition = bind(*when.condition);
+      if (condition->type.kind != TypeKind::kBoolean && condition->type.kind != TypeKind::kNull) {
+        throw QueryError("a CASE condition must be a boolean, got " + condition->toString() +
+                             " of type " + condition->type.toString(),
+                         when.condition->position.line, when.condition->position.column,
+                         "compare it, e.g. x > 0");
+      }
+      out->children.push_back(std::move(condition));
+      addValue(*when.value);
+    }
+    if (node.otherwise) addValue(**node.otherwise);
+    (void)at;
+    out->type = type;
+    return out;
+  }
+
+  BoundExprPtr bindCall(const CallExpr& node, const SourcePosition& at) {
+    const std::string& name = node.function;
+    const auto aggregates = aggregateFunctionNames();
+    if (std::find(aggregates.begin(), aggregates.end(), name) != aggregates.end()) {
+      throw QueryError("aggregate " + name + " is only allowed in STATS", at.line, at.column,
+                       "compute it with STATS, e.g. STATS x = " + name + "(...)");
+    }
+    const auto functions = scalarFunctionNames();
+    if (std::find(functions.begin(), functions.end(), name) == functions.end()) {
+      throw QueryError("unknown function " + name, at.line, at.column,
+                       closestHint(name, functions, "the functions are"));
+    }
+    auto out = make(Kind::kCall, DataType::null());
+    out->name = name;
+    for (const Expr& arg : node.args) out->children.push_back(bind(arg));
+    out->type = bindScalarFunction(*out, at.line, at.column);
+    return out;
+  }
+
+  const Schema& input_;
+};
+
+}  // namespace
+
+BoundExprPtr bindExpression(const Expr& ast, const Schema& input) {
+  return Binder(input).bind(ast);
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/parse/ast.h"
+
+/// Resolves an AST expression against the columns of an input: names to
+/// channels, literals to typed values, operators and functions to result types
+/// (type_rules.h, scalar_functions.h).
+///
+/// Literals: an integer is int32 when it fits, else int64, else uint64, else
+/// decimal(38,0); a unary minus folds into the literal it precedes, so
+/// -2147483648 is an int32. `12.50` is decimal(4,2) (DuckDB's precision: at
+/// least one integer digit); `1.5e3` a double. DATE '...' is a date. TIMESTAMP
+/// '...' is a wall-clock timestamp in microseconds (nanoseconds when written
+/// with more than 6 fraction digits), local; compared with (=, <, IN) a
+/// UTC-adjusted timestamp it is read as a UTC instant, since queries have no
+/// session time zone.
+///
+/// Column names are case-sensitive and dotted names are one field: `a.b` is the
+/// field named "a.b" (struct leaves, `_file.path`).
+namespace quarry::engine {
+
+/// Binds `ast` against `input`; throws QueryError (line, column, hint) for an
+/// unknown column or function, an aggregate outside STATS, or operand types
+/// that do not go together.
+BoundExprPtr bindExpression(const Expr& ast, const Schema& input);
+
+}  // namespace quarry::engine

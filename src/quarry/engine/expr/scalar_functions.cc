@@ -1,0 +1,507 @@
+#include "quarry/engine/expr/scalar_functions.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "quarry/common/error.h"
+#include "quarry/common/values.h"
+#include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/expr/type_rules.h"
+#include "quarry/engine/expr/vector_kernels.h"
+
+namespace quarry::engine {
+
+namespace {
+
+constexpr std::array<std::string_view, 10> kScalarNames = {
+    "abs",       "round",       "length",   "to_lower",   "to_upper",
+    "substring", "starts_with", "coalesce", "date_trunc", "date_extract"};
+constexpr std::array<std::string_view, 6> kAggregateNames = {
+    "count", "count_distinct", "min", "max", "sum", "avg"};
+
+constexpr std::array<std::string_view, 8> kTruncUnits = {"year", "quarter", "month",  "week",
+                                                         "day",  "hour",    "minute", "second"};
+constexpr std::array<std::string_view, 9> kExtractParts = {
+    "year", "month", "day", "hour", "minute", "second", "dow", "doy", "quarter"};
+
+[[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint,
+                       int line, int column) {
+  throw QueryError(call.name + ": " + message, line, column, hint);
+}
+
+bool isStringOrNull(const DataType& t) {
+  return t.kind == TypeKind::kString || t.kind == TypeKind::kNull;
+}
+bool isIntegerOrNull(const DataType& t) {
+  return isInteger(t) || t.kind == TypeKind::kNull;
+}
+bool isInstantOrNull(const DataType& t) {
+  return t.kind == TypeKind::kDate || t.kind == TypeKind::kTimestamp || t.kind == TypeKind::kNull;
+}
+
+/// The lower-case string literal of argument 0 (a unit or part name), checked against `allowed`.
+std::string unitArgument(const BoundExpr& call, std::span<const std::string_view> allowed, int line,
+                         int column) {
+  std::string list;
+  for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  const BoundExpr& arg = *call.children[0];
+  if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
+    fail(call, "the first argument must be a string literal", "one of " + list, line, column);
+  }
+  std::string unit = std::get<std::string>(arg.literal);
+  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view a : allowed) {
+    if (a == unit) return unit;
+  }
+  fail(call, "unknown unit \"" + unit + "\"", "one of " + list, line, column);
+}
+
+// ---- calendar ---------------------------------------------------------------
+
+struct Civil {
+  int64_t year;
+  unsigned month;
+  unsigned day;
+};
+
+Civil civilFromDays(int64_t z) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  return {static_cast<int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0), m, d};
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t daysFromCivil(int64_t year, unsigned month, unsigned day) {
+  return Date::ofCivil(year, month, day).daysSinceEpoch;
+}
+
+int64_t truncateInstant(std::string_view unit, int64_t value, int64_t perSecond) {
+  const int64_t perDay = perSecond * 86'400;
+  const int64_t days = floorDiv(value, perDay);
+  if (unit == "second") return floorDiv(value, perSecond) * perSecond;
+  if (unit == "minute") return floorDiv(value, perSecond * 60) * perSecond * 60;
+  if (unit == "hour") return floorDiv(value, perSecond * 3600) * perSecond * 3600;
+  if (unit == "day") return days * perDay;
+  if (unit == "week")
+    return (days - (((days + 3) % 7 + 7) % 7)) * perDay;  // 1970-01-01 was a Thursday
+  const Civil c = civilFromDays(days);
+  if (unit == "month") return daysFromCivil(c.year, c.month, 1) * perDay;
+  if (unit == "quarter") return daysFromCivil(c.year, (c.month - 1) / 3 * 3 + 1, 1) * perDay;
+  return daysFromCivil(c.year, 1, 1) * perDay;  // year
+}
+
+int64_t extractPart(std::string_view part, int64_t value, int64_t perSecond) {
+  const int64_t perDay = perSecond * 86'400;
+  const int64_t days = floorDiv(value, perDay);
+  const int64_t secondOfDay = (value - days * perDay) / perSecond;
+  if (part == "hour") return secondOfDay / 3600;
+  if (part == "minute") return secondOfDay / 60 % 60;
+  if (part == "second") return secondOfDay % 60;
+  if (part == "dow") return ((days + 4) % 7 + 7) % 7;  // Sunday = 0
+  const Civil c = civilFromDays(days);
+  if (part == "year") return c.year;
+  if (part == "month") return c.month;
+  if (part == "day") return c.day;
+  if (part == "quarter") return (c.month - 1) / 3 + 1;
+  return days - daysFromCivil(c.year, 1, 1) + 1;  // doy
+}
+
+// ---- strings ------------------------------------------------------------------
+
+/// Maps one code point to its other case by the simple rules named in the header.
+uint32_t mapCase(uint32_t cp, bool upper) {
+  if (upper) {
+    if (cp >= 'a' && cp <= 'z') return cp - 0x20;
+    if ((cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) || (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) ||
+        (cp >= 0x430 && cp <= 0x44F)) {
+      return cp - 0x20;
+    }
+    if (cp >= 0x450 && cp <= 0x45F) return cp - 0x50;
+  } else {
+    if (cp >= 'A' && cp <= 'Z') return cp + 0x20;
+    if ((cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) ||
+        (cp >= 0x410 && cp <= 0x42F)) {
+      return cp + 0x20;
+    }
+    if (cp >= 0x400 && cp <= 0x40F) return cp + 0x50;
+  }
+  return cp;
+}
+
+void changeCase(std::string_view in, bool upper, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    const auto b = static_cast<unsigned char>(in[i]);
+    if (b < 0x80) {
+      out.push_back(static_cast<char>(mapCase(b, upper)));
+    } else if ((b & 0xE0) == 0xC0 && i + 1 < in.size()) {
+      // Every mapped letter is a two-byte sequence, and maps to one.
+      const uint32_t cp = ((b & 0x1Fu) << 6) | (static_cast<unsigned char>(in[i + 1]) & 0x3Fu);
+      const uint32_t mapped = mapCase(cp, upper);
+      out.push_back(static_cast<char>(0xC0 | (mapped >> 6)));
+      out.push_back(static_cast<char>(0x80 | (mapped & 0x3F)));
+      ++i;
+    } else {
+      out.push_back(static_cast<char>(b));
+    }
+  }
+}
+
+int64_t characterCount(std::string_view s) {
+  int64_t count = 0;
+  for (char c : s) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return count;
+}
+
+/// The byte offset of character `index` (0-based, <= character count).
+size_t byteOffsetOf(std::string_view s, int64_t index) {
+  size_t i = 0;
+  for (int64_t k = 0; k < index && i < s.size(); ++k) {
+    ++i;
+    while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
+std::string_view substring(std::string_view s, int64_t offset, std::optional<int64_t> length) {
+  const int64_t count = characterCount(s);
+  // 0-based start: `offset` 1 is the first character, 0 just before it, -1 the last.
+  const int64_t start = offset > 0 ? offset - 1 : (offset == 0 ? -1 : count + offset);
+  const int64_t end = length ? (*length > count - start ? count : start + *length) : count;
+  const int64_t from = std::clamp<int64_t>(start, 0, count);
+  const int64_t to = std::clamp<int64_t>(end, 0, count);
+  if (to <= from) return {};
+  const size_t fromByte = byteOffsetOf(s, from);
+  const size_t toByte = fromByte + byteOffsetOf(s.substr(fromByte), to - from);
+  return s.substr(fromByte, toByte - fromByte);
+}
+
+/// Integer argument `k` at position i as int64 (the binder admits only integer types).
+int64_t integerAt(const Block& b, size_t i) {
+  switch (b.type().kind) {
+    case TypeKind::kInt32:
+      return b.values<int32_t>()[i];
+    case TypeKind::kInt64:
+      return b.values<int64_t>()[i];
+    default: {
+      const uint64_t v = b.values<uint64_t>()[i];
+      return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
+    }
+  }
+}
+
+bool anyNull(const std::vector<Block>& args, size_t i) {
+  for (const Block& a : args) {
+    if (a.isNull(i)) return true;
+  }
+  return false;
+}
+
+// ---- numbers ------------------------------------------------------------------
+
+int64_t roundDigits(const BoundExpr& call) {
+  if (call.children.size() < 2) return 0;
+  const Scalar& digits = call.children[1]->literal;
+  if (const auto* v = std::get_if<int32_t>(&digits)) return *v;
+  return std::get<int64_t>(digits);
+}
+
+Block absBlock(const Block& in, const DataType& type) {
+  if (type.kind == TypeKind::kUInt64) return in;
+  if (type.kind == TypeKind::kDouble) {
+    std::span<const double> v = in.values<double>();
+    std::vector<double> out(v.size());
+    for (size_t i = 0; i < v.size(); ++i) out[i] = std::fabs(v[i]);
+    return Block::fromValues(type, std::move(out),
+                             std::vector<uint8_t>(in.validity().begin(), in.validity().end()));
+  }
+  // abs(x) = x < 0 ? -x : x, through negation for its overflow check.
+  const Block negated = negateBlock(in, type);
+  Block out(type);
+  out.reserve(in.size());
+  const Block zero = Block::fromValues(DataType::int32(), std::vector<int32_t>(in.size()));
+  const Block negative = compareBlocks(BinaryOp::kLt, in, zero);
+  for (size_t i = 0; i < in.size(); ++i) {
+    out.appendFrom(!negative.isNull(i) && negative.values<uint8_t>()[i] ? negated : in, i);
+  }
+  return out;
+}
+
+Block roundBlock(const BoundExpr& call, const Block& in) {
+  const DataType& type = call.type;
+  const int64_t digits = roundDigits(call);
+  const size_t n = in.size();
+  const std::vector<uint8_t> validity(in.validity().begin(), in.validity().end());
+  switch (type.kind) {
+    case TypeKind::kDouble: {
+      std::span<const double> v = in.values<double>();
+      std::vector<double> out(n);
+      const double modifier = std::pow(10.0, static_cast<double>(digits < 0 ? -digits : digits));
+      for (size_t i = 0; i < n; ++i) {
+        const double r = digits >= 0 ? std::round(v[i] * modifier) / modifier
+                                     : std::round(v[i] / modifier) * modifier;
+        out[i] = std::isfinite(r) ? r : v[i];
+      }
+      return Block::fromValues(type, std::move(out), validity);
+    }
+    case TypeKind::kDecimal: {
+      const int32_t fromScale = in.type().scale;
+      std::span<const Int128> v = in.values<Int128>();
+      std::vector<Int128> out(n);
+      const Int128 limit = pow10Int128(type.precision);
+      for (size_t i = 0; i < n; ++i) {
+        Int128 r = scaleDownRounded(v[i], fromScale - type.scale);
+        if (digits < 0)
+          r = scaleDownRounded(r, static_cast<int>(-digits)) *
+              pow10Int128(static_cast<int>(-digits));
+        if (r >= limit || r <= -limit) {
+          throw InvalidArgument("Overflow in round of " + in.type().toString() + " (" +
+                                decimalToString(v[i], fromScale) + ", " + std::to_string(digits) +
+                                ")");
+        }
+        out[i] = r;
+      }
+      return Block::fromValues(type, std::move(out), validity);
+    }
+    default:
+      break;
+  }
+  // Integers: only negative digits change them.
+  if (digits >= 0) return in;
+  const Block wide = castBlock(in, DataType::decimal(38, 0));
+  std::span<const Int128> v = wide.values<Int128>();
+  Block out(type);
+  out.reserve(n);
+  const int by = static_cast<int>(std::min<int64_t>(-digits, 38));
+  const Int128 max = type.kind == TypeKind::kInt32   ? Int128{INT32_MAX}
+                     : type.kind == TypeKind::kInt64 ? Int128{INT64_MAX}
+                                                     : Int128{UINT64_MAX};
+  const Int128 min = type.kind == TypeKind::kInt32   ? Int128{INT32_MIN}
+                     : type.kind == TypeKind::kInt64 ? Int128{INT64_MIN}
+                                                     : Int128{0};
+  for (size_t i = 0; i < n; ++i) {
+    if (in.isNull(i)) {
+      out.appendNull();
+      continue;
+    }
+    const Int128 r = scaleDownRounded(v[i], by) * pow10Int128(by);
+    if (r > max || r < min) {
+      throw InvalidArgument("Overflow in round of " + type.toString() + " (" +
+                            int128ToString(v[i]) + ", " + std::to_string(digits) + ")");
+    }
+    if (type.kind == TypeKind::kInt32) {
+      out.append(static_cast<int32_t>(r));
+    } else if (type.kind == TypeKind::kInt64) {
+      out.append(static_cast<int64_t>(r));
+    } else {
+      out.append(static_cast<uint64_t>(r));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::span<const std::string_view> scalarFunctionNames() {
+  return kScalarNames;
+}
+std::span<const std::string_view> aggregateFunctionNames() {
+  return kAggregateNames;
+}
+
+DataType bindScalarFunction(const BoundExpr& call, int line, int column) {
+  const std::string& name = call.name;
+  const std::vector<BoundExprPtr>& args = call.children;
+  const auto arity = [&](size_t min, size_t max, const char* usage) {
+    if (args.size() < min || args.size() > max) {
+      fail(call,
+           "expected " +
+               (min == max ? std::to_string(min)
+                           : std::to_string(min) + " to " + std::to_string(max)) +
+               " arguments, got " + std::to_string(args.size()),
+           std::string("call it as ") + usage, line, column);
+    }
+  };
+  const auto argType = [&](size_t k) { return args[k]->type; };
+  const auto expect = [&](size_t k, bool ok, const std::string& what) {
+    if (!ok) {
+      fail(call,
+           "argument " + std::to_string(k + 1) + " must be " + what + ", got " +
+               argType(k).toString(),
+           "pass " + what, line, column);
+    }
+  };
+  if (name == "abs") {
+    arity(1, 1, "abs(number)");
+    expect(0, argType(0).isNumeric() || argType(0).kind == TypeKind::kNull, "a number");
+    return argType(0);
+  }
+  if (name == "round") {
+    arity(1, 2, "round(number[, digits])");
+    expect(0, argType(0).isNumeric() || argType(0).kind == TypeKind::kNull, "a number");
+    if (args.size() == 2) {
+      const BoundExpr& d = *args[1];
+      if (d.kind != BoundExpr::Kind::kLiteral ||
+          (d.type.kind != TypeKind::kInt32 && d.type.kind != TypeKind::kInt64)) {
+        fail(call, "digits must be an integer literal", "write round(x, 2)", line, column);
+      }
+    }
+    const DataType t = argType(0);
+    if (t.kind == TypeKind::kDecimal) {
+      const int64_t digits = roundDigits(call);
+      if (digits >= t.scale) return t;
+      return DataType::decimal(t.precision, static_cast<int32_t>(std::max<int64_t>(digits, 0)));
+    }
+    return t;
+  }
+  if (name == "length" || name == "to_lower" || name == "to_upper") {
+    arity(1, 1, (name + "(string)").c_str());
+    expect(0, isStringOrNull(argType(0)), "a string");
+    return name == "length" ? DataType::int64() : DataType::string();
+  }
+  if (name == "substring") {
+    arity(2, 3, "substring(string, start[, length])");
+    expect(0, isStringOrNull(argType(0)), "a string");
+    for (size_t k = 1; k < args.size(); ++k) expect(k, isIntegerOrNull(argType(k)), "an integer");
+    return DataType::string();
+  }
+  if (name == "starts_with") {
+    arity(2, 2, "starts_with(string, prefix)");
+    expect(0, isStringOrNull(argType(0)), "a string");
+    expect(1, isStringOrNull(argType(1)), "a string");
+    return DataType::boolean();
+  }
+  if (name == "coalesce") {
+    if (args.empty()) arity(1, 1000, "coalesce(a, b, ...)");
+    DataType type = argType(0);
+    for (size_t k = 1; k < args.size(); ++k) {
+      const std::optional<DataType> joined = commonSuperType(type, argType(k));
+      if (!joined) {
+        fail(call,
+             "arguments of types " + type.toString() + " and " + argType(k).toString() +
+                 " do not mix",
+             "give every argument the same kind of type", line, column);
+      }
+      type = *joined;
+    }
+    return type;
+  }
+  if (name == "date_trunc" || name == "date_extract") {
+    arity(2, 2, (name + "(\"unit\", date_or_timestamp)").c_str());
+    if (name == "date_trunc") {
+      unitArgument(call, kTruncUnits, line, column);
+    } else {
+      unitArgument(call, kExtractParts, line, column);
+    }
+    expect(1, isInstantOrNull(argType(1)), "a date or a timestamp");
+    if (name == "date_extract") return DataType::int64();
+    // A date truncates to a date (ES|QL keeps the argument's type), a timestamp to a timestamp.
+    return argType(1).kind == TypeKind::kTimestamp ? argType(1) : DataType::date();
+  }
+  throw std::logic_error("bindScalarFunction: unknown function " + name);
+}
+
+Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+  const std::string& name = call.name;
+  const DataType& type = call.type;
+  if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
+  if (name == "coalesce") {
+    std::vector<Block> cast;
+    cast.reserve(args.size());
+    for (const Block& a : args) cast.push_back(castBlock(a, type));
+    Block out(type);
+    out.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      size_t k = 0;
+      while (k + 1 < cast.size() && cast[k].isNull(i)) ++k;
+      out.appendFrom(cast[k], i);
+    }
+    return out;
+  }
+  for (const Block& a : args) {
+    if (a.type().kind == TypeKind::kNull) return Block::nulls(type, n);
+  }
+  if (name == "abs") return absBlock(args[0], type);
+  if (name == "round") return roundBlock(call, args[0]);
+  if (name == "length") {
+    std::vector<int64_t> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = characterCount(args[0].bytes(i));
+    return Block::fromValues(
+        type, std::move(out),
+        std::vector<uint8_t>(args[0].validity().begin(), args[0].validity().end()));
+  }
+  if (name == "starts_with") {
+    std::vector<uint8_t> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = args[0].bytes(i).starts_with(args[1].bytes(i));
+    return booleanBlock(std::move(out), andValidity(args[0], args[1]));
+  }
+  if (name == "date_extract" || name == "date_trunc") {
+    const std::string unit = std::get<std::string>(call.children[0]->literal);
+    const DataType instantType = args[1].type().kind == TypeKind::kTimestamp
+                                     ? args[1].type()
+                                     : DataType::timestamp(TimeUnit::kMicros, false);
+    const Block instants = castBlock(args[1], instantType);
+    const int64_t perSecond = unitsPerSecond(instantType.unit);
+    std::span<const int64_t> v = instants.values<int64_t>();
+    if (type.kind == TypeKind::kDate) {
+      const int64_t perDay = perSecond * 86'400;
+      std::vector<int32_t> days(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (!instants.isNull(i)) days[i] = static_cast<int32_t>(truncateInstant(unit, v[i], perSecond) / perDay);
+      }
+      return Block::fromValues(
+          type, std::move(days),
+          std::vector<uint8_t>(instants.validity().begin(), instants.validity().end()));
+    }
+    std::vector<int64_t> out(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (instants.isNull(i)) continue;
+      out[i] = name == "date_trunc" ? truncateInstant(unit, v[i], perSecond)
+                                    : extractPart(unit, v[i], perSecond);
+    }
+    return Block::fromValues(
+        type, std::move(out),
+        std::vector<uint8_t>(instants.validity().begin(), instants.validity().end()));
+  }
+  // String results.
+  Block out(type);
+  out.reserve(n);
+  std::string scratch;
+  for (size_t i = 0; i < n; ++i) {
+    if (anyNull(args, i)) {
+      out.appendNull();
+      continue;
+    }
+    const std::string_view s = args[0].bytes(i);
+    if (name == "to_lower" || name == "to_upper") {
+      changeCase(s, name == "to_upper", scratch);
+      out.appendBytes(scratch);
+    } else {  // substring
+      std::optional<int64_t> length;
+      if (args.size() == 3) {
+        length = integerAt(args[2], i);
+        if (*length < 0) {
+          throw InvalidArgument("substring: negative length " + std::to_string(*length));
+        }
+      }
+      out.appendBytes(substring(s, integerAt(args[1], i), length));
+    }
+  }
+  return out;
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "quarry/engine/exec/block.h"
+#include "quarry/engine/expr/bound_expr.h"
+
+/// The scalar functions of the language: their types (checked when bound) and
+/// their vectorized evaluation.
+///
+///   abs(n)                    same type (integer overflow is an error)
+///   round(n[, digits])        half away from zero; digits an integer literal;
+///                             integer -> same type; double -> double;
+///                             decimal(p,s) -> decimal(p, min(s, max(digits,0))) (DuckDB)
+///   length(s)                 int64, UTF-8 characters
+///   to_lower(s), to_upper(s)  ASCII, Latin-1, Greek and Cyrillic letters (simple
+///                             one-to-one case mapping; other characters unchanged)
+///   substring(s, start[, n])  1-based in characters, DuckDB's rules: start 0 is
+///                             before the first character, negative counts from
+///                             the end; a negative n is an error
+///   starts_with(s, prefix)    boolean
+///   coalesce(a, ...)          first non-null, the arguments' common type
+///   date_trunc(unit, t)       unit a string literal: year quarter month week
+///                             (Monday) day hour minute second; a date gives a
+///                             local timestamp(us), a timestamp its own type
+///   date_extract(part, t)     int64: year month day hour minute second dow
+///                             (Sunday = 0) doy quarter
+///
+/// Timestamps are read on their wall clock; UTC-adjusted ones in UTC.
+namespace quarry::engine {
+
+/// Returns the names of the scalar functions, for hints.
+std::span<const std::string_view> scalarFunctionNames();
+
+/// Returns the names of the aggregates (allowed only in STATS).
+std::span<const std::string_view> aggregateFunctionNames();
+
+/// Checks the arguments of the call `call` (kind kCall, name and children
+/// set) and returns its result type; throws QueryError at `line`, `column`.
+DataType bindScalarFunction(const BoundExpr& call, int line, int column);
+
+/// Evaluates a bound call over its arguments' blocks (n positions each).
+Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+
+}  // namespace quarry::engine

@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include "expr_test_support.h"
+#include "quarry/engine/exec/eval_exec.h"
+#include "quarry/engine/exec/filter_exec.h"
+
+namespace quarry::engine {
+namespace {
+
+using testing::bindText;
+using testing::column;
+using testing::renderAll;
+using V = std::vector<std::string>;
+
+/// Returns the pages it was given, in order.
+class PagesOperator final : public Operator {
+ public:
+  PagesOperator(Schema schema, std::vector<Page> pages)
+      : schema_(std::move(schema)), pages_(std::move(pages)) {}
+  const Schema& schema() const override { return schema_; }
+  std::optional<Page> next() override {
+    if (next_ == pages_.size()) return std::nullopt;
+    return pages_[next_++];
+  }
+  void collectStats(std::vector<OperatorStats>& out) const override {
+    out.push_back({"Pages", 0, 0, 0});
+  }
+
+ private:
+  Schema schema_;
+  std::vector<Page> pages_;
+  size_t next_ = 0;
+};
+
+Schema schema() {
+  return {{"x", DataType::int64()}, {"name", DataType::string()}};
+}
+
+Page page(std::vector<Scalar> xs, std::vector<Scalar> names) {
+  const size_t n = xs.size();
+  return Page({column(DataType::int64(), xs), column(DataType::string(), names)}, n);
+}
+
+OperatorPtr input() {
+  std::vector<Page> pages;
+  pages.push_back(page({int64_t{1}, int64_t{5}, std::monostate{}},
+                       {std::string("a"), std::string("b"), std::string("c")}));
+  pages.push_back(page({int64_t{0}, int64_t{-1}},
+                       {std::string("d"), std::monostate{}}));  // nothing passes x > 2
+  pages.push_back(
+      page({int64_t{10}, int64_t{20}}, {std::string("e"), std::string("f")}));  // everything passes
+  return std::make_unique<PagesOperator>(schema(), std::move(pages));
+}
+
+TEST(FilterExecTest, KeepsTrueRowsAndSkipsEmptyPages) {
+  FilterExec filter(input(), bindText("x > 2", schema()));
+  EXPECT_EQ(filter.schema(), schema());
+  std::vector<std::vector<std::string>> xs;
+  while (std::optional<Page> p = filter.next()) {
+    ASSERT_GT(p->positionCount(), 0u);  // "never return a page of 0 positions"
+    xs.push_back(renderAll(p->block(0)));
+    EXPECT_EQ(p->block(1).size(), p->positionCount());
+  }
+  EXPECT_EQ(xs,
+            (std::vector<V>{{"5"}, {"10", "20"}}));  // the null x is dropped: WHERE keeps true rows
+  EXPECT_FALSE(filter.next());
+  std::vector<OperatorStats> stats;
+  filter.collectStats(stats);
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_EQ(stats[0].name, "FilterExec");
+  EXPECT_EQ(stats[0].rowsOut, 3u);
+  EXPECT_EQ(stats[0].pagesOut, 2u);
+  EXPECT_GT(stats[0].nanos, 0);
+  EXPECT_EQ(stats[1].name, "Pages");
+}
+
+TEST(FilterExecTest, NullPredicateKeepsNothing) {
+  FilterExec filter(input(), bindText("NULL", schema()));
+  EXPECT_FALSE(filter.next());
+  FilterExec unknown(input(), bindText("x > 2 AND NULL", schema()));
+  EXPECT_FALSE(unknown.next());
+}
+
+TEST(FilterExecTest, RejectsANonBooleanPredicate) {
+  EXPECT_THROW(FilterExec(input(), bindText("x + 1", schema())), std::invalid_argument);
+}
+
+TEST(EvalExecTest, AppendsNamedColumnsAfterTheInputs) {
+  std::vector<std::pair<std::string, BoundExprPtr>> columns;
+  columns.emplace_back("y", bindText("x * 2", schema()));
+  columns.emplace_back("loud", bindText("to_upper(name)", schema()));
+  EvalExec eval(input(), std::move(columns));
+  const Schema expected = {{"x", DataType::int64()},
+                           {"name", DataType::string()},
+                           {"y", DataType::int64()},
+                           {"loud", DataType::string()}};
+  EXPECT_EQ(eval.schema(), expected);
+  std::optional<Page> p = eval.next();
+  ASSERT_TRUE(p);
+  ASSERT_EQ(p->blockCount(), 4u);
+  EXPECT_EQ(renderAll(p->block(0)), (V{"1", "5", "NULL"}));
+  EXPECT_EQ(renderAll(p->block(2)), (V{"2", "10", "NULL"}));
+  EXPECT_EQ(renderAll(p->block(3)), (V{"A", "B", "C"}));
+  size_t rows = p->positionCount();
+  while ((p = eval.next())) rows += p->positionCount();
+  EXPECT_EQ(rows, 7u);
+  std::vector<OperatorStats> stats;
+  eval.collectStats(stats);
+  EXPECT_EQ(stats[0].name, "EvalExec");
+  EXPECT_EQ(stats[0].rowsOut, 7u);
+  EXPECT_EQ(stats[0].pagesOut, 3u);
+}
+
+}  // namespace
+}  // namespace quarry::engine
