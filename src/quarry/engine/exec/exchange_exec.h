@@ -1,0 +1,80 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "quarry/engine/exec/operator.h"
+
+/// The ExchangeExec plan node: where parallelism lives. It runs operator chains
+/// (one per split group, built by a factory on the driver thread that runs it) on
+/// driver threads and hands their pages to the single consumer above it through
+/// a bounded queue. Drivers are plain std::threads started on the first next():
+/// ThreadPool::parallelFor blocks its caller until the loop ends, which does not
+/// fit a consumer that pulls pages while producers run.
+///
+/// Failure: when chain k throws, chains above k stop (or never start) and their
+/// pages are dropped; chains below k run to their end (their pages dropped too)
+/// so that the exception next() rethrows is always the lowest-numbered failing
+/// chain's, whatever the schedule. Cancellation: destroying the exchange wakes
+/// producers blocked on the full queue, stops every chain after its current
+/// page, and joins the drivers.
+namespace quarry::engine {
+
+using PipelineFactory = std::function<OperatorPtr()>;
+
+class ExchangeExec final : public Operator {
+ public:
+  /// Runs `pipelines.size()` operator chains on up to `threads` driver threads, collecting their
+  /// pages through a bounded queue (at most maxQueuedPages pages waiting: producers block).
+  /// next() returns pages in arrival order; when a chain throws, next() rethrows the exception
+  /// of the lowest-numbered failing chain after stopping the others.
+  ExchangeExec(Schema schema, std::vector<PipelineFactory> pipelines, int threads,
+               size_t maxQueuedPages = 16);
+  ~ExchangeExec() override;
+  ExchangeExec(const ExchangeExec&) = delete;
+  ExchangeExec& operator=(const ExchangeExec&) = delete;
+
+  const Schema& schema() const override { return schema_; }
+  std::optional<Page> next() override;
+  /// Appends "ExchangeExec", then the stats of the chains that have finished, summed position
+  /// by position (chains have one shape, so position k is one plan node).
+  void collectStats(std::vector<OperatorStats>& out) const override;
+
+ private:
+  void start();
+  void driverMain();
+  void runChain(size_t index);
+  /// Whether chain `index` must stop producing (caller holds mutex_).
+  bool mustStop(size_t index) const {
+    return cancelled_ || (failedChain_ && index > *failedChain_);
+  }
+  void joinDrivers();
+
+  Schema schema_;
+  std::vector<PipelineFactory> pipelines_;
+  size_t threads_;
+  size_t maxQueuedPages_;
+  std::vector<std::thread> drivers_;
+  bool started_ = false;
+
+  mutable std::mutex mutex_;
+  std::condition_variable notEmpty_;  // the consumer waits for a page, a failure or the end
+  std::condition_variable notFull_;   // producers wait for room
+  std::deque<Page> queue_;
+  size_t nextChain_ = 0;
+  size_t runningDrivers_ = 0;
+  bool cancelled_ = false;
+  std::optional<size_t> failedChain_;
+  std::exception_ptr failure_;
+  std::vector<std::vector<OperatorStats>> chainStats_;
+  OperatorStats stats_{"ExchangeExec"};
+};
+
+}  // namespace quarry::engine

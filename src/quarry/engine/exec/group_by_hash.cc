@@ -1,0 +1,323 @@
+#include "quarry/engine/exec/group_by_hash.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace quarry::engine {
+
+namespace {
+
+size_t fixedWidth(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kNull:
+      return 0;
+    case TypeKind::kBoolean:
+      return 1;
+    case TypeKind::kInt32:
+    case TypeKind::kDate:
+      return 4;
+    case TypeKind::kInt64:
+    case TypeKind::kTime:
+    case TypeKind::kTimestamp:
+    case TypeKind::kUInt64:
+    case TypeKind::kDouble:
+      return 8;
+    case TypeKind::kDecimal:
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+inline uint64_t load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+inline uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+uint64_t hashBytes(const char* data, size_t length) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ (length * 0xff51afd7ed558ccdULL);
+  size_t i = 0;
+  for (; i + 8 <= length; i += 8)
+    h = (h ^ load64(data + i)) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+  if (i < length) {
+    uint64_t tail = 0;
+    std::memcpy(&tail, data + i, length - i);
+    h = (h ^ tail) * 0x9E3779B97F4A7C15ULL;
+  }
+  return mix(h);
+}
+
+/// Compares two keys of `length` bytes; short keys (the common one or two numeric keys) without
+/// a library call.
+inline bool keysEqual(const char* a, const char* b, size_t length) {
+  if (length >= 8 && length <= 16) {
+    return load64(a) == load64(b) && load64(a + length - 8) == load64(b + length - 8);
+  }
+  return std::memcmp(a, b, length) == 0;
+}
+
+template <typename T>
+void writeFixed(const Block& block, char* out, const uint64_t* offsets,
+                std::vector<uint64_t>& cursor) {
+  const size_t rows = block.size();
+  const std::span<const T> values = block.values<T>();
+  for (size_t r = 0; r < rows; ++r) {
+    char* p = out + offsets[r] + cursor[r];
+    const bool null = block.isNull(r);
+    p[0] = null ? 1 : 0;
+    T v = null ? T{} : values[r];
+    if constexpr (std::is_same_v<T, double>) {
+      if (v == 0.0) v = 0.0;                                            // -0.0 groups with +0.0
+      if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();  // one NaN group
+    }
+    std::memcpy(p + 1, &v, sizeof(T));
+    cursor[r] += 1 + sizeof(T);
+  }
+}
+
+}  // namespace
+
+GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(keyTypes)) {
+  for (const DataType& type : keyTypes_) groupKeys_.emplace_back(type);
+  const size_t width = keyTypes_.size() == 1 ? fixedWidth(keyTypes_[0].kind) : 0;
+  wordKeys_ = width > 0 && width <= 8;
+  if (wordKeys_) {
+    wordSlots_.resize(1024);
+    mask_ = wordSlots_.size() - 1;
+  } else {
+    slots_.resize(1024);
+    mask_ = slots_.size() - 1;
+  }
+}
+
+uint32_t GroupByHash::newGroup(const std::vector<const Block*>& keys, size_t row) {
+  for (size_t c = 0; c < keys.size(); ++c) groupKeys_[c].appendFrom(*keys[c], row);
+  return static_cast<uint32_t>(groups_++);
+}
+
+namespace {
+
+/// The 64-bit word a fixed-width key value hashes and compares as.
+template <typename T>
+void keyWords(const Block& block, std::vector<uint64_t>& words) {
+  const std::span<const T> values = block.values<T>();
+  words.resize(values.size());
+  for (size_t r = 0; r < values.size(); ++r) {
+    if constexpr (std::is_same_v<T, double>) {
+      double v = values[r];
+      if (v == 0.0) v = 0.0;                                            // -0.0 groups with +0.0
+      if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();  // one NaN group
+      std::memcpy(&words[r], &v, 8);
+    } else {
+      words[r] = static_cast<uint64_t>(values[r]);
+    }
+  }
+}
+
+}  // namespace
+
+void GroupByHash::growWords() {
+  std::vector<WordSlot> old = std::move(wordSlots_);
+  wordSlots_.assign(old.size() * 2, WordSlot{});
+  mask_ = wordSlots_.size() - 1;
+  for (const WordSlot& slot : old) {
+    if (slot.group == kEmpty) continue;
+    uint64_t i = mix(slot.key) & mask_;
+    while (wordSlots_[i].group != kEmpty) i = (i + 1) & mask_;
+    wordSlots_[i] = slot;
+  }
+}
+
+void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupIds) {
+  const size_t rows = block.size();
+  switch (keyTypes_[0].kind) {
+    case TypeKind::kBoolean:
+      keyWords<uint8_t>(block, rowWords_);
+      break;
+    case TypeKind::kInt32:
+    case TypeKind::kDate:
+      keyWords<int32_t>(block, rowWords_);
+      break;
+    case TypeKind::kUInt64:
+      keyWords<uint64_t>(block, rowWords_);
+      break;
+    case TypeKind::kDouble:
+      keyWords<double>(block, rowWords_);
+      break;
+    default:
+      keyWords<int64_t>(block, rowWords_);
+      break;
+  }
+  const std::vector<const Block*> keys{&block};
+  const bool nulls = block.hasNulls();
+  rowHashes_.resize(rows);
+  for (size_t r = 0; r < rows; ++r) rowHashes_[r] = mix(rowWords_[r]);
+  constexpr size_t kPrefetchDistance = 8;
+  for (size_t r = 0; r < rows; ++r) {
+    if (r + kPrefetchDistance < rows)
+      __builtin_prefetch(&wordSlots_[rowHashes_[r + kPrefetchDistance] & mask_]);
+    if (nulls && block.isNull(r)) {
+      if (nullGroup_ == kEmpty) nullGroup_ = newGroup(keys, r);
+      groupIds[r] = nullGroup_;
+      continue;
+    }
+    const uint64_t word = rowWords_[r];
+    uint64_t i = rowHashes_[r] & mask_;
+    while (true) {
+      WordSlot& slot = wordSlots_[i];
+      if (slot.group == kEmpty) {
+        slot.key = word;
+        slot.group = newGroup(keys, r);
+        groupIds[r] = slot.group;
+        if (groups_ * 2 > wordSlots_.size()) growWords();
+        break;
+      }
+      if (slot.key == word) {
+        groupIds[r] = slot.group;
+        break;
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+}
+
+void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) {
+  // Row lengths first (constant for fixed-width keys), then columns written one at a time.
+  rowKeyOffsets_.assign(rows + 1, 0);
+  size_t fixed = 0;
+  for (size_t c = 0; c < keys.size(); ++c) fixed += 1 + fixedWidth(keyTypes_[c].kind);
+  for (size_t r = 0; r < rows; ++r) rowKeyOffsets_[r + 1] = fixed;
+  for (size_t c = 0; c < keys.size(); ++c) {
+    if (!keyTypes_[c].isBytes()) continue;
+    const Block& block = *keys[c];
+    for (size_t r = 0; r < rows; ++r)
+      rowKeyOffsets_[r + 1] += block.isNull(r) ? 0 : 4 + block.bytes(r).size();
+  }
+  for (size_t r = 0; r < rows; ++r) rowKeyOffsets_[r + 1] += rowKeyOffsets_[r];
+  rowKeyBytes_.resize(rowKeyOffsets_[rows]);
+  char* out = rowKeyBytes_.data();
+  std::vector<uint64_t> cursor(rows, 0);
+  for (size_t c = 0; c < keys.size(); ++c) {
+    const Block& block = *keys[c];
+    switch (keyTypes_[c].kind) {
+      case TypeKind::kNull:
+        for (size_t r = 0; r < rows; ++r) out[rowKeyOffsets_[r] + cursor[r]++] = 1;
+        break;
+      case TypeKind::kBoolean:
+        writeFixed<uint8_t>(block, out, rowKeyOffsets_.data(), cursor);
+        break;
+      case TypeKind::kInt32:
+      case TypeKind::kDate:
+        writeFixed<int32_t>(block, out, rowKeyOffsets_.data(), cursor);
+        break;
+      case TypeKind::kInt64:
+      case TypeKind::kTime:
+      case TypeKind::kTimestamp:
+        writeFixed<int64_t>(block, out, rowKeyOffsets_.data(), cursor);
+        break;
+      case TypeKind::kUInt64:
+        writeFixed<uint64_t>(block, out, rowKeyOffsets_.data(), cursor);
+        break;
+      case TypeKind::kDouble:
+        writeFixed<double>(block, out, rowKeyOffsets_.data(), cursor);
+        break;
+      case TypeKind::kDecimal:
+        writeFixed<Int128>(block, out, rowKeyOffsets_.data(), cursor);
+        break;
+      case TypeKind::kString:
+      case TypeKind::kBinary:
+      case TypeKind::kUuid:
+        for (size_t r = 0; r < rows; ++r) {
+          char* p = out + rowKeyOffsets_[r] + cursor[r];
+          if (block.isNull(r)) {
+            p[0] = 1;
+            cursor[r] += 1;
+            continue;
+          }
+          const std::string_view v = block.bytes(r);
+          const uint32_t length = static_cast<uint32_t>(v.size());
+          p[0] = 0;
+          std::memcpy(p + 1, &length, 4);
+          if (length > 0) std::memcpy(p + 5, v.data(), length);
+          cursor[r] += 5 + length;
+        }
+        break;
+    }
+  }
+}
+
+void GroupByHash::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.size() * 2, Slot{});
+  mask_ = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.group == kEmpty) continue;
+    uint64_t i = slot.hash & mask_;
+    while (slots_[i].group != kEmpty) i = (i + 1) & mask_;
+    slots_[i] = slot;
+  }
+}
+
+void GroupByHash::addRows(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+  if (keys.size() != keyTypes_.size())
+    throw std::logic_error("GroupByHash: wrong number of key columns");
+  const size_t rows = keys.empty() ? 0 : keys[0]->size();
+  groupIds.resize(rows);
+  if (wordKeys_) {
+    addWordKeys(*keys[0], groupIds);
+    return;
+  }
+  serialize(keys, rows);
+  const char* bytes = rowKeyBytes_.data();
+  // Hash the page first, then probe with the slot a few rows ahead prefetched: with many groups
+  // the table does not fit in cache and the probes' misses then overlap.
+  rowHashes_.resize(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    rowHashes_[r] = hashBytes(bytes + rowKeyOffsets_[r], rowKeyOffsets_[r + 1] - rowKeyOffsets_[r]);
+  }
+  constexpr size_t kPrefetchDistance = 8;
+  for (size_t r = 0; r < rows; ++r) {
+    if (r + kPrefetchDistance < rows)
+      __builtin_prefetch(&slots_[rowHashes_[r + kPrefetchDistance] & mask_]);
+    const char* key = bytes + rowKeyOffsets_[r];
+    const size_t length = rowKeyOffsets_[r + 1] - rowKeyOffsets_[r];
+    const uint64_t hash = rowHashes_[r];
+    uint64_t i = hash & mask_;
+    while (true) {
+      Slot& slot = slots_[i];
+      if (slot.group == kEmpty) {
+        const uint32_t group = newGroup(keys, r);
+        slot.hash = hash;
+        slot.group = group;
+        groupKeyBytes_.append(key, length);
+        groupKeyOffsets_.push_back(groupKeyBytes_.size());
+        groupIds[r] = group;
+        if (groupCount() * 2 > slots_.size()) grow();
+        break;
+      }
+      if (slot.hash == hash) {
+        const uint64_t begin = groupKeyOffsets_[slot.group];
+        const uint64_t end = groupKeyOffsets_[slot.group + 1];
+        if (end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length)) {
+          groupIds[r] = slot.group;
+          break;
+        }
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+}
+
+}  // namespace quarry::engine

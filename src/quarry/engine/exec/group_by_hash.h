@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/exec/block.h"
+
+/// Assigns rows to groups by the values of their key columns, for hash
+/// aggregation. Each row's keys are serialized into a compact byte key (per
+/// column a null flag, then the value: fixed-width kinds their storage bytes,
+/// doubles with -0.0 as +0.0 and every NaN as one NaN; bytes kinds a length and
+/// the bytes), so nulls form one group, NaN one group, and -0.0 and +0.0 one group.
+/// The serialization runs column by column over a page; the keys then go through
+/// one open-addressing table of (hash, group id) whose keys live in one arena.
+/// Memory is proportional to the number of groups. The common case of one
+/// fixed-width key of at most 8 bytes (integers, dates, times, timestamps,
+/// doubles, booleans) skips the serialization: its values, widened to 64 bits
+/// (doubles canonical), are the table's keys, and nulls have a group of their own.
+///
+/// Example: keys (int32 a, string b), row (7, "xy") serializes to
+///   00 07 00 00 00 | 00 02 00 00 00 78 79     (flag, value | flag, length, bytes)
+/// and row (NULL, "xy") to 01 00 00 00 00 | 00 02 00 00 00 78 79.
+namespace quarry::engine {
+
+class GroupByHash {
+ public:
+  explicit GroupByHash(std::vector<DataType> keyTypes);
+
+  /// Sets groupIds[r] to the group of row r of `keys` (one block per key column),
+  /// creating groups in first-seen order and keeping their key values.
+  void addRows(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
+  size_t groupCount() const { return groups_; }
+  /// The key values of groups [0, groupCount()), one block per key column.
+  const std::vector<Block>& groupKeys() const { return groupKeys_; }
+  std::vector<Block> takeGroupKeys() { return std::move(groupKeys_); }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t group = kEmpty;
+  };
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+
+  struct WordSlot {
+    uint64_t key = 0;
+    uint32_t group = kEmpty;
+  };
+
+  void serialize(const std::vector<const Block*>& keys, size_t rows);
+  void grow();
+  /// The single fixed-width key path: the key's values as 64-bit words.
+  void addWordKeys(const Block& keys, std::vector<uint32_t>& groupIds);
+  void growWords();
+  uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
+
+  std::vector<DataType> keyTypes_;
+  size_t groups_ = 0;
+  bool wordKeys_ = false;
+  std::vector<WordSlot> wordSlots_;
+  uint32_t nullGroup_ = kEmpty;
+  std::vector<uint64_t> rowWords_;
+  std::vector<Block> groupKeys_;
+  std::vector<Slot> slots_;
+  uint64_t mask_ = 0;
+  std::string groupKeyBytes_;
+  std::vector<uint64_t> groupKeyOffsets_{0};
+  // Per page scratch: the rows' serialized keys.
+  std::string rowKeyBytes_;
+  std::vector<uint64_t> rowKeyOffsets_;
+  std::vector<uint64_t> rowHashes_;
+};
+
+}  // namespace quarry::engine

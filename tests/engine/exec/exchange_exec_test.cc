@@ -1,0 +1,128 @@
+#include "quarry/engine/exec/exchange_exec.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "page_builder.h"
+#include "quarry/engine/exec/limit_exec.h"
+#include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/exec/project_exec.h"
+
+namespace quarry::engine {
+namespace {
+
+using testing::drain;
+using testing::pageOfRows;
+using testing::Row;
+using testing::sorted;
+
+Scalar i64(int64_t v) {
+  return v;
+}
+
+const Schema kSchema{{"n", DataType::int64()}};
+
+/// A chain producing `pages` pages of 10 rows numbered chain * 1'000'000 + k (pages < 0: endless),
+/// under a ProjectExec so its stats have two entries; it throws `error` before page `failAt`.
+PipelineFactory chain(int64_t chainIndex, int64_t pages, int64_t failAt = -1,
+                      std::string error = {}, std::chrono::milliseconds delay = {}) {
+  return [=]() -> OperatorPtr {
+    auto made = std::make_shared<int64_t>(0);
+    auto source = std::make_unique<LocalSourceExec>(
+        kSchema,
+        [=]() -> std::optional<Page> {
+          if (*made == failAt) {
+            if (delay.count() > 0) std::this_thread::sleep_for(delay);
+            throw std::runtime_error(error);
+          }
+          if (pages >= 0 && *made >= pages) return std::nullopt;
+          std::vector<Row> rows;
+          for (int64_t i = 0; i < 10; ++i)
+            rows.push_back({i64(chainIndex * 1'000'000 + *made * 10 + i)});
+          ++*made;
+          return pageOfRows(kSchema, rows);
+        },
+        "chain " + std::to_string(chainIndex));
+    return std::make_unique<ProjectExec>(std::move(source), std::vector<int>{0},
+                                         std::vector<std::string>{"n"});
+  };
+}
+
+TEST(ExchangeExec, ReturnsEveryChainsRowsWhateverTheOrder) {
+  std::vector<PipelineFactory> pipelines;
+  std::vector<Row> expected;
+  for (int64_t c = 0; c < 8; ++c) {
+    pipelines.push_back(chain(c, c * 3));
+    for (int64_t k = 0; k < c * 30; ++k) expected.push_back({i64(c * 1'000'000 + k)});
+  }
+  for (int threads : {1, 2, 4}) {
+    ExchangeExec exchange(kSchema, pipelines, threads, 2);
+    EXPECT_EQ(sorted(drain(exchange)), sorted(expected)) << threads << " threads";
+    EXPECT_FALSE(exchange.next().has_value());
+  }
+}
+
+TEST(ExchangeExec, NoPipelinesIsAnEmptyResult) {
+  ExchangeExec exchange(kSchema, {}, 2);
+  EXPECT_FALSE(exchange.next().has_value());
+}
+
+TEST(ExchangeExec, SumsTheChainsStatsPositionByPosition) {
+  ExchangeExec exchange(kSchema, {chain(0, 3), chain(1, 4), chain(2, 0)}, 2);
+  EXPECT_EQ(drain(exchange).size(), 70u);
+  std::vector<OperatorStats> stats;
+  exchange.collectStats(stats);
+  ASSERT_EQ(stats.size(), 3u);
+  EXPECT_EQ(stats[0].name, "ExchangeExec");
+  EXPECT_EQ(stats[0].rowsOut, 70u);
+  EXPECT_EQ(stats[0].pagesOut, 7u);
+  EXPECT_EQ(stats[1].name, "ProjectExec");
+  EXPECT_EQ(stats[1].rowsOut, 70u);
+  EXPECT_EQ(stats[2].name, "LocalSourceExec");
+  EXPECT_EQ(stats[2].pagesOut, 7u);
+}
+
+TEST(ExchangeExec, RethrowsTheLowestNumberedFailingChain) {
+  // "when a chain throws, next() rethrows the exception of the lowest-numbered failing chain"
+  // Chain 5 fails at once, chain 2 soon, chain 1 last (after 40 pages and a delay): chain 1's
+  // error must win whatever the schedule; endless chain 4 must be stopped.
+  for (int threads : {1, 2, 3, 6}) {
+    ExchangeExec exchange(
+        kSchema,
+        {chain(0, 5), chain(1, -1, 40, "chain 1 failed", std::chrono::milliseconds(30)),
+         chain(2, 50, 3, "chain 2 failed"), chain(3, 5), chain(4, -1),
+         chain(5, 5, 0, "chain 5 failed")},
+        threads, 4);
+    try {
+      drain(exchange);
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "chain 1 failed") << threads << " threads";
+    }
+  }
+}
+
+TEST(ExchangeExec, EarlyDestructionUnderALimitStopsEndlessProducers) {
+  // "early stop with a LimitExec above it (no deadlock, bounded time)"
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < 20; ++round) {
+    std::vector<PipelineFactory> pipelines;
+    for (int64_t c = 0; c < 6; ++c) pipelines.push_back(chain(c, -1));
+    LimitExec limit(std::make_unique<ExchangeExec>(kSchema, std::move(pipelines), 3, 2), 55);
+    EXPECT_EQ(drain(limit).size(), 55u);
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
+TEST(ExchangeExec, DestroyingBeforeReadingOrMidwayDoesNotHang) {
+  { ExchangeExec unused(kSchema, {chain(0, -1)}, 2); }
+  ExchangeExec exchange(kSchema, {chain(0, -1), chain(1, -1), chain(2, 10)}, 2, 1);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(exchange.next().has_value());
+}
+
+}  // namespace
+}  // namespace quarry::engine
