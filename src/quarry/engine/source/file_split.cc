@@ -9,7 +9,7 @@
 namespace quarry::engine {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
 
 // Value tags, in StatisticValue's alternative order.
 enum class Tag : uint8_t {
@@ -151,6 +151,7 @@ std::vector<uint8_t> serialize(const FileSplit& split) {
   w.u64(split.start);
   w.u64(split.length);
   w.str(split.format);
+  w.u64(split.units);
   w.u8(split.statistics ? 1 : 0);
   if (split.statistics) {
     const SourceStatistics& s = *split.statistics;
@@ -181,6 +182,7 @@ FileSplit deserializeFileSplit(std::span<const uint8_t> bytes) {
            std::to_string(split.length));
   }
   split.format = r.str("format");
+  split.units = r.u64("unit count");
   const uint8_t present = r.u8("statistics flag");
   if (present > 1) r.fail("statistics flag is " + std::to_string(present));
   if (present == 1) {

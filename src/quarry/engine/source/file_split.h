@@ -23,6 +23,9 @@ struct FileSplit {
   std::string format;
   /// Absent when the split's statistics are not known in advance.
   std::optional<SourceStatistics> statistics;
+  /// The row groups / stripes the range holds (0 when not known): what the
+  /// profile counts when a split is answered from statistics.
+  uint64_t units = 0;
 
   bool operator==(const FileSplit&) const = default;
 };

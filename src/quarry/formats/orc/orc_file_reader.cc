@@ -96,7 +96,10 @@ std::unique_ptr<ColumnVector> OrcFileReader::readStripe(size_t index,
 
 OrcRowReader::OrcRowReader(OrcFileReader& reader, std::vector<bool> projected,
                            OrcScanOptions options)
-    : reader_(reader), projected_(std::move(projected)), pruning_(options.metadataPruning) {
+    : reader_(reader),
+      projected_(std::move(projected)),
+      pruning_(options.metadataPruning),
+      byteRange_(options.byteRange) {
   if (projected_.size() != reader_.schema().columnCount()) {
     throw InvalidArgument(reader_.tail().uri + ": the projection has " +
                           std::to_string(projected_.size()) + " flags for " +
@@ -106,6 +109,12 @@ OrcRowReader::OrcRowReader(OrcFileReader& reader, std::vector<bool> projected,
   bloomFilters_ = bloomFiltersUsable(reader_.tail());
   // HIVE-8732 (writer version 1) fixed the string bounds of earlier writers.
   pruningContext_.stringBoundsUsable = reader_.tail().postscript.writerversion() >= 1;
+}
+
+bool OrcRowReader::nextStripe() {
+  if (!loadNextStripe()) return false;
+  metrics_.rowsReturned += static_cast<int64_t>(selected_.size());
+  return true;
 }
 
 bool OrcRowReader::next() {
@@ -217,7 +226,14 @@ bool OrcRowReader::loadNextStripe() {
   const uint64_t stride = tail.footer.rowindexstride();
   while (nextStripe_ < reader_.stripeCount()) {
     const size_t index = nextStripe_++;
-    const uint64_t rows = tail.footer.stripes(static_cast<int>(index)).numberofrows();
+    const auto& information = tail.footer.stripes(static_cast<int>(index));
+    if (byteRange_) {
+      const uint64_t length =
+          information.indexlength() + information.datalength() + information.footerlength();
+      const uint64_t midpoint = information.offset() + length / 2;
+      if (midpoint < byteRange_->first || midpoint >= byteRange_->second) continue;
+    }
+    const uint64_t rows = information.numberofrows();
     const int64_t strides = stride > 0 ? static_cast<int64_t>((rows + stride - 1) / stride) : 0;
     ++metrics_.stripesTotal;
     metrics_.stridesTotal += strides;

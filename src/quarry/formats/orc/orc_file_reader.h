@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quarry/formats/orc/orc_column_reader.h"
@@ -71,10 +72,15 @@ struct OrcScanOptions {
   /// evaluating the filter. Off, every row is read and filtered; results are
   /// the same.
   bool metadataPruning = true;
+  /// A split's byte range [start, end): only the stripes whose midpoint (offset
+  /// plus half of index, data and footer lengths) lies in it are read, the
+  /// convention of Parquet row groups (parquet/row_limits.h). None: every stripe.
+  std::optional<std::pair<uint64_t, uint64_t>> byteRange;
 };
 
 /// What an OrcRowReader did, as Parquet's ReaderMetrics.
 struct OrcScanMetrics {
+  /// Stripes considered: every stripe of the file, but for those outside the byte range.
   int64_t stripesTotal = 0;
   /// Stripes skipped unread: their statistics prove no row matches.
   int64_t stripesPrunedByStatistics = 0;
@@ -121,6 +127,11 @@ class OrcRowReader {
 
   /// Moves to the next row; returns false after the last.
   bool next();
+  /// Bulk reading (not to be mixed with next()): moves to the next stripe with
+  /// a selected row; false after the last. root() is then the stripe and
+  /// selectedSlots() its selected slots, ascending.
+  bool nextStripe();
+  const std::vector<uint64_t>& selectedSlots() const { return selected_; }
   /// Returns the current row's stripe-level root column and slot.
   const ColumnVector& root() const { return *stripe_; }
   uint64_t slot() const { return slot_; }
@@ -140,6 +151,7 @@ class OrcRowReader {
   std::vector<bool> projected_;
   std::optional<OrcBoundPredicate> filter_;
   bool pruning_ = true;
+  std::optional<std::pair<uint64_t, uint64_t>> byteRange_;
   PruningContext pruningContext_;
   bool bloomFilters_ = false;
   OrcScanMetrics metrics_;

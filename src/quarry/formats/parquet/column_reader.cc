@@ -23,8 +23,12 @@ std::vector<const NodeSlots*> ColumnBatch::nesting() const {
 }
 
 ColumnReaders::ColumnReaders(ParquetFileReader& file, ResolvedProjection projection,
-                             std::optional<BoundPredicate> filter)
+                             std::optional<BoundPredicate> filter,
+                             std::vector<ByteRange> byteRanges)
     : file_(file), projection_(std::move(projection)), filter_(std::move(filter)) {
+  RowLimits limits;
+  limits.byteRanges = std::move(byteRanges);
+  inByteRange_ = planRowGroups(file_.metadata(), limits, filter_.has_value(), file_.uri()).inByteRange;
   projectedLeaves_.addDecodedLeaves(projection_.leaves());
   if (filter_) projection_.addDecodedLeaves(filter_->leaves());
   ScanMemory memory = takeScanMemory();
@@ -57,6 +61,12 @@ bool ColumnReaders::nextBatch() {
     const int index = nextRowGroup_++;
     ++metrics_.rowGroupsTotal;
     const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(index)];
+    // Decided from the footer before statistics, as RowReader decides it. Its
+    // pages are not counted: another split's reader counts them.
+    if (!inByteRange_[static_cast<size_t>(index)]) {
+      ++metrics_.rowGroupsOutsideByteRange;
+      continue;
+    }
     // Pages as RowReader counts them: of every chunk the filtered read needs.
     const int64_t pages = dataPagesFromEncodingStats(group, projection_.leaves());
     metrics_.pagesTotal += pages;

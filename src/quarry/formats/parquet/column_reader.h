@@ -11,6 +11,7 @@
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/row_limits.h"
 
 /// Column-at-a-time reading: each batch holds one row group's values of a leaf
 /// column, with the validity and nesting offsets record assembly derived from
@@ -56,8 +57,12 @@ class ColumnReaders {
  public:
   /// Reads the rows `filter` selects (every row without one). The filter's
   /// columns outside the projection are decoded for it but are not positions.
+  /// With `byteRanges`, only the row groups whose midpoint lies in every range
+  /// are read (row_limits.h, planRowGroups: the rule RowReader follows); the
+  /// others count in rowGroupsTotal and rowGroupsOutsideByteRange only.
   ColumnReaders(ParquetFileReader& file, ResolvedProjection projection,
-                std::optional<BoundPredicate> filter = std::nullopt);
+                std::optional<BoundPredicate> filter = std::nullopt,
+                std::vector<ByteRange> byteRanges = {});
   /// Leaves the reader's decoding memory to the next ColumnReaders made on the
   /// same thread (a scan of many files then reuses it from file to file).
   ~ColumnReaders();
@@ -86,6 +91,8 @@ class ColumnReaders {
   ResolvedProjection projectedLeaves_;
   std::optional<BoundPredicate> filter_;
   int nextRowGroup_ = 0;
+  /// Per row group: whether it lies in the byte ranges (all true without any).
+  std::vector<bool> inByteRange_;
   std::optional<AssembledRowGroup> current_;
   /// Whether current_ holds selected rows copied out of the decoded row group.
   bool currentIsSelection_ = false;

@@ -20,18 +20,28 @@ std::unique_ptr<ParquetFileReader> ParquetFileReader::open(const std::string& ur
 
 std::unique_ptr<ParquetFileReader> ParquetFileReader::open(std::unique_ptr<io::StorageObject> file,
                                                            ReaderOptions options) {
-  return std::unique_ptr<ParquetFileReader>(new ParquetFileReader(std::move(file), options));
+  auto footer = std::make_shared<const ParquetFooter>(readFooter(*file));
+  return open(std::move(file), std::move(footer), options);
 }
 
-ParquetFileReader::ParquetFileReader(std::unique_ptr<io::StorageObject> file, ReaderOptions options)
-    : file_(std::move(file)), options_(options), footer_(readFooter(*file_)) {
+std::unique_ptr<ParquetFileReader> ParquetFileReader::open(
+    std::unique_ptr<io::StorageObject> file, std::shared_ptr<const ParquetFooter> footer,
+    ReaderOptions options) {
+  return std::unique_ptr<ParquetFileReader>(
+      new ParquetFileReader(std::move(file), std::move(footer), options));
+}
+
+ParquetFileReader::ParquetFileReader(std::unique_ptr<io::StorageObject> file,
+                                     std::shared_ptr<const ParquetFooter> footer,
+                                     ReaderOptions options)
+    : file_(std::move(file)), options_(options), footer_(std::move(footer)) {
   try {
-    schema_ = FileSchema::build(footer_.metadata.schema);
+    schema_ = FileSchema::build(footer_->metadata.schema);
   } catch (const CorruptFile& e) {
     throw CorruptFile(file_->uri() + ": " + e.what());
   }
-  for (size_t i = 0; i < footer_.metadata.row_groups.size(); ++i) {
-    const RowGroup& group = footer_.metadata.row_groups[i];
+  for (size_t i = 0; i < footer_->metadata.row_groups.size(); ++i) {
+    const RowGroup& group = footer_->metadata.row_groups[i];
     if (group.columns.size() != schema_.leafCount()) {
       throw CorruptFile(file_->uri() + ": row group " + std::to_string(i) + " has " +
                         std::to_string(group.columns.size()) + " column chunks, the schema " +
@@ -51,7 +61,7 @@ AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProje
 
 AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProjection& projection,
                                                   ScanMemory& memory) {
-  const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
+  const RowGroup& group = footer_->metadata.row_groups.at(static_cast<size_t>(index));
   std::vector<ColumnChunkData> columns = std::move(memory.columns);
   ColumnChunkReadOptions chunkOptions;
   chunkOptions.verifyChecksums = options_.verifyChecksums;
@@ -67,7 +77,7 @@ AssembledRowGroup ParquetFileReader::readRowGroup(int index, const ResolvedProje
 AssembledRowGroup ParquetFileReader::readRowGroupRows(int index, const ResolvedProjection& projection,
                                                      const PageSelection& selection,
                                                      ReaderMetrics& metrics, ScanMemory& memory) {
-  const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
+  const RowGroup& group = footer_->metadata.row_groups.at(static_cast<size_t>(index));
   std::vector<ColumnChunkData> columns = std::move(memory.columns);
   ColumnChunkReadOptions chunkOptions;
   chunkOptions.verifyChecksums = options_.verifyChecksums;
@@ -102,7 +112,7 @@ AssembledRowGroup ParquetFileReader::readSelectedRows(int index,
                                                       const PageSelection& selection,
                                                       ReaderMetrics& metrics, ScanMemory& memory,
                                                       std::vector<int64_t>& rows) {
-  const RowGroup& group = footer_.metadata.row_groups.at(static_cast<size_t>(index));
+  const RowGroup& group = footer_->metadata.row_groups.at(static_cast<size_t>(index));
   const auto& leaves = projection.leaves();
   const auto& filterLeaves = filter.leaves();
   ColumnChunkReadOptions chunkOptions;

@@ -42,11 +42,16 @@ class ParquetFileReader {
   static std::unique_ptr<ParquetFileReader> open(const std::string& uri, ReaderOptions options = {});
   static std::unique_ptr<ParquetFileReader> open(std::unique_ptr<io::StorageObject> file,
                                                  ReaderOptions options = {});
+  /// Opens `file` with its footer already decoded (a FooterCache hit): no read.
+  /// (No default for `options`: open(file, {}) stays the overload above.)
+  static std::unique_ptr<ParquetFileReader> open(std::unique_ptr<io::StorageObject> file,
+                                                 std::shared_ptr<const ParquetFooter> footer,
+                                                 ReaderOptions options);
 
   const std::string& uri() const { return file_->uri(); }
-  const FileMetaData& metadata() const { return footer_.metadata; }
+  const FileMetaData& metadata() const { return footer_->metadata; }
   const FileSchema& schema() const { return schema_; }
-  int numRowGroups() const { return static_cast<int>(footer_.metadata.row_groups.size()); }
+  int numRowGroups() const { return static_cast<int>(footer_->metadata.row_groups.size()); }
   io::StorageObject& storage() { return *file_; }
   const ReaderOptions& options() const { return options_; }
 
@@ -99,11 +104,12 @@ class ParquetFileReader {
                                                const FilterPredicate& filter);
 
  private:
-  ParquetFileReader(std::unique_ptr<io::StorageObject> file, ReaderOptions options);
+  ParquetFileReader(std::unique_ptr<io::StorageObject> file,
+                    std::shared_ptr<const ParquetFooter> footer, ReaderOptions options);
 
   std::unique_ptr<io::StorageObject> file_;
   ReaderOptions options_;
-  ParquetFooter footer_;
+  std::shared_ptr<const ParquetFooter> footer_;
   FileSchema schema_;
 };
 

@@ -1,0 +1,140 @@
+#include "quarry/engine/source/external_source_resolver.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "quarry/common/error.h"
+#include "quarry/common/thread_pool.h"
+#include "quarry/engine/source/format_reader_registry.h"
+#include "quarry/engine/source/type_widening.h"
+#include "quarry/io/file_patterns.h"
+#include "quarry/io/storage.h"
+
+namespace quarry::engine {
+namespace {
+
+/// The reader of `uri` from its first bytes: "PAR1" or "ORC".
+const FormatReader* readerByMagic(const std::string& uri) {
+  auto object = io::openObject(uri);
+  uint8_t head[4] = {};
+  const uint64_t n = std::min<uint64_t>(object->size(), sizeof head);
+  object->readAt(0, std::span<uint8_t>(head, n));
+  const FormatReaderRegistry& registry = FormatReaderRegistry::instance();
+  if (n >= 4 && std::memcmp(head, "PAR1", 4) == 0) return registry.findByName("parquet");
+  if (n >= 3 && std::memcmp(head, "ORC", 3) == 0) return registry.findByName("orc");
+  return nullptr;
+}
+
+const FormatReader* readerOf(const std::string& uri, const ResolveOptions& options) {
+  const FormatReaderRegistry& registry = FormatReaderRegistry::instance();
+  if (options.format) {
+    const FormatReader* reader = registry.findByName(*options.format);
+    if (reader == nullptr) {
+      throw InvalidArgument("unknown format \"" + *options.format +
+                            "\": expected \"parquet\" or \"orc\"");
+    }
+    return reader;
+  }
+  if (const FormatReader* reader = registry.findByExtension(uri)) return reader;
+  if (const FormatReader* reader = readerByMagic(uri)) return reader;
+  throw InvalidArgument(uri + ": neither a Parquet nor an ORC file (no .parquet/.parq/.pq/.orc "
+                              "extension, no PAR1 or ORC magic); name the format with "
+                              "WITH {\"format\": \"parquet\"}");
+}
+
+std::string describe(const Field& field) {
+  return "column \"" + field.name + "\" (" + field.type.toString() + ")";
+}
+
+}  // namespace
+
+Schema ExternalSourceResolver::reconcile(const std::vector<ResolvedFile>& files,
+                                         SchemaResolution mode) {
+  if (files.empty()) return {};
+  const ResolvedFile& first = files.front();
+  Schema schema = first.metadata.schema;
+  // For union_by_name: the file each column's current type comes from.
+  std::vector<size_t> typeFrom(schema.size(), 0);
+  for (size_t f = 1; f < files.size(); ++f) {
+    const ResolvedFile& file = files[f];
+    const Schema& other = file.metadata.schema;
+    switch (mode) {
+      case SchemaResolution::kStrict: {
+        const size_t n = std::max(schema.size(), other.size());
+        for (size_t i = 0; i < n; ++i) {
+          if (i >= schema.size()) {
+            throw InvalidArgument("strict schema resolution: " + file.uri + " has " +
+                                  describe(other[i]) + ", which " + first.uri + " does not have");
+          }
+          if (i >= other.size()) {
+            throw InvalidArgument("strict schema resolution: " + first.uri + " has " +
+                                  describe(schema[i]) + ", which " + file.uri + " does not have");
+          }
+          if (!(schema[i] == other[i])) {
+            throw InvalidArgument("strict schema resolution: " + first.uri + " has " +
+                                  describe(schema[i]) + " where " + file.uri + " has " +
+                                  describe(other[i]));
+          }
+        }
+        break;
+      }
+      case SchemaResolution::kFirstFileWins:
+        for (const Field& field : other) {
+          const int i = fieldIndex(schema, field.name);
+          if (i < 0) continue;  // an extra column: ignored
+          if (!widensTo(field.type, schema[static_cast<size_t>(i)].type)) {
+            throw InvalidArgument("first_file_wins schema resolution: column \"" + field.name +
+                                  "\" is " + field.type.toString() + " in " + file.uri +
+                                  ", which does not widen losslessly to " +
+                                  schema[static_cast<size_t>(i)].type.toString() + " of " +
+                                  first.uri);
+          }
+        }
+        break;
+      case SchemaResolution::kUnionByName:
+        for (const Field& field : other) {
+          const int i = fieldIndex(schema, field.name);
+          if (i < 0) {
+            schema.push_back(field);
+            typeFrom.push_back(f);
+            continue;
+          }
+          Field& have = schema[static_cast<size_t>(i)];
+          const auto common = commonType(have.type, field.type);
+          if (!common) {
+            throw InvalidArgument("union_by_name schema resolution: column \"" + field.name +
+                                  "\" is " + have.type.toString() + " in " +
+                                  files[typeFrom[static_cast<size_t>(i)]].uri + " and " +
+                                  field.type.toString() + " in " + file.uri +
+                                  ", which have no lossless common type");
+          }
+          if (!(*common == have.type)) {
+            have.type = *common;
+            typeFrom[static_cast<size_t>(i)] = f;
+          }
+        }
+        break;
+    }
+  }
+  return schema;
+}
+
+ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& patterns,
+                                               const ResolveOptions& options) {
+  if (patterns.empty()) throw InvalidArgument("FROM names no file");
+  const std::vector<std::string> uris = io::expandFilePatterns(patterns);
+  ResolvedSource out;
+  out.files.resize(uris.size());
+  ThreadPool pool(static_cast<size_t>(std::max(1, options.threads)));
+  pool.parallelFor(uris.size(), [&](size_t i) {
+    ResolvedFile& file = out.files[i];
+    file.uri = uris[i];
+    file.reader = readerOf(file.uri, options);
+    file.metadata = file.reader->metadata(file.uri);
+  });
+  out.schema = reconcile(out.files, options.schemaResolution);
+  return out;
+}
+
+}  // namespace quarry::engine

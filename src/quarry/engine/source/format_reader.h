@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/exec/block.h"
+#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/source/file_split.h"
+#include "quarry/engine/source/scan_metrics.h"
+#include "quarry/engine/source/source_statistics.h"
+#include "quarry/formats/parquet/filter_predicate.h"
+
+/// The FormatReader SPI: what the engine needs of a file format. A reader reads
+/// a file's footer into SourceMetadata (engine schema, whole-file statistics,
+/// splits) and a split's rows into Pages. Readers are stateless but for caches
+/// and are shared by every thread of a query.
+namespace quarry::engine {
+
+/// Returns the next page, or nothing at the end (local_source_exec.h declares the
+/// same alias).
+using LocalSupplier = std::function<std::optional<Page>()>;
+
+/// The name of the metadata columns a ReadRequest may ask for.
+inline constexpr const char* kFilePathColumn = "_file.path";
+inline constexpr const char* kFileSizeColumn = "_file.size";
+
+struct SourceMetadata {
+  Schema schema;                                // engine types; struct leaves as dotted names
+  std::optional<SourceStatistics> statistics;   // whole-file statistics when known
+  uint64_t fileSize = 0;
+  std::vector<FileSplit> splits;                // FileSplitProvider's splits of the file
+};
+
+struct ReadRequest {
+  std::vector<std::string> columns;             // file column names to produce, in this order;
+                                                // "_file.path" / "_file.size" produce constants
+  Schema outputSchema;                          // the types to produce (the resolved schema's types for
+                                                // these columns: widen int32->int64 etc.; a column the
+                                                // file lacks is all null). Position i types columns[i];
+                                                // empty: each column's type in the file.
+  std::optional<parquet::FilterPredicate> filter;  // exact: only matching rows are returned
+  std::optional<int64_t> limit;                 // at most this many rows (after the filter)
+  ScanMetrics* metrics = nullptr;
+};
+
+enum class AggregatePushdownSupport : uint8_t { kNone, kFromStatistics };
+
+class FormatReader {
+ public:
+  virtual ~FormatReader() = default;
+  virtual const std::string& name() const = 0;                           // "parquet", "orc"
+  virtual SourceMetadata metadata(const std::string& uri) const = 0;    // reads the footer
+  // Pages of the split's rows (row groups / stripes whose midpoint is in the split's range).
+  // The filter is best effort: exact when it binds to the file, every row when it does
+  // not (a column the file lacks, a literal its type does not take). Pages hold at most
+  // kMaxPageRows rows.
+  virtual LocalSupplier read(const FileSplit& split, const ReadRequest& request) const = 0;
+  virtual AggregatePushdownSupport aggregatePushdownSupport() const = 0;
+};
+
+/// The most rows a reader puts in one page (a larger row group is cut).
+inline constexpr size_t kMaxPageRows = 64 * 1024;
+
+}  // namespace quarry::engine

@@ -1,0 +1,577 @@
+#include "quarry/engine/source/parquet_format_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/source/file_split_provider.h"
+#include "quarry/engine/source/parquet_file_statistics.h"
+#include "quarry/engine/source/type_widening.h"
+#include "quarry/formats/parquet/bound_predicate.h"
+#include "quarry/formats/parquet/column_reader.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
+#include "quarry/formats/parquet/row_limits.h"
+#include "quarry/io/storage.h"
+
+namespace quarry::engine {
+namespace {
+
+using parquet::LogicalType;
+using parquet::PhysicalType;
+using LKind = LogicalType::Kind;
+
+TimeUnit unitOf(parquet::TimeUnit unit) {
+  switch (unit) {
+    case parquet::TimeUnit::MILLIS:
+      return TimeUnit::kMillis;
+    case parquet::TimeUnit::MICROS:
+      return TimeUnit::kMicros;
+    case parquet::TimeUnit::NANOS:
+      return TimeUnit::kNanos;
+  }
+  return TimeUnit::kMicros;
+}
+
+DataType decimalOrDouble(const LogicalType& logical) {
+  if (logical.precision > 38) return DataType::float64();
+  return DataType::decimal(logical.precision, logical.scale);
+}
+
+bool underRepeatedField(const parquet::SchemaNode& leaf) {
+  return leaf.maxRepetitionLevel > 0;
+}
+
+template <typename T>
+T littleEndian(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+double halfToDouble(uint16_t h) {
+  const int sign = (h >> 15) & 1;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  double v = 0;
+  if (exponent == 0) {
+    v = std::ldexp(mantissa, -24);
+  } else if (exponent == 31) {
+    v = mantissa == 0 ? INFINITY : NAN;
+  } else {
+    v = std::ldexp(mantissa + 1024, exponent - 25);
+  }
+  return sign ? -v : v;
+}
+
+/// A big-endian two's complement integer of at most 16 bytes.
+Int128 bigEndianInt128(std::string_view bytes) {
+  Int128 v = (!bytes.empty() && static_cast<uint8_t>(bytes[0]) >= 0x80) ? -1 : 0;
+  for (char c : bytes) {
+    v = static_cast<Int128>((static_cast<unsigned __int128>(v) << 8) | static_cast<uint8_t>(c));
+  }
+  return v;
+}
+
+double bigEndianDecimalToDouble(std::string_view bytes, int32_t scale) {
+  const bool negative = !bytes.empty() && static_cast<uint8_t>(bytes[0]) >= 0x80;
+  // The magnitude of the two's complement value, accumulated in long double.
+  long double magnitude = 0;
+  if (negative) {
+    // -x = ~x + 1: accumulate the complement, then add one.
+    for (char c : bytes) magnitude = magnitude * 256 + static_cast<uint8_t>(~static_cast<uint8_t>(c));
+    magnitude += 1;
+  } else {
+    for (char c : bytes) magnitude = magnitude * 256 + static_cast<uint8_t>(c);
+  }
+  const long double v = magnitude / std::pow(10.0L, scale);
+  return static_cast<double>(negative ? -v : v);
+}
+
+/// How one leaf's values become an engine block.
+struct LeafConversion {
+  const parquet::SchemaNode* leaf = nullptr;
+  DataType type;
+};
+
+/// Appends rows [offset, offset + count) of `batch` to `out` (of the leaf's
+/// engine type) through `convert(denseIndex)`, then sets the validity.
+template <typename T, typename Convert>
+void fillFixed(const parquet::ColumnBatch& batch, int64_t offset, int64_t count, Block& out,
+               Convert convert) {
+  const parquet::ColumnChunkData& data = batch.data();
+  out.reserve(static_cast<size_t>(count));
+  if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
+    for (int64_t r = offset; r < offset + count; ++r) out.append<T>(convert(r));
+    return;
+  }
+  std::span<const int64_t> index = batch.valueIndex();
+  std::vector<uint8_t> validity(static_cast<size_t>(count), 1);
+  bool anyNull = false;
+  for (int64_t r = offset; r < offset + count; ++r) {
+    const int64_t v = index[static_cast<size_t>(r)];
+    if (v < 0) {
+      out.append<T>(T{});
+      validity[static_cast<size_t>(r - offset)] = 0;
+      anyNull = true;
+    } else {
+      out.append<T>(convert(v));
+    }
+  }
+  if (anyNull) out.setValidity(std::move(validity));
+}
+
+void fillBytes(const parquet::ColumnBatch& batch, int64_t offset, int64_t count, Block& out) {
+  const parquet::ColumnChunkData& data = batch.data();
+  out.reserve(static_cast<size_t>(count));
+  if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
+    for (int64_t r = offset; r < offset + count; ++r) out.appendBytes(data.bytes(r));
+    return;
+  }
+  std::span<const int64_t> index = batch.valueIndex();
+  std::vector<uint8_t> validity(static_cast<size_t>(count), 1);
+  bool anyNull = false;
+  for (int64_t r = offset; r < offset + count; ++r) {
+    const int64_t v = index[static_cast<size_t>(r)];
+    if (v < 0) {
+      out.appendBytes({});
+      validity[static_cast<size_t>(r - offset)] = 0;
+      anyNull = true;
+    } else {
+      out.appendBytes(data.bytes(v));
+    }
+  }
+  if (anyNull) out.setValidity(std::move(validity));
+}
+
+/// Rows [offset, offset + count) of `batch` as a block of `type` (the leaf's engine type).
+Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int64_t offset,
+                   int64_t count, const std::string& uri) {
+  const parquet::SchemaNode& leaf = batch.leaf();
+  const parquet::ColumnChunkData& data = batch.data();
+  Block out(type);
+  if (type.kind == TypeKind::kNull) return Block::nulls(type, static_cast<size_t>(count));
+  switch (*leaf.physicalType) {
+    case PhysicalType::BOOLEAN: {
+      auto v = data.values<uint8_t>();
+      fillFixed<uint8_t>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+      return out;
+    }
+    case PhysicalType::INT32: {
+      auto v = data.values<int32_t>();
+      switch (type.kind) {
+        case TypeKind::kInt64:  // INT(32, unsigned)
+          fillFixed<int64_t>(batch, offset, count, out,
+                             [&](int64_t i) { return int64_t{static_cast<uint32_t>(v[i])}; });
+          return out;
+        case TypeKind::kTime:  // TIME(MILLIS)
+          fillFixed<int64_t>(batch, offset, count, out, [&](int64_t i) { return int64_t{v[i]}; });
+          return out;
+        case TypeKind::kDecimal:
+          fillFixed<Int128>(batch, offset, count, out, [&](int64_t i) { return Int128{v[i]}; });
+          return out;
+        default:  // int32, date; INT(8|16, unsigned) values are their int32 values
+          fillFixed<int32_t>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+          return out;
+      }
+    }
+    case PhysicalType::INT64: {
+      auto v = data.values<int64_t>();
+      switch (type.kind) {
+        case TypeKind::kUInt64:
+          fillFixed<uint64_t>(batch, offset, count, out,
+                              [&](int64_t i) { return static_cast<uint64_t>(v[i]); });
+          return out;
+        case TypeKind::kDecimal:
+          fillFixed<Int128>(batch, offset, count, out, [&](int64_t i) { return Int128{v[i]}; });
+          return out;
+        default:  // int64, time, timestamp
+          fillFixed<int64_t>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+          return out;
+      }
+    }
+    case PhysicalType::INT96: {
+      const uint8_t* base = data.fixedValues.data();
+      fillFixed<int64_t>(batch, offset, count, out, [&](int64_t i) {
+        const uint8_t* p = base + i * 12;
+        const int64_t nanosOfDay = littleEndian<int64_t>(p);
+        const int64_t julianDay = littleEndian<int32_t>(p + 8);
+        constexpr int64_t kUnixEpochJulianDay = 2440588;
+        constexpr int64_t kNanosPerDay = 86'400'000'000'000;
+        int64_t nanos = 0;
+        if (__builtin_mul_overflow(julianDay - kUnixEpochJulianDay, kNanosPerDay, &nanos) ||
+            __builtin_add_overflow(nanos, nanosOfDay, &nanos)) {
+          throw InvalidArgument(uri + ": column " + leaf.path + ": the INT96 timestamp (day " +
+                                std::to_string(julianDay) + ", nanosecond " +
+                                std::to_string(nanosOfDay) +
+                                ") is outside the range of timestamp(ns)");
+        }
+        return nanos;
+      });
+      return out;
+    }
+    case PhysicalType::FLOAT: {
+      auto v = data.values<float>();
+      fillFixed<double>(batch, offset, count, out, [&](int64_t i) { return double{v[i]}; });
+      return out;
+    }
+    case PhysicalType::DOUBLE: {
+      auto v = data.values<double>();
+      fillFixed<double>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+      return out;
+    }
+    case PhysicalType::BYTE_ARRAY:
+    case PhysicalType::FIXED_LEN_BYTE_ARRAY: {
+      if (type.kind == TypeKind::kDecimal) {
+        fillFixed<Int128>(batch, offset, count, out, [&](int64_t i) {
+          const std::string_view b = data.bytes(i);
+          if (b.size() > 16) {
+            throw CorruptFile(uri + ": column " + leaf.path + ": a " + type.toString() +
+                              " value of " + std::to_string(b.size()) + " bytes");
+          }
+          return bigEndianInt128(b);
+        });
+        return out;
+      }
+      if (type.kind == TypeKind::kDouble && leaf.logicalType.kind == LKind::DECIMAL) {
+        const int32_t scale = leaf.logicalType.scale;
+        fillFixed<double>(batch, offset, count, out,
+                          [&](int64_t i) { return bigEndianDecimalToDouble(data.bytes(i), scale); });
+        return out;
+      }
+      if (type.kind == TypeKind::kDouble) {  // FLOAT16
+        fillFixed<double>(batch, offset, count, out, [&](int64_t i) {
+          const std::string_view b = data.bytes(i);
+          return halfToDouble(static_cast<uint16_t>(static_cast<uint8_t>(b[0]) |
+                                                    (static_cast<uint8_t>(b[1]) << 8)));
+        });
+        return out;
+      }
+      fillBytes(batch, offset, count, out);
+      return out;
+    }
+  }
+  throw Unsupported(uri + ": column " + leaf.path + ": an unknown physical type");
+}
+
+/// Opens `uri` and returns its footer through `cache` (decoded at most once per
+/// uri and size within the process).
+std::shared_ptr<const parquet::ParquetFooter> cachedFooter(parquet::FooterCache& cache,
+                                                           io::StorageObject& object) {
+  // The engine reads a file's footer for its metadata, then again for each split:
+  // within one process run, the uri and size identify the file.
+  return cache.read(object, [] { return std::optional<std::string>(std::string()); });
+}
+
+/// One split's scan: the state behind the LocalSupplier read() returns.
+class ParquetSplitScan {
+ public:
+  ParquetSplitScan(const ParquetFormatReader& owner, FileSplit split, ReadRequest request)
+      : owner_(owner), split_(std::move(split)), request_(std::move(request)) {}
+
+  std::optional<Page> next() {
+    if (!opened_) open();
+    while (true) {
+      if (request_.limit && returned_ >= *request_.limit) return finish();
+      if (batchOffset_ >= batchRows_ && !advance()) return finish();
+      int64_t count = std::min<int64_t>(batchRows_ - batchOffset_, kMaxPageRows);
+      if (request_.limit) count = std::min(count, *request_.limit - returned_);
+      Page page = makePage(batchOffset_, count);
+      batchOffset_ += count;
+      returned_ += count;
+      if (count > 0) return page;
+    }
+  }
+
+ private:
+  enum : int { kAbsent = -1, kPath = -2, kSize = -3 };
+
+  void open() {
+    opened_ = true;
+    const std::string& uri = split_.uri;
+    auto object = io::openObject(uri);
+    auto footer = cachedFooter(owner_.footerCache(), *object);
+    parquet::ReaderOptions options;
+    options.threads = 1;  // the engine runs splits in parallel
+    file_ = parquet::ParquetFileReader::open(std::move(object), footer, options);
+    fileSize_ = file_->storage().size();
+    const parquet::FileSchema& schema = file_->schema();
+
+    // Per requested column: a ColumnReaders position, or what to produce instead.
+    std::vector<std::string> projected;
+    for (size_t i = 0; i < request_.columns.size(); ++i) {
+      const std::string& name = request_.columns[i];
+      DataType fileType = DataType::null();
+      int source = kAbsent;
+      if (name == kFilePathColumn) {
+        source = kPath;
+        fileType = DataType::string();
+      } else if (name == kFileSizeColumn) {
+        source = kSize;
+        fileType = DataType::int64();
+      } else if (const parquet::SchemaNode* node = findLeaf(schema, name)) {
+        if (auto type = ParquetFormatReader::engineType(*node)) {
+          source = static_cast<int>(projected.size());
+          projected.push_back(node->path);
+          leaves_.push_back(node);
+          fileType = *type;
+        }
+      }
+      sources_.push_back(source);
+      fileTypes_.push_back(fileType);
+      outTypes_.push_back(request_.outputSchema.size() == request_.columns.size()
+                              ? request_.outputSchema[i].type
+                              : fileType);
+    }
+
+    std::optional<parquet::BoundPredicate> filter;
+    if (request_.filter) {
+      try {
+        filter = parquet::BoundPredicate::bind(*request_.filter, schema);
+      } catch (const InvalidArgument&) {
+        filter.reset();  // best effort: every row; the planner rechecks above
+      }
+    }
+    std::vector<parquet::ByteRange> ranges;
+    constexpr uint64_t kMaxOffset = static_cast<uint64_t>(INT64_MAX);
+    const uint64_t end = split_.length > kMaxOffset - std::min(split_.start, kMaxOffset)
+                             ? kMaxOffset
+                             : split_.start + split_.length;
+    ranges.push_back({static_cast<int64_t>(std::min(split_.start, kMaxOffset)),
+                      static_cast<int64_t>(end)});
+    if (projected.empty() && filter) {
+      // Rows are counted from a decoded column: the first the engine reads.
+      for (const parquet::SchemaNode* leaf : schema.leaves()) {
+        if (ParquetFormatReader::engineType(*leaf)) {
+          projected.push_back(leaf->path);
+          break;
+        }
+      }
+      if (projected.empty()) filter.reset();
+    }
+    if (projected.empty()) {
+      // Nothing to decode: the kept row groups' row counts make the pages.
+      parquet::RowLimits limits;
+      limits.byteRanges = ranges;
+      const auto plan = parquet::planRowGroups(file_->metadata(), limits, false, uri);
+      for (size_t g = 0; g < plan.inByteRange.size(); ++g) {
+        if (plan.inByteRange[g]) countOnlyRows_.push_back(file_->metadata().row_groups[g].num_rows);
+      }
+      if (request_.metrics) request_.metrics->rowGroupsTotal += countOnlyRows_.size();
+      countOnly_ = true;
+      return;
+    }
+    auto resolved = parquet::ResolvedProjection::resolve(
+        parquet::ColumnProjection::columns(projected), schema);
+    readers_ = std::make_unique<parquet::ColumnReaders>(*file_, std::move(resolved),
+                                                        std::move(filter), std::move(ranges));
+  }
+
+  static const parquet::SchemaNode* findLeaf(const parquet::FileSchema& schema,
+                                             const std::string& name) {
+    try {
+      const parquet::SchemaNode* node = schema.find(name);
+      return node != nullptr && node->isLeaf() ? node : nullptr;
+    } catch (const InvalidArgument&) {
+      return nullptr;  // an ambiguous path: not a column the engine exposes
+    }
+  }
+
+  bool advance() {
+    batchOffset_ = 0;
+    batchRows_ = 0;
+    if (countOnly_) {
+      if (nextCountOnly_ >= countOnlyRows_.size()) return false;
+      batchRows_ = countOnlyRows_[nextCountOnly_++];
+      return true;
+    }
+    const bool more = readers_->nextBatch();
+    publish();
+    if (!more) return false;
+    batchRows_ = readers_->column(0).rowCount();
+    return true;
+  }
+
+  Page makePage(int64_t offset, int64_t count) {
+    std::vector<Block> blocks;
+    blocks.reserve(sources_.size());
+    const size_t n = static_cast<size_t>(count);
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      Block block;
+      const std::string what = split_.uri + ": column " + request_.columns[i];
+      switch (sources_[i]) {
+        case kAbsent:
+          block = Block::nulls(outTypes_[i], n);
+          break;
+        case kPath:
+          block = Block(DataType::string());
+          block.reserve(n);
+          for (size_t k = 0; k < n; ++k) block.appendBytes(split_.uri);
+          break;
+        case kSize:
+          block = Block(DataType::int64());
+          block.reserve(n);
+          for (size_t k = 0; k < n; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
+          break;
+        default:
+          block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i],
+                               offset, count, split_.uri);
+          break;
+      }
+      if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);
+      blocks.push_back(std::move(block));
+    }
+    return Page(std::move(blocks), n);
+  }
+
+  /// Adds what the reader and the storage did since the last call to the metrics.
+  void publish() {
+    ScanMetrics* m = request_.metrics;
+    if (m == nullptr || !readers_) return;
+    const parquet::ReaderMetrics& now = readers_->metrics();
+    auto delta = [](int64_t a, int64_t b) { return static_cast<uint64_t>(a - b); };
+    m->rowGroupsTotal += delta(now.rowGroupsTotal - now.rowGroupsOutsideByteRange,
+                               published_.rowGroupsTotal - published_.rowGroupsOutsideByteRange);
+    m->rowGroupsPrunedByStatistics +=
+        delta(now.rowGroupsPrunedByStatistics, published_.rowGroupsPrunedByStatistics);
+    m->rowGroupsPrunedByBloom +=
+        delta(now.rowGroupsPrunedByBloomFilter, published_.rowGroupsPrunedByBloomFilter);
+    m->rowGroupsPrunedByDictionary +=
+        delta(now.rowGroupsPrunedByDictionary, published_.rowGroupsPrunedByDictionary);
+    m->pagesTotal += delta(now.pagesTotal, published_.pagesTotal);
+    m->pagesSkipped += delta(now.pagesSkipped, published_.pagesSkipped);
+    m->rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
+    published_ = now;
+    const uint64_t bytes = file_->storage().bytesRead();
+    const uint64_t requests = file_->storage().requestCount();
+    m->bytesRead += bytes - bytesPublished_;
+    m->requests += requests - requestsPublished_;
+    bytesPublished_ = bytes;
+    requestsPublished_ = requests;
+  }
+
+  std::optional<Page> finish() {
+    publish();
+    readers_.reset();
+    return std::nullopt;
+  }
+
+  const ParquetFormatReader& owner_;
+  FileSplit split_;
+  ReadRequest request_;
+  bool opened_ = false;
+  std::unique_ptr<parquet::ParquetFileReader> file_;
+  std::unique_ptr<parquet::ColumnReaders> readers_;
+  uint64_t fileSize_ = 0;
+  std::vector<int> sources_;
+  std::vector<DataType> fileTypes_;
+  std::vector<DataType> outTypes_;
+  std::vector<const parquet::SchemaNode*> leaves_;
+  bool countOnly_ = false;
+  std::vector<int64_t> countOnlyRows_;
+  size_t nextCountOnly_ = 0;
+  int64_t batchRows_ = 0;
+  int64_t batchOffset_ = 0;
+  int64_t returned_ = 0;
+  parquet::ReaderMetrics published_;
+  uint64_t bytesPublished_ = 0;
+  uint64_t requestsPublished_ = 0;
+};
+
+}  // namespace
+
+const std::string& ParquetFormatReader::name() const {
+  static const std::string kName = "parquet";
+  return kName;
+}
+
+std::optional<DataType> ParquetFormatReader::engineType(const parquet::SchemaNode& leaf) {
+  if (!leaf.isLeaf() || underRepeatedField(leaf)) return std::nullopt;
+  const LogicalType& logical = leaf.logicalType;
+  if (logical.kind == LKind::UNKNOWN) return DataType::null();
+  switch (*leaf.physicalType) {
+    case PhysicalType::BOOLEAN:
+      return DataType::boolean();
+    case PhysicalType::INT32:
+      switch (logical.kind) {
+        case LKind::INTEGER:
+          return !logical.isSigned && logical.bitWidth >= 32 ? DataType::int64() : DataType::int32();
+        case LKind::DATE:
+          return DataType::date();
+        case LKind::TIME:
+          return DataType::time(unitOf(logical.unit));
+        case LKind::DECIMAL:
+          return decimalOrDouble(logical);
+        default:
+          return DataType::int32();
+      }
+    case PhysicalType::INT64:
+      switch (logical.kind) {
+        case LKind::INTEGER:
+          return !logical.isSigned && logical.bitWidth == 64 ? DataType::uint64() : DataType::int64();
+        case LKind::TIME:
+          return DataType::time(unitOf(logical.unit));
+        case LKind::TIMESTAMP:
+          return DataType::timestamp(unitOf(logical.unit), logical.isAdjustedToUTC);
+        case LKind::DECIMAL:
+          return decimalOrDouble(logical);
+        default:
+          return DataType::int64();
+      }
+    case PhysicalType::INT96:
+      return DataType::timestamp(TimeUnit::kNanos, true);
+    case PhysicalType::FLOAT:
+    case PhysicalType::DOUBLE:
+      return DataType::float64();
+    case PhysicalType::BYTE_ARRAY:
+      switch (logical.kind) {
+        case LKind::STRING:
+        case LKind::ENUM:
+        case LKind::JSON:
+          return DataType::string();
+        case LKind::DECIMAL:
+          return decimalOrDouble(logical);
+        default:
+          return DataType::binary();
+      }
+    case PhysicalType::FIXED_LEN_BYTE_ARRAY:
+      if (logical.kind == LKind::UUID && leaf.typeLength == 16) return DataType::uuid();
+      if (logical.kind == LKind::DECIMAL) return decimalOrDouble(logical);
+      if (logical.kind == LKind::FLOAT16 && leaf.typeLength == 2) return DataType::float64();
+      return DataType::binary();
+  }
+  return std::nullopt;
+}
+
+Schema ParquetFormatReader::engineSchema(const parquet::FileSchema& schema) {
+  Schema out;
+  for (const parquet::SchemaNode* leaf : schema.leaves()) {
+    if (auto type = engineType(*leaf)) out.push_back({leaf->path, *type});
+  }
+  return out;
+}
+
+SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
+  auto object = io::openObject(uri);
+  auto footer = cachedFooter(footers_, *object);
+  parquet::FileSchema schema;
+  try {
+    schema = parquet::FileSchema::build(footer->metadata.schema);
+  } catch (const CorruptFile& e) {
+    throw CorruptFile(uri + ": " + e.what());
+  }
+  SourceMetadata out;
+  out.schema = engineSchema(schema);
+  out.fileSize = object->size();
+  out.statistics = ParquetFileStatistics::extract(footer->metadata, schema);
+  out.splits = FileSplitProvider::parquetSplits(uri, footer->metadata, schema);
+  return out;
+}
+
+LocalSupplier ParquetFormatReader::read(const FileSplit& split, const ReadRequest& request) const {
+  auto scan = std::make_shared<ParquetSplitScan>(*this, split, request);
+  return [scan]() { return scan->next(); };
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "quarry/engine/source/format_reader.h"
+#include "quarry/formats/parquet/footer_cache.h"
+#include "quarry/formats/parquet/schema.h"
+
+/// The FormatReader of Parquet files.
+///
+/// Types (physical type + logical annotation -> engine type):
+///
+///   BOOLEAN                                   boolean
+///   INT32                                     int32
+///   INT32 INT(8|16|32, signed)                int32
+///   INT32 INT(8|16, unsigned)                 int32
+///   INT32 INT(32, unsigned)                   int64
+///   INT32 DATE                                date
+///   INT32 TIME(MILLIS)                        time(ms)
+///   INT32 DECIMAL(p,s)                        decimal(p,s)
+///   INT64                                     int64 (INT(64, signed) too)
+///   INT64 INT(64, unsigned)                   uint64
+///   INT64 TIME(MICROS|NANOS)                  time(us|ns)
+///   INT64 TIMESTAMP(unit, utc)                timestamp(unit, utc or local)
+///   INT64 DECIMAL(p,s)                        decimal(p,s)
+///   INT96                                     timestamp(ns, utc)
+///   FLOAT, DOUBLE                             double
+///   BYTE_ARRAY STRING | ENUM | JSON           string
+///   BYTE_ARRAY DECIMAL(p,s)                   decimal(p,s)
+///   BYTE_ARRAY (anything else)                binary
+///   FIXED_LEN_BYTE_ARRAY(16) UUID             uuid
+///   FIXED_LEN_BYTE_ARRAY DECIMAL(p,s)         decimal(p,s)
+///   FIXED_LEN_BYTE_ARRAY(2) FLOAT16           double
+///   FIXED_LEN_BYTE_ARRAY (anything else)      binary
+///   UNKNOWN (the null logical type)           null
+///
+/// A DECIMAL of precision above 38 (beyond Int128) is read as double, as DuckDB
+/// reads it: the nearest double to the exact value. Leaves of a struct are columns
+/// named by their dotted path ("a.b"). Leaves under a repeated field (LIST, MAP,
+/// legacy repeated fields) are left out of the schema: the engine does not query
+/// them yet; a file holding them is read without them.
+///
+/// Footers are decoded once per process and file (uri + size): the footer
+/// metadata() read is reused by the read() of the file's splits.
+namespace quarry::engine {
+
+class ParquetFormatReader final : public FormatReader {
+ public:
+  const std::string& name() const override;
+  SourceMetadata metadata(const std::string& uri) const override;
+  LocalSupplier read(const FileSplit& split, const ReadRequest& request) const override;
+  AggregatePushdownSupport aggregatePushdownSupport() const override {
+    return AggregatePushdownSupport::kFromStatistics;
+  }
+
+  /// The engine type of `leaf`; nullopt for a leaf under a repeated field.
+  static std::optional<DataType> engineType(const parquet::SchemaNode& leaf);
+  /// The columns of `schema` the engine reads, in leaf order.
+  static Schema engineSchema(const parquet::FileSchema& schema);
+
+  /// The footer cache (for tests: its hit and miss counts).
+  parquet::FooterCache& footerCache() const { return footers_; }
+
+ private:
+  mutable parquet::FooterCache footers_{16 << 20};
+};
+
+}  // namespace quarry::engine

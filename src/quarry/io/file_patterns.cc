@@ -1,0 +1,35 @@
+#include "quarry/io/file_patterns.h"
+
+#include <string_view>
+
+#include "quarry/common/error.h"
+#include "quarry/io/glob.h"
+#include "quarry/io/s3_storage.h"
+
+namespace quarry::io {
+
+std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns) {
+  std::vector<std::string> files;
+  for (const std::string& pattern : patterns) {
+    const std::string_view text = pattern;
+    if (text.starts_with("http://") || text.starts_with("https://") || !hasGlob(text)) {
+      files.push_back(pattern);
+      continue;
+    }
+    std::vector<std::string> matches;
+    if (text.starts_with("s3://")) {
+      matches = listS3(pattern);
+    } else {
+      constexpr std::string_view kFileScheme = "file://";
+      matches = globLocal(text.starts_with(kFileScheme) ? pattern.substr(kFileScheme.size())
+                                                        : pattern);
+    }
+    if (matches.empty()) {
+      throw InvalidArgument(pattern + ": the pattern matches no file");
+    }
+    files.insert(files.end(), matches.begin(), matches.end());
+  }
+  return files;
+}
+
+}  // namespace quarry::io
