@@ -15,6 +15,7 @@ FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WERROR ?= ON
 SAMPLE := data/sample/trips.parquet
+DEMO_QUERY := FROM "$(SAMPLE)" | WHERE trip_distance > 2.0 AND payment_type == "card" | STATS trips = COUNT(*), avg_tip = AVG(tip_amount), fares = SUM(fare_amount) BY vendor | SORT trips DESC
 ORACLE_STAMP := tools/oracle/node_modules/.package-lock.json
 
 # UBSan: stack traces; ASan: also catch use-after-return and init-order bugs.
@@ -53,6 +54,10 @@ demo: build
 	build/release/quarry inspect rowgroups $(SAMPLE)
 	@echo
 	build/release/quarry print $(SAMPLE) --head 10
+	@echo
+	build/release/quarry query '$(DEMO_QUERY)'
+	@echo
+	build/release/quarry query --profile '$(DEMO_QUERY)'
 
 # Every stage runs that can (the sanitizer stages even when release tests failed);
 # the summary lists each stage's time and outcome, and any failure fails the target.

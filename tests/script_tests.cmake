@@ -62,3 +62,24 @@ quarry_add_node_test(differential_orc_chdb
   tests/differential/orc_files.mjs $<TARGET_FILE:quarry> ${CMAKE_BINARY_DIR}/differential-orc)
 # About 30 s on a loaded 2-core machine; the bound keeps it from growing unnoticed.
 set_tests_properties(differential_orc_chdb PROPERTIES TIMEOUT 120)
+
+# The query engine against DuckDB: 2,000 generated queries and TPC-H Q1/Q6 over
+# Parquet files written under the build directory (tests/differential/engine/).
+# The self-check runs the DuckDB side only (every SQL statement of the corpus
+# must run); it needs no engine.
+quarry_add_node_test(differential_engine_self_check
+  tests/differential/engine/engine_queries.mjs - ${CMAKE_BINARY_DIR}/differential-engine-self-check
+  --self-check)
+set_tests_properties(differential_engine_self_check PROPERTIES TIMEOUT 300)
+# The runner's comparison rules (tolerances, multisets, value forms) on hand-made rows.
+quarry_add_node_test(differential_engine_compare_rules
+  tests/differential/engine/result_compare_test.mjs)
+set_tests_properties(differential_engine_compare_rules PROPERTIES TIMEOUT 60)
+# The comparison with `quarry query` is registered once the engine answers
+# queries: create tests/differential/engine/ENABLED and re-run cmake.
+if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
+  quarry_add_node_test(differential_engine_queries
+    tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-engine)
+  set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600)
+endif()

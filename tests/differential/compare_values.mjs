@@ -163,7 +163,7 @@ function typeName(type) {
 }
 
 /// DuckDB's typed value -> canonical form.
-function canonicalDuckDB(value, type, T) {
+export function canonicalDuckDB(value, type, T) {
   if (value === null || value === undefined) return null;
   switch (type.typeId) {
     case T.BOOLEAN: return `bool:${value}`;
@@ -206,7 +206,7 @@ function canonicalDuckDB(value, type, T) {
 }
 
 /// Quarry's ndjson value -> canonical form, read as DuckDB's `type`.
-function canonicalQuarry(value, type, T) {
+export function canonicalQuarry(value, type, T) {
   if (value === null) return null;
   const expect = (ok, what) => {
     if (!ok) throw new Mismatch(`quarry gives ${JSON.stringify(value)} where ${what} is expected`);

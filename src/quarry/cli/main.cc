@@ -13,6 +13,7 @@
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/inspect_command.h"
 #include "quarry/cli/print_command.h"
+#include "quarry/cli/query_command.h"
 #include "quarry/cli/schema_command.h"
 #include "quarry/common/error.h"
 
@@ -53,6 +54,10 @@ int main(int argc, char** argv) {
   const CLI::App& schemaCommand = quarry::cli::addSchemaCommand(app, schema);
   quarry::cli::DiveOptions dive;
   const CLI::App& diveCommand = quarry::cli::addDiveCommand(app, dive);
+  quarry::cli::QueryOptions query;
+  const CLI::App& queryCommand = quarry::cli::addQueryCommand(app, query);
+  quarry::cli::QueryOptions explain;
+  const CLI::App& explainCommand = quarry::cli::addExplainCommand(app, explain);
 
   try {
     app.parse(argc, argv);
@@ -69,6 +74,12 @@ int main(int argc, char** argv) {
   }
   if (convertCommand.parsed()) {
     return quarry::cli::runConvert(convert);
+  }
+  if (queryCommand.parsed()) {
+    return quarry::cli::runQuery(query);  // streams its result; reports its own failure
+  }
+  if (explainCommand.parsed()) {
+    return quarry::cli::runExplain(explain);
   }
   if (diveCommand.parsed()) {
     return quarry::cli::launchDive(dive, argv[0]);  // returns only on failure

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "quarry/cli/csv_text.h"
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/file_arguments.h"
 #include "quarry/cli/filter_expression.h"
@@ -25,22 +26,6 @@ namespace {
 
 /// Output is handed to stdout in pieces of about this size.
 constexpr size_t kFlushBytes = 1 << 20;
-
-/// Appends a CSV field as DuckDB's CSV writer does: quoted (quotes doubled) when
-/// it holds a delimiter, quote, line break or '#' (DuckDB's comment character), or
-/// is empty (which NULL is not).
-void appendCsvField(std::string_view text, std::string& out) {
-  if (!text.empty() && text.find_first_of(",\"\n\r#") == std::string_view::npos) {
-    out += text;
-    return;
-  }
-  out += '"';
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
 
 /// Collects the output of one print run in the chosen format.
 class RowPrinter {

@@ -52,6 +52,21 @@ FilterPredicate FilterPredicate::compare(Op op, std::string column, PredicateLit
   return FilterPredicate(std::move(node));
 }
 
+FilterPredicate FilterPredicate::compareLiteral(Op op, std::string column, PredicateLiteral literal) {
+  switch (op) {
+    case Op::kEq:
+    case Op::kNotEq:
+    case Op::kLt:
+    case Op::kLtEq:
+    case Op::kGt:
+    case Op::kGtEq:
+      return compare(op, std::move(column), std::move(literal));
+    default:
+      throw InvalidArgument("FilterPredicate.compareLiteral on column '" + column + "': " + opName(op) +
+                            " is not a comparison");
+  }
+}
+
 FilterPredicate FilterPredicate::inLiterals(std::string column,
                                             std::vector<PredicateLiteral> values) {
   checkColumn(column, Op::kIn);

@@ -100,6 +100,9 @@ class FilterPredicate {
   static FilterPredicate in(std::string column, const char* first, Rest... rest) {
     return in(std::move(column), std::vector<std::string>{first, rest...});
   }
+  /// The untyped comparison form: `op` is one of kEq .. kGtEq (others throw
+  /// InvalidArgument); for callers holding a literal as a PredicateLiteral.
+  static FilterPredicate compareLiteral(Op op, std::string column, PredicateLiteral literal);
   /// The untyped set form: every value must be of one literal type, not bool.
   static FilterPredicate inLiterals(std::string column, std::vector<PredicateLiteral> values);
 

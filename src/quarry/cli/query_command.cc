@@ -1,0 +1,272 @@
+#include "quarry/cli/query_command.h"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "quarry/cli/block_text.h"
+#include "quarry/cli/csv_text.h"
+#include "quarry/cli/text_table.h"
+#include "quarry/common/error.h"
+#include "quarry/common/json_text.h"
+#include "quarry/engine/parse/query_diagnostic.h"
+#include "quarry/engine/query_engine.h"
+
+namespace quarry::cli {
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr size_t kFlushBytes = 1 << 20;
+
+void addCommonOptions(CLI::App& command, QueryOptions& options) {
+  command.add_option("query", options.query, "The query, e.g. 'FROM \"data/*.parquet\" | STATS COUNT(*)'")
+      ->required();
+  command.add_option("--threads", options.threads, "Driver threads (default 2)")->check(CLI::Range(1, 256));
+}
+
+/// Writes result pages in one format, streaming where the format allows.
+class ResultWriter {
+ public:
+  ResultWriter(QueryFormat format, const engine::Schema& schema) : format_(format), schema_(schema) {
+    if (format_ == QueryFormat::kCsv) {
+      for (size_t i = 0; i < schema_.size(); ++i) {
+        if (i > 0) pending_ += ',';
+        appendCsvField(schema_[i].name, pending_);
+      }
+      pending_ += '\n';
+    }
+    if (format_ == QueryFormat::kJson) pending_ += '[';
+    if (format_ == QueryFormat::kTable) {
+      std::vector<TextTable::Column> columns;
+      for (const engine::Field& field : schema_) {
+        const bool right = field.type.isNumeric();
+        columns.push_back({printableText(field.name), right ? TextTable::Align::kRight : TextTable::Align::kLeft});
+      }
+      table_ = std::make_unique<TextTable>(std::move(columns));
+    }
+  }
+
+  void add(const engine::Page& page) {
+    for (size_t row = 0; row < page.positionCount(); ++row) {
+      switch (format_) {
+        case QueryFormat::kTable: {
+          std::vector<std::string> cells;
+          for (size_t c = 0; c < page.blockCount(); ++c) {
+            std::string text;
+            appendBlockText(page.block(c), row, text);
+            cells.push_back(printableText(text));
+          }
+          table_->addRow(std::move(cells));
+          break;
+        }
+        case QueryFormat::kCsv:
+          for (size_t c = 0; c < page.blockCount(); ++c) {
+            if (c > 0) pending_ += ',';
+            if (page.block(c).isNull(row)) continue;
+            std::string text;
+            appendBlockText(page.block(c), row, text);
+            appendCsvField(text, pending_);
+          }
+          pending_ += '\n';
+          break;
+        case QueryFormat::kJson:
+        case QueryFormat::kNdjson:
+          if (format_ == QueryFormat::kJson) pending_ += rows_ == 0 ? "\n" : ",\n";
+          pending_ += '{';
+          for (size_t c = 0; c < page.blockCount(); ++c) {
+            if (c > 0) pending_ += ',';
+            appendJsonString(pending_, schema_[c].name);
+            pending_ += ':';
+            appendBlockJson(page.block(c), row, pending_);
+          }
+          pending_ += '}';
+          if (format_ == QueryFormat::kNdjson) pending_ += '\n';
+          break;
+      }
+      ++rows_;
+    }
+    if (format_ != QueryFormat::kTable && format_ != QueryFormat::kJson && pending_.size() >= kFlushBytes) {
+      flush();
+    }
+  }
+
+  void finish() {
+    if (format_ == QueryFormat::kTable) {
+      table_->render(pending_);
+      pending_ += "(" + std::to_string(rows_) + (rows_ == 1 ? " row)\n" : " rows)\n");
+    }
+    if (format_ == QueryFormat::kJson) pending_ += rows_ == 0 ? "]\n" : "\n]\n";
+    flush();
+  }
+
+ private:
+  void flush() {
+    if (!pending_.empty() && std::fwrite(pending_.data(), 1, pending_.size(), stdout) != pending_.size()) {
+      throw IoError("cannot write the output");
+    }
+    std::fflush(stdout);
+    pending_.clear();
+  }
+
+  QueryFormat format_;
+  engine::Schema schema_;
+  std::string pending_;
+  std::unique_ptr<TextTable> table_;
+  uint64_t rows_ = 0;
+};
+
+/// A progress bar on stderr while a query runs, when stderr is a terminal: it
+/// appears after half a second (short queries show nothing), shows the splits
+/// read of all and the bytes read, and is erased when the query ends.
+class ProgressBar {
+ public:
+  ProgressBar(const engine::ScanMetrics& metrics, uint64_t totalSplits)
+      : metrics_(metrics), total_(totalSplits) {
+    if (total_ == 0 || isatty(STDERR_FILENO) == 0) return;
+    thread_ = std::thread([this] { run(); });
+  }
+  ~ProgressBar() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stop_; })) return;
+    bool drawn = false;
+    while (!stop_) {
+      const uint64_t done = std::min<uint64_t>(metrics_.splits, total_);
+      constexpr int kWidth = 30;
+      const int filled = static_cast<int>(kWidth * done / total_);
+      char line[160];
+      std::snprintf(line, sizeof(line), "\r[%s%s] %llu/%llu splits, %.1f MiB read ",
+                    std::string(filled, '=').c_str(), std::string(kWidth - filled, ' ').c_str(),
+                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
+                    static_cast<double>(metrics_.bytesRead) / (1 << 20));
+      std::fputs(line, stderr);
+      std::fflush(stderr);
+      drawn = true;
+      wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; });
+    }
+    if (drawn) {
+      std::fputs("\r\033[K", stderr);  // erase the bar
+      std::fflush(stderr);
+    }
+  }
+
+  const engine::ScanMetrics& metrics_;
+  uint64_t total_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+};
+
+uint64_t splitCount(const engine::PlanNode& node) {
+  uint64_t n = node.kind == engine::PlanKind::kExternalSource ? node.splits.size() : 0;
+  for (const engine::PlanNodePtr& child : node.children) n += splitCount(*child);
+  return n;
+}
+
+/// Runs `body`, turning failures into the exit status and one message on stderr.
+template <typename F>
+int guarded(const QueryOptions& options, F&& body) {
+  try {
+    return body();
+  } catch (const QueryError& e) {
+    std::cerr << "quarry: " << engine::renderQueryError(e, options.query) << std::endl;
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "quarry: out of memory" << std::endl;
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << "quarry: " << e.what() << std::endl;
+    return kExitFailure;
+  }
+}
+
+}  // namespace
+
+CLI::App& addQueryCommand(CLI::App& app, QueryOptions& options) {
+  CLI::App* command = app.add_subcommand("query", "Run a query over Parquet and ORC files");
+  addCommonOptions(*command, options);
+  command
+      ->add_option_function<std::string>(
+          "--format",
+          [&options](const std::string& name) {
+            static const std::map<std::string, QueryFormat> kFormats{{"table", QueryFormat::kTable},
+                                                                     {"csv", QueryFormat::kCsv},
+                                                                     {"json", QueryFormat::kJson},
+                                                                     {"ndjson", QueryFormat::kNdjson}};
+            options.format = kFormats.at(CLI::detail::to_lower(name));
+          },
+          "table (default), csv, json (one array) or ndjson (one object per line)")
+      ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}, CLI::ignore_case));
+  command->add_flag("--profile", options.profile,
+                    "After the result, write what the query read and did as one JSON object on stderr");
+  command->add_option("--profile-out", options.profileOut, "Write the --profile JSON to this file instead");
+  return *command;
+}
+
+CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("explain", "Print a query's physical plan before and after the local optimizer");
+  addCommonOptions(*command, options);
+  return *command;
+}
+
+int runQuery(const QueryOptions& options) {
+  return guarded(options, [&] {
+    engine::QueryOptions engineOptions;
+    engineOptions.threads = options.threads;
+    engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
+    ResultWriter writer(options.format, prepared.plan->schema);
+    engine::QueryProfile profile;
+    {
+      ProgressBar progress(*prepared.metrics, splitCount(*prepared.plan));
+      profile = engine::executeQuery(prepared, [&](const engine::Page& page) { writer.add(page); });
+    }
+    writer.finish();
+    if (options.profile || !options.profileOut.empty()) {
+      const std::string json = engine::profileJson(profile) + "\n";
+      if (options.profileOut.empty()) {
+        std::cerr << json << std::flush;
+      } else {
+        std::ofstream out(options.profileOut, std::ios::binary);
+        out << json;
+        if (!out) throw IoError("cannot write the profile to " + options.profileOut);
+      }
+    }
+    return 0;
+  });
+}
+
+int runExplain(const QueryOptions& options) {
+  return guarded(options, [&] {
+    engine::QueryOptions engineOptions;
+    engineOptions.threads = options.threads;
+    engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
+    const std::string text = engine::explainQuery(prepared);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  });
+}
+
+}  // namespace quarry::cli

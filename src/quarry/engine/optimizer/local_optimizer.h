@@ -1,0 +1,55 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "quarry/engine/plan/plan_node.h"
+
+/// The local physical optimizer: rules that rewrite a plan in place, each
+/// returning whether it changed anything. optimize() runs them in order:
+///
+/// - PruneColumns (projection pushdown): every node keeps only the columns some
+///   node above it uses; the ExternalSourceExec then reads only those.
+/// - PushFiltersToSource: a FilterExec directly over an ExternalSourceExec hands
+///   the source the conjuncts it can express as a FilterPredicate (comparisons of
+///   a column with a literal, IS [NOT] NULL, IN, and AND / OR / NOT of those), for
+///   row-group, page, Bloom filter and dictionary pruning and exact row filtering.
+///   The FilterExec stays as a recheck: a file the predicate cannot be bound to
+///   (a column it lacks, a literal its column type does not take) is read
+///   unfiltered, and conjuncts not pushed are evaluated there.
+/// - PushLimitToExternalSource: a LimitExec over an ExternalSourceExec (through
+///   ProjectExecs) without a filter bounds the rows each split reads.
+/// - PushAggregatesToExternalSource (aggregate-pushdown-plan.txt): an ungrouped
+///   AggregateExec[SINGLE or INITIAL] directly over an ExternalSourceExec without
+///   a filter or limit, whose aggregates are all COUNT(*), COUNT(col), MIN(col)
+///   or MAX(col) and whose formats declare AggregatePushdownSupport, becomes a
+///   LocalSourceExec. When every split carries statistics the rule computes the
+///   page itself (Phase 2; if a needed statistic is unknown the plan stays). Else
+///   the LocalSourceExec's supplier is a FileStatsSupplier reading footers when
+///   it runs (Phase 1), which scans every split through the original plan when
+///   any split cannot answer (all or nothing).
+namespace quarry::engine {
+
+/// A rule's name and whether it fired, in the order run (for EXPLAIN).
+struct RuleOutcome {
+  std::string rule;
+  bool changed = false;
+  /// Why a rule that could have applied did not (for EXPLAIN); may be empty.
+  std::string detail;
+};
+
+std::vector<RuleOutcome> optimize(PlanNode& root);
+
+bool pruneColumns(PlanNode& root);
+bool pushFiltersToSource(PlanNode& root);
+bool pushLimitToExternalSource(PlanNode& root);
+/// Returns whether it fired; `why` receives the reason it did not where an
+/// aggregate over a source was found.
+bool pushAggregatesToExternalSource(PlanNode& root, std::string* why = nullptr);
+
+/// Translates `predicate` over `schema` (the source's columns) into a
+/// FilterPredicate true wherever the predicate is true; nullopt when no part of
+/// it can be expressed. Exposed for tests.
+std::optional<parquet::FilterPredicate> toFilterPredicate(const BoundExpr& predicate, const Schema& schema);
+
+}  // namespace quarry::engine

@@ -1,0 +1,68 @@
+#include "quarry/engine/plan/executor.h"
+
+#include "quarry/engine/exec/aggregate_exec.h"
+#include "quarry/engine/exec/eval_exec.h"
+#include "quarry/engine/exec/exchange_exec.h"
+#include "quarry/engine/exec/filter_exec.h"
+#include "quarry/engine/exec/limit_exec.h"
+#include "quarry/engine/exec/project_exec.h"
+
+namespace quarry::engine {
+
+namespace {
+
+/// The ExternalSourceExec at the bottom of `node`'s chain, or nullptr.
+const PlanNode* sourceOf(const PlanNode& node) {
+  const PlanNode* current = &node;
+  while (!current->children.empty()) current = current->children[0].get();
+  return current->kind == PlanKind::kExternalSource ? current : nullptr;
+}
+
+OperatorPtr exchange(const PlanNode& node) {
+  const PlanNodePtr& fragment = node.input();
+  std::vector<PipelineFactory> pipelines;
+  const PlanNode* source = sourceOf(*fragment);
+  if (source == nullptr || source->splits.empty()) {
+    pipelines.push_back([fragment] { return buildOperators(*fragment); });
+  } else {
+    for (size_t i = 0; i < source->splits.size(); ++i) {
+      pipelines.push_back([fragment, source, i] { return buildOperators(*fragment, &source->splits[i]); });
+    }
+  }
+  return std::make_unique<ExchangeExec>(node.schema, std::move(pipelines), node.threads);
+}
+
+}  // namespace
+
+OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit) {
+  switch (node.kind) {
+    case PlanKind::kExternalSource:
+      if (onlySplit != nullptr) {
+        return std::make_unique<ExternalSourceExec>(node.schema, std::vector<SplitTask>{*onlySplit}, node.request);
+      }
+      return std::make_unique<ExternalSourceExec>(node.schema, node.splits, node.request);
+    case PlanKind::kLocalSource:
+      return std::make_unique<LocalSourceExec>(node.schema, node.supplier, node.description);
+    case PlanKind::kFilter:
+      return std::make_unique<FilterExec>(buildOperators(*node.input(), onlySplit), node.predicate);
+    case PlanKind::kEval:
+      return std::make_unique<EvalExec>(buildOperators(*node.input(), onlySplit), node.evals);
+    case PlanKind::kProject: {
+      std::vector<std::string> names;
+      for (const Field& field : node.schema) names.push_back(field.name);
+      return std::make_unique<ProjectExec>(buildOperators(*node.input(), onlySplit), node.channels, std::move(names));
+    }
+    case PlanKind::kAggregate:
+      return std::make_unique<AggregateExec>(buildOperators(*node.input(), onlySplit), node.mode, node.groupChannels,
+                                             node.aggregates);
+    case PlanKind::kTopN:
+      return std::make_unique<TopNExec>(buildOperators(*node.input(), onlySplit), node.sortKeys, node.limit);
+    case PlanKind::kLimit:
+      return std::make_unique<LimitExec>(buildOperators(*node.input(), onlySplit), node.limit.value_or(0));
+    case PlanKind::kExchange:
+      return exchange(node);
+  }
+  return nullptr;
+}
+
+}  // namespace quarry::engine

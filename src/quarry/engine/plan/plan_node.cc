@@ -1,0 +1,134 @@
+#include "quarry/engine/plan/plan_node.h"
+
+#include <set>
+
+namespace quarry::engine {
+
+PlanNodePtr PlanNode::clone() const {
+  auto copy = std::make_shared<PlanNode>(*this);
+  for (PlanNodePtr& child : copy->children) child = child->clone();
+  return copy;
+}
+
+namespace {
+
+std::string commaList(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts) { return "[" + commaList(parts) + "]"; }
+
+std::string channelName(const PlanNode& node, int channel) {
+  const Schema& input = node.input()->schema;
+  if (channel >= 0 && static_cast<size_t>(channel) < input.size()) return input[channel].name;
+  return "#" + std::to_string(channel);
+}
+
+std::string details(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanKind::kExternalSource: {
+      std::set<std::string> files;
+      for (const SplitTask& task : node.splits) files.insert(task.split.uri);
+      std::string out = "files=" + std::to_string(files.size()) +
+                        ", splits=" + std::to_string(node.splits.size()) +
+                        ", columns=" + joined(node.request.columns);
+      if (node.request.filter) out += ", filter=" + node.request.filter->toString();
+      if (node.request.limit) out += ", limit=" + std::to_string(*node.request.limit);
+      return out;
+    }
+    case PlanKind::kLocalSource:
+      return node.description;
+    case PlanKind::kFilter:
+      return node.predicate->toString();
+    case PlanKind::kEval: {
+      std::vector<std::string> parts;
+      for (const auto& [name, expr] : node.evals) parts.push_back(name + " = " + expr->toString());
+      return commaList(parts);
+    }
+    case PlanKind::kProject: {
+      std::vector<std::string> parts;
+      for (size_t i = 0; i < node.channels.size(); ++i) {
+        std::string from = channelName(node, node.channels[i]);
+        parts.push_back(from == node.schema[i].name ? from : from + " AS " + node.schema[i].name);
+      }
+      return commaList(parts);
+    }
+    case PlanKind::kAggregate: {
+      std::vector<std::string> aggs;
+      for (const AggregateSpec& spec : node.aggregates) {
+        std::string arg = spec.function == AggregateFunction::kCountStar ? "*"
+                          : spec.inputChannel >= 0                      ? channelName(node, spec.inputChannel)
+                                                                        : "?";
+        aggs.push_back(spec.name + " = " + aggregateName(spec.function) + "(" + arg + ")");
+      }
+      std::string out = joined(aggs);
+      if (!node.groupChannels.empty()) {
+        std::vector<std::string> groups;
+        for (int channel : node.groupChannels) groups.push_back(channelName(node, channel));
+        out += " BY " + joined(groups);
+      }
+      return out;
+    }
+    case PlanKind::kTopN: {
+      std::vector<std::string> keys;
+      for (const SortSpec& key : node.sortKeys) {
+        keys.push_back(channelName(node, key.channel) + (key.ascending ? " ASC" : " DESC") +
+                       (key.nullsFirst ? " NULLS FIRST" : " NULLS LAST"));
+      }
+      std::string out = joined(keys);
+      if (node.limit) out += ", limit=" + std::to_string(*node.limit);
+      return out;
+    }
+    case PlanKind::kLimit:
+      return std::to_string(node.limit.value_or(0));
+    case PlanKind::kExchange:
+      return "threads=" + std::to_string(node.threads);
+  }
+  return "";
+}
+
+void explainInto(const PlanNode& node, int depth, std::string& out) {
+  out.append(static_cast<size_t>(depth) * 2, ' ');
+  out += nodeName(node);
+  out += "[" + details(node) + "]\n";
+  for (const PlanNodePtr& child : node.children) explainInto(*child, depth + 1, out);
+}
+
+}  // namespace
+
+std::string nodeName(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanKind::kExternalSource:
+      return "ExternalSourceExec";
+    case PlanKind::kLocalSource:
+      return "LocalSourceExec";
+    case PlanKind::kFilter:
+      return "FilterExec";
+    case PlanKind::kEval:
+      return "EvalExec";
+    case PlanKind::kProject:
+      return "ProjectExec";
+    case PlanKind::kAggregate:
+      return std::string("AggregateExec[") + aggregatorModeName(node.mode) + "]";
+    case PlanKind::kTopN:
+      return "TopNExec";
+    case PlanKind::kLimit:
+      return "LimitExec";
+    case PlanKind::kExchange:
+      return "ExchangeExec";
+  }
+  return "?";
+}
+
+std::string explain(const PlanNode& root) {
+  std::string out;
+  explainInto(root, 0, out);
+  return out;
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "quarry/engine/exec/aggregator.h"
+#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/exec/top_n_exec.h"
+#include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/exec/external_source_exec.h"
+#include "quarry/formats/parquet/filter_predicate.h"
+
+/// The physical plan: a tree of nodes named as the aggregate-pushdown plan names
+/// them. The planner (planner.h) builds it from a query, the local optimizer
+/// (optimizer/local_optimizer.h) rewrites it, explain() prints it, and
+/// buildOperators (executor.h) turns it into running operators.
+///
+/// Every node has one input (children[0]) except the sources, which have none.
+/// Channels are positions in the input's schema.
+namespace quarry::engine {
+
+enum class PlanKind : uint8_t {
+  kExternalSource,  // read splits of files through their FormatReader
+  kLocalSource,     // pages from a LocalSupplier (e.g. aggregates answered from statistics)
+  kFilter,
+  kEval,
+  kProject,
+  kAggregate,
+  kTopN,
+  kLimit,
+  kExchange,  // runs its input once per split group on driver threads and gathers the pages
+};
+
+struct PlanNode;
+using PlanNodePtr = std::shared_ptr<PlanNode>;
+
+struct PlanNode {
+  PlanKind kind;
+  /// The columns this node produces.
+  Schema schema;
+  std::vector<PlanNodePtr> children;
+
+  // kExternalSource: the splits, the file columns read (request.columns), the
+  // pushed filter (request.filter, with its text for EXPLAIN) and limit.
+  std::vector<SplitTask> splits;
+  ReadRequest request;
+  // kLocalSource
+  LocalSupplier supplier;
+  std::string description;
+  // kFilter
+  BoundExprPtr predicate;
+  // kEval: columns appended after the input's
+  std::vector<std::pair<std::string, BoundExprPtr>> evals;
+  // kProject: output i is input channel channels[i], named schema[i].name
+  std::vector<int> channels;
+  // kAggregate
+  AggregatorMode mode = AggregatorMode::kSingle;
+  std::vector<int> groupChannels;
+  std::vector<AggregateSpec> aggregates;
+  // kTopN: keys; limit (kTopN optional, kLimit required)
+  std::vector<SortSpec> sortKeys;
+  std::optional<int64_t> limit;
+  // kExchange
+  int threads = 1;
+
+  const PlanNodePtr& input() const { return children.at(0); }
+  /// A deep copy of this node and every node below it (splits and expressions shared).
+  PlanNodePtr clone() const;
+};
+
+/// Renders the tree one node per line, the root first, inputs indented below:
+///   LimitExec[10]
+///     ExchangeExec[threads=2]
+///       ExternalSourceExec[files=3, splits=12, columns=[a, b], filter=gt(a, 5)]
+std::string explain(const PlanNode& root);
+
+/// The node's name as EXPLAIN and --profile show it ("AggregateExec[FINAL]").
+std::string nodeName(const PlanNode& node);
+
+}  // namespace quarry::engine

@@ -1,0 +1,556 @@
+#include "quarry/engine/plan/planner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/parse/query_printer.h"
+
+namespace quarry::engine {
+
+namespace {
+
+const char* const kFilePath = "_file.path";
+const char* const kFileSize = "_file.size";
+
+// ---- Names -------------------------------------------------------------------
+
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "did you mean `x`?" for the closest name, else the first few names.
+std::string nameHint(const Schema& schema, const std::string& name) {
+  std::string best;
+  size_t bestDistance = SIZE_MAX;
+  for (const Field& field : schema) {
+    const size_t d = editDistance(field.name, name);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = field.name;
+    }
+  }
+  if (!best.empty() && bestDistance <= std::max<size_t>(2, name.size() / 3)) {
+    return "did you mean `" + best + "`?";
+  }
+  std::string list;
+  for (size_t i = 0; i < schema.size() && i < 8; ++i) list += (i ? ", " : "") + schema[i].name;
+  if (schema.size() > 8) list += ", ...";
+  return "the columns are: " + list;
+}
+
+int requireColumn(const Schema& schema, const Identifier& name) {
+  const std::string dotted = name.dotted();
+  const int index = fieldIndex(schema, dotted);
+  if (index < 0) {
+    throw QueryError("unknown column `" + dotted + "`", name.position.line, name.position.column,
+                     nameHint(schema, dotted));
+  }
+  return index;
+}
+
+bool hasWildcard(const Identifier& name) { return name.dotted().find('*') != std::string::npos; }
+
+/// Matches `*` (any run, dots included) against a whole name.
+bool wildcardMatch(std::string_view pattern, std::string_view name) {
+  size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (p < pattern.size() && pattern[p] == name[n]) {
+      ++p;
+      ++n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+/// The columns `names` select, in the order named (a pattern's matches in schema
+/// order, each column once).
+std::vector<int> selectColumns(const Schema& schema, const std::vector<Identifier>& names) {
+  std::vector<int> out;
+  std::vector<bool> taken(schema.size(), false);
+  for (const Identifier& name : names) {
+    if (!hasWildcard(name)) {
+      const int index = requireColumn(schema, name);
+      if (!taken[index]) out.push_back(index);
+      taken[index] = true;
+      continue;
+    }
+    const std::string pattern = name.dotted();
+    bool any = false;
+    for (size_t i = 0; i < schema.size(); ++i) {
+      if (!wildcardMatch(pattern, schema[i].name)) continue;
+      any = true;
+      if (!taken[i]) out.push_back(static_cast<int>(i));
+      taken[i] = true;
+    }
+    if (!any) {
+      throw QueryError("no column matches `" + pattern + "`", name.position.line, name.position.column,
+                       nameHint(schema, pattern));
+    }
+  }
+  return out;
+}
+
+// ---- Names of unnamed STATS items ------------------------------------------------
+
+/// The byte offset of `at` (1-based line, column in code points) in `text`, or npos.
+size_t byteOffset(std::string_view text, SourcePosition at) {
+  size_t i = 0;
+  for (int line = 1; line < at.line; ++line) {
+    i = text.find('\n', i);
+    if (i == std::string_view::npos) return i;
+    ++i;
+  }
+  for (int column = 1; column < at.column && i < text.size(); ++column) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;  // continuation bytes
+  }
+  return i <= text.size() ? i : std::string_view::npos;
+}
+
+bool isWordByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+/// The text of a STATS item starting at `at`: up to a ',', '|' or BY outside
+/// parentheses and quotes, trimmed; "" when it cannot be found.
+std::string itemText(std::string_view text, SourcePosition at) {
+  const size_t start = byteOffset(text, at);
+  if (start == std::string_view::npos) return "";
+  int depth = 0;
+  size_t i = start;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\'' || c == '"' || c == '`') {
+      for (++i; i < text.size() && text[i] != c; ++i) {
+        if (text[i] == '\\' && c != '`') ++i;
+      }
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth > 0) continue;
+    if (c == ',' || c == '|' || depth < 0) break;
+    if ((c == 'B' || c == 'b') && i + 1 < text.size() && (text[i + 1] == 'Y' || text[i + 1] == 'y') &&
+        (i == start || !isWordByte(text[i - 1])) && (i + 2 >= text.size() || !isWordByte(text[i + 2]))) {
+      break;
+    }
+  }
+  std::string_view item = text.substr(start, i - start);
+  while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
+  return std::string(item);
+}
+
+/// An unnamed item's column name: its text as written where its position is its
+/// first token (a call or a column), else the printed expression.
+std::string itemName(const StatsItem& item, std::string_view text) {
+  if (item.name) return item.name->dotted();
+  if (!text.empty() && (item.expr.is<CallExpr>() || item.expr.is<ColumnRef>())) {
+    std::string written = itemText(text, item.expr.position);
+    if (!written.empty()) return written;
+  }
+  return printExpr(item.expr);
+}
+
+// ---- Which metadata columns the query names -------------------------------------
+
+void collectNames(const Expr& expr, std::set<std::string>& out) {
+  std::visit(
+      [&](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, ColumnRef>) {
+          out.insert(node.name.dotted());
+        } else if constexpr (std::is_same_v<T, UnaryExpr>) {
+          collectNames(*node.operand, out);
+        } else if constexpr (std::is_same_v<T, BinaryExpr>) {
+          collectNames(*node.left, out);
+          collectNames(*node.right, out);
+        } else if constexpr (std::is_same_v<T, IsNullExpr> || std::is_same_v<T, LikeExpr>) {
+          collectNames(*node.operand, out);
+        } else if constexpr (std::is_same_v<T, InExpr>) {
+          collectNames(*node.operand, out);
+          for (const Expr& e : node.list) collectNames(e, out);
+        } else if constexpr (std::is_same_v<T, CaseExpr>) {
+          for (const WhenClause& w : node.whens) {
+            collectNames(*w.condition, out);
+            collectNames(*w.value, out);
+          }
+          if (node.otherwise) collectNames(**node.otherwise, out);
+        } else if constexpr (std::is_same_v<T, CallExpr>) {
+          for (const Expr& e : node.args) collectNames(e, out);
+        }
+      },
+      expr.node);
+}
+
+std::set<std::string> namesInQuery(const Query& query) {
+  std::set<std::string> out;
+  for (const Command& command : query.commands) {
+    std::visit(
+        [&](const auto& c) {
+          using T = std::decay_t<decltype(c)>;
+          if constexpr (std::is_same_v<T, WhereCommand>) {
+            collectNames(c.condition, out);
+          } else if constexpr (std::is_same_v<T, EvalCommand>) {
+            for (const Assignment& a : c.assignments) collectNames(a.value, out);
+          } else if constexpr (std::is_same_v<T, StatsCommand>) {
+            for (const StatsItem& item : c.aggregates) collectNames(item.expr, out);
+            for (const StatsItem& item : c.groups) collectNames(item.expr, out);
+          } else if constexpr (std::is_same_v<T, SortCommand>) {
+            for (const SortKey& key : c.keys) collectNames(key.expr, out);
+          } else if constexpr (std::is_same_v<T, KeepCommand> || std::is_same_v<T, DropCommand>) {
+            for (const Identifier& name : c.columns) out.insert(name.dotted());
+          } else if constexpr (std::is_same_v<T, RenameCommand>) {
+            for (const RenamePair& pair : c.renames) out.insert(pair.from.dotted());
+          }
+        },
+        command.node);
+  }
+  return out;
+}
+
+// ---- Building the chain ----------------------------------------------------------
+
+PlanNodePtr makeNode(PlanKind kind, PlanNodePtr input) {
+  auto node = std::make_shared<PlanNode>();
+  node->kind = kind;
+  if (input) {
+    node->schema = input->schema;
+    node->children.push_back(std::move(input));
+  }
+  return node;
+}
+
+PlanNodePtr project(PlanNodePtr input, std::vector<int> channels, std::vector<std::string> names) {
+  auto node = makeNode(PlanKind::kProject, input);
+  node->schema.clear();
+  for (size_t i = 0; i < channels.size(); ++i) {
+    node->schema.push_back({names[i], input->schema[channels[i]].type});
+  }
+  node->channels = std::move(channels);
+  return node;
+}
+
+/// Keeps every column but those in `dropped`.
+PlanNodePtr projectWithout(PlanNodePtr input, const std::set<int>& dropped) {
+  std::vector<int> channels;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < input->schema.size(); ++i) {
+    if (dropped.count(static_cast<int>(i))) continue;
+    channels.push_back(static_cast<int>(i));
+    names.push_back(input->schema[i].name);
+  }
+  return project(std::move(input), std::move(channels), std::move(names));
+}
+
+/// Appends columns computed by `evals` (bound against `input`'s schema).
+PlanNodePtr eval(PlanNodePtr input, std::vector<std::pair<std::string, BoundExprPtr>> evals) {
+  auto node = makeNode(PlanKind::kEval, input);
+  for (const auto& [name, expr] : evals) node->schema.push_back({name, expr->type});
+  node->evals = std::move(evals);
+  return node;
+}
+
+/// Evaluates `expr` into a column of its own unless it is a plain column;
+/// returns the channel. New columns are appended to `pending`, to be added by
+/// one EvalExec.
+int channelFor(const Expr& expr, const Schema& schema, const std::string& tempName,
+               std::vector<std::pair<std::string, BoundExprPtr>>& pending) {
+  BoundExprPtr bound = bindExpression(expr, schema);
+  if (bound->kind == BoundExpr::Kind::kColumn) return bound->column;
+  pending.emplace_back(tempName, std::move(bound));
+  return static_cast<int>(schema.size() + pending.size() - 1);
+}
+
+struct AggregateName {
+  const char* name;
+  AggregateFunction function;
+};
+constexpr AggregateName kAggregates[] = {
+    {"count", AggregateFunction::kCount},  {"count_distinct", AggregateFunction::kCountDistinct},
+    {"min", AggregateFunction::kMin},      {"max", AggregateFunction::kMax},
+    {"sum", AggregateFunction::kSum},      {"avg", AggregateFunction::kAvg},
+};
+
+PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_view text) {
+  const Schema& schema = input->schema;
+  std::vector<std::pair<std::string, BoundExprPtr>> pending;
+  std::vector<int> groupChannels;
+  std::vector<std::string> groupNames;
+  for (size_t i = 0; i < stats.groups.size(); ++i) {
+    const StatsItem& item = stats.groups[i];
+    const std::string name = itemName(item, text);
+    groupChannels.push_back(channelFor(item.expr, schema, "$group" + std::to_string(i), pending));
+    groupNames.push_back(name);
+  }
+  std::vector<AggregateSpec> specs;
+  for (size_t i = 0; i < stats.aggregates.size(); ++i) {
+    const StatsItem& item = stats.aggregates[i];
+    const std::string name = itemName(item, text);
+    const SourcePosition at = item.expr.position;
+    if (!item.expr.is<CallExpr>()) {
+      throw QueryError("STATS takes aggregate calls, not `" + printExpr(item.expr) + "`", at.line, at.column,
+                       "aggregate it, e.g. MAX(" + printExpr(item.expr) + "), or move it to BY");
+    }
+    const CallExpr& call = item.expr.as<CallExpr>();
+    const AggregateName* known = nullptr;
+    for (const AggregateName& candidate : kAggregates) {
+      if (call.function == candidate.name) known = &candidate;
+    }
+    if (known == nullptr) {
+      throw QueryError("unknown aggregate `" + call.function + "`", at.line, at.column,
+                       "the aggregates are COUNT, COUNT_DISTINCT, MIN, MAX, SUM and AVG");
+    }
+    if (call.args.size() != 1) {
+      throw QueryError(std::string("aggregate `") + known->name + "` takes one argument", at.line, at.column);
+    }
+    AggregateSpec spec;
+    spec.name = name;
+    spec.function = known->function;
+    if (call.args[0].is<Star>()) {
+      if (known->function != AggregateFunction::kCount) {
+        throw QueryError(std::string("`*` is an argument of COUNT only, not of ") + known->name, at.line,
+                         at.column);
+      }
+      spec.function = AggregateFunction::kCountStar;
+      spec.inputType = DataType::int64();
+    } else {
+      spec.inputChannel = channelFor(call.args[0], schema, "$arg" + std::to_string(i), pending);
+      spec.inputType = spec.inputChannel < static_cast<int>(schema.size())
+                           ? schema[spec.inputChannel].type
+                           : pending[spec.inputChannel - schema.size()].second->type;
+      try {
+        aggregateResultType(spec.function, spec.inputType);
+      } catch (const InvalidArgument& e) {
+        throw QueryError(std::string(known->name) + " cannot take a value of type " + spec.inputType.toString(),
+                         at.line, at.column);
+      }
+    }
+    specs.push_back(std::move(spec));
+  }
+  PlanNodePtr below = pending.empty() ? input : eval(input, std::move(pending));
+  auto aggregate = makeNode(PlanKind::kAggregate, below);
+  aggregate->schema.clear();
+  for (int channel : groupChannels) aggregate->schema.push_back(below->schema[channel]);
+  for (const AggregateSpec& spec : specs) {
+    aggregate->schema.push_back({spec.name, aggregateResultType(spec.function, spec.inputType)});
+  }
+  aggregate->mode = AggregatorMode::kSingle;
+  aggregate->groupChannels = groupChannels;
+  aggregate->aggregates = specs;
+  // ES|QL's order: the aggregates, then the groups, under their output names.
+  std::vector<int> channels;
+  std::vector<std::string> names;
+  const int groups = static_cast<int>(groupChannels.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    channels.push_back(groups + static_cast<int>(i));
+    names.push_back(specs[i].name);
+  }
+  for (int g = 0; g < groups; ++g) {
+    channels.push_back(g);
+    names.push_back(groupNames[g]);
+  }
+  return project(aggregate, std::move(channels), std::move(names));
+}
+
+PlanNodePtr planSort(PlanNodePtr input, const SortCommand& sort, std::optional<int64_t> limit) {
+  const size_t width = input->schema.size();
+  std::vector<std::pair<std::string, BoundExprPtr>> pending;
+  std::vector<SortSpec> keys;
+  for (size_t i = 0; i < sort.keys.size(); ++i) {
+    const SortKey& key = sort.keys[i];
+    SortSpec spec;
+    spec.channel = channelFor(key.expr, input->schema, "$sort" + std::to_string(i), pending);
+    spec.ascending = key.ascending;
+    spec.nullsFirst = key.nullsFirst;
+    keys.push_back(spec);
+  }
+  const bool temporaries = !pending.empty();
+  PlanNodePtr below = temporaries ? eval(input, std::move(pending)) : input;
+  auto topN = makeNode(PlanKind::kTopN, below);
+  topN->sortKeys = std::move(keys);
+  topN->limit = limit;
+  if (!temporaries) return topN;
+  std::set<int> dropped;
+  for (size_t i = width; i < topN->schema.size(); ++i) dropped.insert(static_cast<int>(i));
+  return projectWithout(topN, dropped);
+}
+
+// ---- The exchange ----------------------------------------------------------------
+
+/// The nodes of a linear chain from the root down to the source.
+std::vector<PlanNodePtr> chainOf(const PlanNodePtr& root) {
+  std::vector<PlanNodePtr> chain;
+  for (PlanNodePtr node = root; node; node = node->children.empty() ? nullptr : node->children[0]) {
+    chain.push_back(node);
+  }
+  return chain;
+}
+
+bool isBreaker(const PlanNode& node) {
+  return node.kind == PlanKind::kAggregate || node.kind == PlanKind::kTopN || node.kind == PlanKind::kLimit;
+}
+
+/// Splits the chain at its first pipeline breaker (see planner.h).
+PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
+  std::vector<PlanNodePtr> chain = chainOf(root);  // root first
+  int breaker = -1;
+  for (int i = static_cast<int>(chain.size()) - 1; i >= 0; --i) {
+    if (isBreaker(*chain[i])) {
+      breaker = i;
+      break;
+    }
+  }
+  auto exchangeOver = [&](PlanNodePtr fragment) {
+    auto exchange = makeNode(PlanKind::kExchange, std::move(fragment));
+    exchange->threads = threads;
+    return exchange;
+  };
+  if (breaker < 0) return exchangeOver(root);
+
+  PlanNodePtr node = chain[breaker];
+  PlanNodePtr below = node->input();
+  PlanNodePtr top;  // replaces `node` in the chain
+  if (node->kind == PlanKind::kAggregate) {
+    auto initial = std::make_shared<PlanNode>(*node);
+    initial->mode = AggregatorMode::kInitial;
+    initial->schema.clear();
+    for (int channel : node->groupChannels) initial->schema.push_back(below->schema[channel]);
+    std::vector<AggregateSpec> finals;
+    for (const AggregateSpec& spec : node->aggregates) {
+      AggregateSpec final = spec;
+      final.inputChannel = static_cast<int>(initial->schema.size());
+      for (const Field& field : intermediateFields(spec)) initial->schema.push_back(field);
+      finals.push_back(final);
+    }
+    auto final = std::make_shared<PlanNode>(*node);
+    final->mode = AggregatorMode::kFinal;
+    final->children = {exchangeOver(initial)};
+    final->groupChannels.clear();
+    for (size_t g = 0; g < node->groupChannels.size(); ++g) final->groupChannels.push_back(static_cast<int>(g));
+    final->aggregates = finals;
+    top = final;
+  } else if (node->kind == PlanKind::kTopN && !node->limit) {
+    top = std::make_shared<PlanNode>(*node);
+    top->children = {exchangeOver(below)};
+  } else {  // TopN with a limit, or a limit: the same node on both sides
+    top = std::make_shared<PlanNode>(*node);
+    top->children = {exchangeOver(node)};
+  }
+  if (breaker == 0) return top;
+  // Re-link the nodes above the breaker (copies: the chain is rebuilt).
+  PlanNodePtr current = top;
+  for (int i = breaker - 1; i >= 0; --i) {
+    auto copy = std::make_shared<PlanNode>(*chain[i]);
+    copy->children = {current};
+    current = copy;
+  }
+  return current;
+}
+
+}  // namespace
+
+PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const PlannerOptions& options) {
+  Schema sourceSchema = source.schema;
+  const std::set<std::string> named = namesInQuery(query);
+  if (named.count(kFilePath) && fieldIndex(sourceSchema, kFilePath) < 0) {
+    sourceSchema.push_back({kFilePath, DataType::string()});
+  }
+  if (named.count(kFileSize) && fieldIndex(sourceSchema, kFileSize) < 0) {
+    sourceSchema.push_back({kFileSize, DataType::int64()});
+  }
+  auto sourceNode = makeNode(PlanKind::kExternalSource, nullptr);
+  sourceNode->schema = sourceSchema;
+  for (const ResolvedFile& file : source.files) {
+    for (const FileSplit& split : file.metadata.splits) sourceNode->splits.push_back({file.reader, split});
+  }
+  for (const Field& field : sourceSchema) sourceNode->request.columns.push_back(field.name);
+  sourceNode->request.outputSchema = sourceSchema;
+
+  PlanNodePtr current = sourceNode;
+  for (size_t c = 0; c < query.commands.size(); ++c) {
+    const Command& command = query.commands[c];
+    if (command.is<WhereCommand>()) {
+      const Expr& condition = command.as<WhereCommand>().condition;
+      BoundExprPtr predicate = bindExpression(condition, current->schema);
+      if (predicate->type.kind != TypeKind::kBoolean && predicate->type.kind != TypeKind::kNull) {
+        throw QueryError("WHERE needs a boolean condition, not " + predicate->type.toString(),
+                         condition.position.line, condition.position.column,
+                         "compare it, e.g. " + printExpr(condition) + " IS NOT NULL");
+      }
+      auto filter = makeNode(PlanKind::kFilter, current);
+      filter->predicate = std::move(predicate);
+      current = filter;
+    } else if (command.is<EvalCommand>()) {
+      for (const Assignment& assignment : command.as<EvalCommand>().assignments) {
+        const std::string name = assignment.name.dotted();
+        const int shadowed = fieldIndex(current->schema, name);
+        current = eval(current, {{name, bindExpression(assignment.value, current->schema)}});
+        if (shadowed >= 0) current = projectWithout(current, {shadowed});
+      }
+    } else if (command.is<StatsCommand>()) {
+      current = planStats(current, command.as<StatsCommand>(), options.text);
+    } else if (command.is<SortCommand>()) {
+      std::optional<int64_t> limit;
+      if (c + 1 < query.commands.size() && query.commands[c + 1].is<LimitCommand>()) {
+        limit = query.commands[++c].as<LimitCommand>().count;
+      }
+      current = planSort(current, command.as<SortCommand>(), limit);
+    } else if (command.is<KeepCommand>()) {
+      std::vector<int> channels = selectColumns(current->schema, command.as<KeepCommand>().columns);
+      std::vector<std::string> names;
+      for (int channel : channels) names.push_back(current->schema[channel].name);
+      current = project(current, std::move(channels), std::move(names));
+    } else if (command.is<DropCommand>()) {
+      std::vector<int> channels = selectColumns(current->schema, command.as<DropCommand>().columns);
+      current = projectWithout(current, std::set<int>(channels.begin(), channels.end()));
+    } else if (command.is<RenameCommand>()) {
+      std::vector<std::string> names;
+      for (const Field& field : current->schema) names.push_back(field.name);
+      std::set<int> replaced;
+      for (const RenamePair& pair : command.as<RenameCommand>().renames) {
+        const int from = requireColumn(current->schema, pair.from);
+        const std::string to = pair.to.dotted();
+        for (size_t i = 0; i < names.size(); ++i) {
+          if (names[i] == to && static_cast<int>(i) != from) replaced.insert(static_cast<int>(i));
+        }
+        names[from] = to;
+      }
+      std::vector<int> channels;
+      std::vector<std::string> kept;
+      for (size_t i = 0; i < names.size(); ++i) {
+        if (replaced.count(static_cast<int>(i))) continue;
+        channels.push_back(static_cast<int>(i));
+        kept.push_back(names[i]);
+      }
+      current = project(current, std::move(channels), std::move(kept));
+    } else if (command.is<LimitCommand>()) {
+      auto limit = makeNode(PlanKind::kLimit, current);
+      limit->limit = command.as<LimitCommand>().count;
+      current = limit;
+    }
+  }
+  return options.exchange ? distribute(current, options.threads) : current;
+}
+
+}  // namespace quarry::engine

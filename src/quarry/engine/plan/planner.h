@@ -1,0 +1,42 @@
+#pragma once
+
+#include <string_view>
+
+#include "quarry/engine/parse/ast.h"
+#include "quarry/engine/plan/plan_node.h"
+#include "quarry/engine/source/external_source_resolver.h"
+
+/// Turns a parsed query over a resolved source into a physical plan, before the
+/// local optimizer runs (optimizer/local_optimizer.h).
+///
+/// The commands become a chain of nodes over one ExternalSourceExec that reads
+/// every column of the source. The first pipeline breaker (STATS, SORT, LIMIT)
+/// splits the chain: what lies below it runs once per split under an
+/// ExchangeExec (the "data node" fragment), with STATS as AggregateExec[INITIAL]
+/// below the exchange and AggregateExec[FINAL] above it, SORT + LIMIT as a TopN
+/// on both sides, LIMIT as a limit on both sides; the rest of the pipeline runs
+/// above the exchange, on the coordinator. Without a breaker the exchange is the
+/// root.
+///
+/// STATS outputs its aggregates first, then its groups (ES|QL's order); a name
+/// not given with `name =` is the item's text as written (`COUNT(*)`,
+/// `max(x)`), or the printed expression when the text is not at hand.
+/// `_file.path` and `_file.size` exist when the query names them.
+namespace quarry::engine {
+
+struct PlannerOptions {
+  /// Driver threads of each exchange.
+  int threads = 2;
+  /// Whether to split the chain around an ExchangeExec; without one the plan
+  /// runs as one pipeline and STATS is an AggregateExec[SINGLE].
+  bool exchange = true;
+  /// The query text the AST was parsed from: unnamed STATS columns are named by
+  /// their text as written (ES|QL). Without it they are the printed expression.
+  std::string_view text;
+};
+
+/// Throws QueryError (line, column, hint) for names, types and commands the
+/// source cannot take.
+PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const PlannerOptions& options);
+
+}  // namespace quarry::engine

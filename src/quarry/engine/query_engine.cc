@@ -1,0 +1,115 @@
+#include "quarry/engine/query_engine.h"
+
+#include <cstdio>
+
+#include "quarry/common/json_text.h"
+#include "quarry/engine/parse/query_parser.h"
+#include "quarry/engine/plan/executor.h"
+#include "quarry/engine/plan/planner.h"
+
+namespace quarry::engine {
+
+namespace {
+
+void setMetrics(PlanNode& node, ScanMetrics* metrics) {
+  if (node.kind == PlanKind::kExternalSource) node.request.metrics = metrics;
+  for (PlanNodePtr& child : node.children) setMetrics(*child, metrics);
+}
+
+}  // namespace
+
+PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
+  PreparedQuery prepared;
+  prepared.started = std::chrono::steady_clock::now();
+  prepared.ast = parseQuery(text);
+  const FromClause& from = prepared.ast.from;
+  ResolveOptions resolve;
+  if (from.format) resolve.format = *from.format == SourceFormat::kOrc ? "orc" : "parquet";
+  if (from.schemaResolution) resolve.schemaResolution = *from.schemaResolution;
+  resolve.threads = options.threads;
+  std::vector<std::string> patterns;
+  for (const SourceUri& source : from.sources) patterns.push_back(source.uri);
+  prepared.source = ExternalSourceResolver::resolve(patterns, resolve);
+  prepared.metrics = std::make_shared<ScanMetrics>();
+  prepared.metrics->files = prepared.source.files.size();
+  PlannerOptions planner;
+  planner.threads = options.threads;
+  planner.text = text;
+  prepared.unoptimized = planQuery(prepared.ast, prepared.source, planner);
+  setMetrics(*prepared.unoptimized, prepared.metrics.get());
+  prepared.plan = prepared.unoptimized->clone();
+  prepared.rules = optimize(*prepared.plan);
+  return prepared;
+}
+
+QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink) {
+  OperatorPtr root = buildOperators(*query.plan);
+  QueryProfile profile;
+  while (std::optional<Page> page = root->next()) {
+    profile.rowsReturned += page->positionCount();
+    sink(*page);
+  }
+  root->collectStats(profile.operators);
+  const ScanMetrics& m = *query.metrics;
+  profile.files = m.files;
+  profile.splits = m.splits;
+  profile.rowGroupsTotal = m.rowGroupsTotal;
+  profile.rowGroupsPrunedByStatistics = m.rowGroupsPrunedByStatistics;
+  profile.rowGroupsPrunedByBloom = m.rowGroupsPrunedByBloom;
+  profile.rowGroupsPrunedByDictionary = m.rowGroupsPrunedByDictionary;
+  profile.rowGroupsAnsweredFromStatistics = m.rowGroupsAnsweredFromStatistics;
+  profile.pagesTotal = m.pagesTotal;
+  profile.pagesSkipped = m.pagesSkipped;
+  profile.bytesRead = m.bytesRead;
+  profile.requests = m.requests;
+  profile.rowsDecoded = m.rowsDecoded;
+  profile.elapsedMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - query.started).count();
+  return profile;
+}
+
+std::string profileJson(const QueryProfile& p) {
+  auto number = [](uint64_t v) { return std::to_string(v); };
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof(elapsed), "%.3f", p.elapsedMs);
+  std::string out = "{\"elapsed_ms\":";
+  out += elapsed;
+  out += ",\"files\":" + number(p.files);
+  out += ",\"splits\":" + number(p.splits);
+  out += ",\"row_groups\":{\"total\":" + number(p.rowGroupsTotal) +
+         ",\"pruned_by_statistics\":" + number(p.rowGroupsPrunedByStatistics) +
+         ",\"pruned_by_bloom\":" + number(p.rowGroupsPrunedByBloom) +
+         ",\"pruned_by_dictionary\":" + number(p.rowGroupsPrunedByDictionary) +
+         ",\"answered_from_statistics\":" + number(p.rowGroupsAnsweredFromStatistics) + "}";
+  out += ",\"pages\":{\"total\":" + number(p.pagesTotal) + ",\"skipped\":" + number(p.pagesSkipped) + "}";
+  out += ",\"bytes_read\":" + number(p.bytesRead);
+  out += ",\"requests\":" + number(p.requests);
+  out += ",\"rows_decoded\":" + number(p.rowsDecoded);
+  out += ",\"rows_returned\":" + number(p.rowsReturned);
+  out += ",\"operators\":[";
+  for (size_t i = 0; i < p.operators.size(); ++i) {
+    const OperatorStats& op = p.operators[i];
+    if (i > 0) out += ',';
+    out += "{\"name\":";
+    appendJsonString(out, op.name);
+    char ms[32];
+    std::snprintf(ms, sizeof(ms), "%.3f", static_cast<double>(op.nanos) / 1e6);
+    out += ",\"rows\":" + number(op.rowsOut) + ",\"pages\":" + number(op.pagesOut) + ",\"time_ms\":" + ms + "}";
+  }
+  out += "]}";
+  return out;
+}
+
+std::string explainQuery(const PreparedQuery& query) {
+  std::string out = "== physical plan\n" + explain(*query.unoptimized);
+  out += "\n== local optimizer\n";
+  for (const RuleOutcome& rule : query.rules) {
+    out += rule.rule + (rule.changed ? ": applied" : ": no change");
+    if (!rule.detail.empty()) out += " (" + rule.detail + ")";
+    out += '\n';
+  }
+  out += "\n== optimized physical plan\n" + explain(*query.plan);
+  return out;
+}
+
+}  // namespace quarry::engine

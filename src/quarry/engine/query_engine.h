@@ -1,0 +1,63 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "quarry/engine/exec/operator.h"
+#include "quarry/engine/optimizer/local_optimizer.h"
+#include "quarry/engine/parse/ast.h"
+#include "quarry/engine/plan/plan_node.h"
+#include "quarry/engine/source/external_source_resolver.h"
+#include "quarry/engine/source/scan_metrics.h"
+
+/// One query from text to pages, in one process: parse, resolve the sources
+/// (globs, footers, schemas), plan, optimize, execute. `quarry query` and
+/// `quarry explain` are thin layers over it.
+namespace quarry::engine {
+
+struct QueryOptions {
+  /// Driver threads (exchange) and footer-reading threads.
+  int threads = 2;
+};
+
+struct PreparedQuery {
+  Query ast;
+  ResolvedSource source;
+  /// The plan as the planner made it, and after the local optimizer.
+  PlanNodePtr unoptimized;
+  PlanNodePtr plan;
+  std::vector<RuleOutcome> rules;
+  /// What the scans count while the plan runs (the plan's requests point here).
+  std::shared_ptr<ScanMetrics> metrics;
+  std::chrono::steady_clock::time_point started;
+};
+
+/// Throws QueryError for a bad query, and the resolver's errors for sources.
+PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options);
+
+struct QueryProfile {
+  double elapsedMs = 0;
+  uint64_t files = 0;
+  uint64_t splits = 0;
+  uint64_t rowGroupsTotal = 0, rowGroupsPrunedByStatistics = 0, rowGroupsPrunedByBloom = 0,
+           rowGroupsPrunedByDictionary = 0, rowGroupsAnsweredFromStatistics = 0;
+  uint64_t pagesTotal = 0, pagesSkipped = 0;
+  uint64_t bytesRead = 0, requests = 0, rowsDecoded = 0, rowsReturned = 0;
+  std::vector<OperatorStats> operators;
+};
+
+/// Runs the prepared plan, handing every result page to `sink` in order, and
+/// returns what the run did.
+QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink);
+
+/// The profile as one JSON object (the `--profile` output).
+std::string profileJson(const QueryProfile& profile);
+
+/// EXPLAIN's text: the plan before and after the local optimizer, and the rules.
+std::string explainQuery(const PreparedQuery& query);
+
+}  // namespace quarry::engine

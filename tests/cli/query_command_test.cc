@@ -1,0 +1,95 @@
+// `quarry query` and `quarry explain` end to end over the bundled sample file
+// (data/sample/trips.parquet, 10,000 rows in 3 row groups). Expected values are
+// DuckDB's answers to the same questions in SQL.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/cli/quarry_run.h"
+
+namespace quarry::cli {
+namespace {
+
+using quarry::testing::runQuarry;
+
+std::string sample() { return std::string(QUARRY_SOURCE_DIR) + "/data/sample/trips.parquet"; }
+
+std::string from() { return "FROM \"" + sample() + "\""; }
+
+// DuckDB: SELECT vendor, count(*) AS trips, sum(fare_amount) AS fares FROM ... WHERE
+// trip_distance > 2.0 AND payment_type = 'card' GROUP BY vendor ORDER BY trips DESC
+TEST(QueryCommand, GroupedStatsAsCsvMatchDuckDb) {
+  const auto run = runQuarry({"query", "--format", "csv",
+                              from() + " | WHERE trip_distance > 2.0 AND payment_type == \"card\""
+                                       " | STATS trips = COUNT(*), fares = SUM(fare_amount) BY vendor"
+                                       " | SORT trips DESC"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out,
+            "trips,fares,vendor\n"
+            "1511,35655.75,VTS\n"
+            "1464,35335.00,DDS\n"
+            "1447,34634.00,CMT\n");
+}
+
+// DuckDB: SELECT trip_id, pickup_at, fare_amount, tip_amount, disputed FROM ...
+// WHERE vendor = 'CMT' ORDER BY fare_amount DESC, trip_id LIMIT 3
+TEST(QueryCommand, SortLimitAndKeepRenderValuesAsDuckDb) {
+  const auto run = runQuarry({"query", "--format", "csv",
+                              from() + " | WHERE vendor == \"CMT\" | SORT fare_amount DESC, trip_id | LIMIT 3"
+                                       " | KEEP trip_id, pickup_at, fare_amount, tip_amount, disputed"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out,
+            "trip_id,pickup_at,fare_amount,tip_amount,disputed\n"
+            "6613,2024-03-20 17:53:00,64.75,13.5,false\n"
+            "4981,2024-03-15 20:56:00,63.25,5.75,false\n"
+            "6813,2024-03-21 08:14:00,63.25,0.25,false\n");
+}
+
+TEST(QueryCommand, ProfileIsOneJsonObjectOnStderrAfterTheResult) {
+  const auto run = runQuarry({"query", "--profile", "--format", "csv", from() + " | STATS n = COUNT(*)"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "n\n10000\n");
+  for (const char* key : {"\"elapsed_ms\":", "\"files\":1", "\"splits\":", "\"row_groups\":{\"total\":",
+                          "\"pruned_by_statistics\":", "\"pruned_by_bloom\":", "\"pruned_by_dictionary\":",
+                          "\"answered_from_statistics\":", "\"pages\":{\"total\":", "\"skipped\":",
+                          "\"bytes_read\":", "\"requests\":", "\"rows_decoded\":", "\"rows_returned\":1",
+                          "\"operators\":[{\"name\":"}) {
+    EXPECT_NE(run.err.find(key), std::string::npos) << key << " in " << run.err;
+  }
+  EXPECT_EQ(run.err.front(), '{');
+  EXPECT_EQ(run.err.substr(run.err.size() - 2), "}\n");
+}
+
+TEST(QueryCommand, ExplainShowsThePlanBeforeAndAfterTheOptimizer) {
+  const auto run = runQuarry({"explain", from() + " | WHERE trip_id < 100 | STATS m = MAX(fare_amount)"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  const size_t before = run.out.find("== physical plan");
+  const size_t after = run.out.find("== optimized physical plan");
+  ASSERT_NE(before, std::string::npos) << run.out;
+  ASSERT_NE(after, std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("AggregateExec[FINAL]"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("AggregateExec[INITIAL]"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("PushFiltersToSource: applied"), std::string::npos) << run.out;
+  // Only the optimized plan reads two columns and hands the source the filter.
+  EXPECT_NE(run.out.find("columns=[trip_id, fare_amount], filter=lt(trip_id, 100)", after), std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("filter=", before), run.out.find("filter=", after)) << run.out;
+}
+
+TEST(QueryCommand, ABadQueryExitsWith2AndPointsAtTheError) {
+  const auto run = runQuarry({"query", from() + " | KEEP vendr"});
+  EXPECT_EQ(run.exitCode, 2);
+  EXPECT_NE(run.err.find("unknown column `vendr`"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("did you mean `vendor`?"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("^"), std::string::npos) << run.err;
+}
+
+TEST(QueryCommand, AMissingFileExitsWith1NamingIt) {
+  const auto run = runQuarry({"query", "FROM \"/nonexistent/x.parquet\" | LIMIT 1"});
+  EXPECT_EQ(run.exitCode, 1);
+  EXPECT_NE(run.err.find("/nonexistent/x.parquet"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace quarry::cli

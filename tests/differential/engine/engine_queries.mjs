@@ -1,0 +1,294 @@
+#!/usr/bin/env node
+// Differential test of the query engine: a generated corpus of queries
+// (query_generator.mjs) and TPC-H Q1 and Q6 (tpch.mjs) over Parquet files that
+// DuckDB writes at test time (dataset.mjs), each run by `quarry query` and its
+// SQL by DuckDB, the results compared by value (result_compare.mjs). Before the
+// queries, each file is read whole by `quarry print --format ndjson` and
+// compared the same way: a difference there is the reader's, not the engine's.
+//
+//   node tests/differential/engine/engine_queries.mjs QUARRY DIR [options]
+//
+//   QUARRY            the quarry binary (or $QUARRY_BIN when QUARRY is "-")
+//   DIR               where the datasets are written (emptied first)
+//   --self-check      run the DuckDB side only: every SQL statement must run, and
+//                     its answer printed as quarry prints JSON must be accepted
+//   --stub            use stub_quarry.mjs (DuckDB answering the SQL of each query)
+//                     as quarry: tests this runner without the engine
+//   --count N         corpus size (default 2000)
+//   --seed S          corpus seed (default 1)
+//   --limit K         only the first K generated queries (TPC-H still runs)
+//   --only I          only query I (an index, or tpch-q1 / tpch-q6)
+//   --jobs J          quarry processes at once (default 2)
+//   --format F        json (default) or ndjson
+//   --print-queries   print the queries, one a line, and exit
+//
+// Exit status: 0 when all agree, 1 with the count of mismatches, 77 (ctest:
+// skipped) when the DuckDB oracle is not installed, 2 on bad usage.
+
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { writeDatasets } from './dataset.mjs';
+import { generateQueries } from './query_generator.mjs';
+import { quarryJsonLines } from './quarry_json.mjs';
+import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { tpchQueries } from './tpch.mjs';
+
+const kSkip = 77;
+const kQueryTimeoutMs = 60_000;
+const kRowsShown = 3;
+const kMismatchesShown = 20;
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..', '..');
+
+function usage(message) {
+  process.stderr.write(`engine_queries: ${message}\n` +
+      'usage: node tests/differential/engine/engine_queries.mjs QUARRY DIR [--self-check] [--stub]\n' +
+      '       [--count N] [--seed S] [--limit K] [--only I] [--jobs J] [--format json|ndjson]\n' +
+      '       [--print-queries]\n');
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const options = { count: 2000, seed: 1, limit: null, only: null, jobs: 2, format: 'json',
+                    selfCheck: false, stub: false, printQueries: false, positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) usage(`${arg} needs a value`);
+      return argv[++i];
+    };
+    const number = () => {
+      const v = Number(value());
+      if (!Number.isInteger(v) || v < 0) usage(`${arg} needs a non-negative integer`);
+      return v;
+    };
+    if (arg === '--self-check') options.selfCheck = true;
+    else if (arg === '--stub') options.stub = true;
+    else if (arg === '--print-queries') options.printQueries = true;
+    else if (arg === '--count') options.count = number();
+    else if (arg === '--seed') options.seed = number();
+    else if (arg === '--limit') options.limit = number();
+    else if (arg === '--jobs') options.jobs = Math.max(1, number());
+    else if (arg === '--only') options.only = value();
+    else if (arg === '--format') {
+      options.format = value();
+      if (!['json', 'ndjson'].includes(options.format)) usage('--format is json or ndjson');
+    } else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
+    else options.positional.push(arg);
+  }
+  if (options.positional.length !== 2) usage('expected QUARRY and DIR');
+  return options;
+}
+
+function skip(message) {
+  process.stderr.write(`\n*** SKIPPED engine_queries: ${message} ***\n\n`);
+  process.exit(kSkip);
+}
+
+/// Runs `command args...`; resolves to { stdout, stderr, status, signal, error }.
+function run(command, args, env) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), kQueryTimeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolvePromise({ error });
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ stdout: Buffer.concat(out).toString('utf8'),
+                       stderr: Buffer.concat(err).toString('utf8'), status, signal });
+    });
+  });
+}
+
+const oneLine = (text) => text.replace(/\s*\n\s*/g, ' ');
+const firstLines = (text, n) => String(text).trim().split('\n').slice(0, n).join('\n      ');
+
+function selectPairs(options, files) {
+  let generated = generateQueries({ seed: options.seed, count: options.count, files: files.typed,
+                                    dir: dirname(files.typed[0]) });
+  if (options.limit !== null) generated = generated.slice(0, options.limit);
+  let pairs = [...generated, ...tpchQueries(files.lineitem)];
+  if (options.only !== null) {
+    pairs = pairs.filter((p) => String(p.index) === options.only);
+    if (pairs.length === 0) usage(`no query ${options.only}`);
+  }
+  return pairs;
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  let [quarry, dir] = options.positional;
+  if (quarry === '-') quarry = process.env.QUARRY_BIN ?? '';
+  dir = resolve(dir);
+  let api;
+  try {
+    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
+                            'lib', 'index.js'));
+  } catch (e) {
+    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
+  }
+  const T = api.DuckDBTypeId;
+  if (!options.selfCheck && !options.stub && !options.printQueries && !existsSync(quarry)) {
+    usage(`no quarry binary at ${JSON.stringify(quarry)}`);
+  }
+
+  const instance = await api.DuckDBInstance.create(':memory:');
+  const setup = await instance.connect();
+  const started = Date.now();
+  const files = await writeDatasets(setup, dir);
+  const pairs = selectPairs(options, files);
+  if (options.printQueries) {
+    for (const p of pairs) process.stdout.write(`${oneLine(p.query)}\n`);
+    return 0;
+  }
+  // The stub finds each query's SQL here; a person debugging finds the corpus.
+  const corpusPath = join(dir, 'corpus.json');
+  writeFileSync(corpusPath, JSON.stringify(pairs, null, 1));
+  process.stdout.write(`engine_queries: ${pairs.length} queries (seed ${options.seed}), data in ` +
+                       `${dir} (${Date.now() - started} ms)\n`);
+
+  const connections = [];
+  for (let j = 0; j < options.jobs; j++) {
+    const c = await instance.connect();
+    await c.run("SET TimeZone = 'UTC'");
+    connections.push(c);
+  }
+  const command = options.stub ? process.execPath : quarry;
+  const prefix = options.stub ? [join(here, 'stub_quarry.mjs')] : [];
+  const env = { ...process.env, QUARRY_STUB_CORPUS: corpusPath };
+
+  const failures = [];
+  if (!options.selfCheck && !options.stub && options.only === null) {
+    // The files first, whole, through `quarry print` (the reader and the JSON
+    // renderer the engine shares): a difference here is not the engine's.
+    for (const file of [...files.typed, ...files.lineitem]) {
+      const pair = { index: `print ${file}`, query: `quarry print --format ndjson ${file}`,
+                     sql: `SELECT * FROM read_parquet('${file}')`, ordered: true, tolerance: {},
+                     shape: 'print' };
+      const result = await run(quarry, ['print', '--format', 'ndjson', file], process.env);
+      const duck = await duckdbResult(connections[0], pair.sql, T);
+      let problems;
+      if (result.error || result.signal || result.status !== 0) {
+        problems = [`quarry print failed: ${result.error?.message ?? result.signal ?? firstLines(result.stderr, 2)}`];
+      } else {
+        problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T);
+      }
+      if (problems.length > 0) failures.push({ pair, problems, quarryOut: result.stdout, duck });
+    }
+  }
+  const stats = { sqlErrors: 0, rejected: 0, emptyResults: 0, rows: 0, ordered: 0, shapes: {} };
+  let next = 0;
+  let done = 0;
+  const worker = async (connection) => {
+    while (next < pairs.length) {
+      const pair = pairs[next++];
+      stats.shapes[pair.shape] = (stats.shapes[pair.shape] ?? 0) + 1;
+      if (pair.ordered) stats.ordered++;
+      const quarryRun = options.selfCheck ? null
+          : run(command, [...prefix, 'query', pair.query, '--format', options.format], env);
+      let duck;
+      try {
+        duck = await duckdbResult(connection, pair.sql, T, options.selfCheck);
+        stats.rows += duck.rows.length;
+        if (duck.rows.length === 0) stats.emptyResults++;
+        if (options.selfCheck) {
+          // DuckDB's own answer, printed as a correct engine prints it, must be accepted.
+          const rows = quarryJsonLines(duck.reader, T).map((line) => JSON.parse(line));
+          delete duck.reader;
+          const problems = compareResult(rows, duck, pair, T);
+          if (problems.length > 0) {
+            stats.rejected++;
+            failures.push({ pair, problems: ['a correct answer is rejected:', ...problems] });
+          }
+        }
+      } catch (e) {
+        stats.sqlErrors++;
+        failures.push({ pair, problems: [`DuckDB cannot run the SQL: ${e.message.split('\n')[0]}`] });
+        if (quarryRun) await quarryRun;
+        continue;
+      }
+      if (quarryRun) {
+        const result = await quarryRun;
+        let problems;
+        let rows = null;
+        if (result.error || result.signal) {
+          problems = [`quarry did not finish: ${result.error?.message ?? result.signal}`];
+        } else if (result.status !== 0) {
+          problems = [`quarry exit ${result.status}: ${firstLines(result.stderr, 4)}`];
+        } else {
+          try {
+            rows = parseQuarryOutput(result.stdout);
+            problems = compareResult(rows, duck, pair, T);
+          } catch (e) {
+            problems = [`quarry output is not JSON: ${e.message}`];
+          }
+        }
+        if (problems.length > 0) {
+          failures.push({ pair, problems, quarryOut: result.stdout, duck });
+        }
+      }
+      if (++done % 250 === 0) process.stdout.write(`  ${done}/${pairs.length}\n`);
+    }
+  };
+  await Promise.all(connections.map((c) => worker(c)));
+
+  for (const { pair, problems, quarryOut, duck } of failures.slice(0, kMismatchesShown)) {
+    process.stdout.write(`\nMISMATCH query ${pair.index} (seed ${options.seed}, ${pair.shape}` +
+                         `${pair.ordered ? ', ordered' : ', multiset'}):\n` +
+                         `  query: ${pair.query}\n  sql:   ${oneLine(pair.sql)}\n`);
+    for (const p of problems) process.stdout.write(`  - ${p}\n`);
+    if (quarryOut !== undefined) {
+      process.stdout.write(`  quarry: ${firstLines(quarryOut, kRowsShown + 1)}\n`);
+      const shown = duck.rows.slice(0, kRowsShown).map((r) =>
+          JSON.stringify(Object.fromEntries(duck.columns.map((n, i) => [n, r[i]]))));
+      process.stdout.write(`  duckdb: [${duck.columns.join(', ')}] ${duck.rows.length} rows\n` +
+                           shown.map((s) => `      ${s}\n`).join(''));
+    }
+  }
+  if (failures.length > kMismatchesShown) {
+    process.stdout.write(`\n... and ${failures.length - kMismatchesShown} more\n`);
+  }
+  if (failures.length > 0) {
+    // The most frequent causes first: when the engine lacks a function, one line says so.
+    const causes = {};
+    for (const { problems } of failures) {
+      const cause = problems[0].replace(/\d+/g, 'N').replace(/"[^"]*"/g, '"..."').slice(0, 160);
+      causes[cause] = (causes[cause] ?? 0) + 1;
+    }
+    process.stdout.write('\ncauses (first problem of each query, numbers and strings elided):\n');
+    for (const [cause, n] of Object.entries(causes).sort((a, b) => b[1] - a[1]).slice(0, 15)) {
+      process.stdout.write(`  ${String(n).padStart(5)}  ${cause}\n`);
+    }
+  }
+  const shapes = Object.entries(stats.shapes).map(([k, v]) => `${k} ${v}`).join(', ');
+  process.stdout.write(`\nengine_queries: ${pairs.length} queries (${shapes}; ${stats.ordered} ordered), ` +
+                       `${stats.rows} DuckDB rows, ${stats.emptyResults} empty results, ` +
+                       `${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  for (const c of connections) c.closeSync();
+  setup.closeSync();
+  instance.closeSync();
+  if (options.selfCheck) {
+    const ok = stats.sqlErrors === 0 && stats.rejected === 0;
+    process.stdout.write(ok ? 'self-check: every SQL statement runs in DuckDB, and its answer in ' +
+                              "quarry's JSON form is accepted\n"
+                            : `self-check: ${stats.sqlErrors} SQL statements fail, ` +
+                              `${stats.rejected} correct answers rejected\n`);
+    return ok ? 0 : 1;
+  }
+  const printed = failures.filter((f) => f.pair.shape === 'print').length;
+  process.stdout.write(failures.length === 0 ? 'all results agree with DuckDB\n'
+      : `${failures.length - printed} of ${pairs.length} queries disagree` +
+        (printed ? `, and ${printed} files read by quarry print\n` : '\n'));
+  return failures.length === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,674 @@
+// Generates pairs of (quarry query, DuckDB SQL) that must give the same rows.
+// Seeded and deterministic: the same seed gives the same corpus on every
+// machine, so a failing query is named by its seed and index (`--only I`).
+//
+// Every query reads the typed files of dataset.mjs and is one pipeline:
+//
+//   FROM <files or glob> [WITH {...}]
+//     [| WHERE p] [| EVAL e0 = x, ...] [| WHERE p over the EVALs]
+//     then one tail:
+//       rows    [| WHERE id range] | KEEP ... [| DROP ...] [| RENAME a AS b]  (a multiset)
+//       top-n   | SORT keys..., id | LIMIT n [| KEEP ...]           (ordered: id is unique)
+//       stats   | STATS aggs                                       (one row)
+//       grouped | STATS aggs BY g1[, g2] [| SORT g... | LIMIT n]   (a multiset; ordered
+//                                                                   when sorted by all groups)
+//
+// A result is compared in order only when the sort keys make the order total;
+// else it is compared as a multiset.
+//
+// The SQL is built command by command, each one a SELECT over the previous
+// (`SELECT *, x AS e0 FROM (...) t`), so it reads as the pipeline does. The
+// semantics it spells out are the engine's:
+//   integer `/` truncates toward zero        -> DuckDB `//` (which truncates, checked)
+//   any division by zero is null             -> CASE WHEN b = 0 THEN NULL ELSE a / b END
+//   STATS columns: aggregates, then groups   -> SELECT aggs, groups ... GROUP BY groups
+//   SORT's default null order (ASC -> NULLS LAST, DESC -> NULLS FIRST), written out
+//   date_trunc keeps a DATE a DATE           -> CAST(date_trunc(...) AS DATE)
+//   date_extract("part", x)                  -> date_part('part', x)
+//   COUNT_DISTINCT(x)                        -> count(DISTINCT x)
+//
+// Output columns are named (`name =`), except some aggregates that are one call
+// of a column or `*` (`MAX(i32)`): their column is named by the text as written.
+
+import { COLUMNS, LOW_STRINGS } from './dataset.mjs';
+
+/// A small, fast, seedable generator (mulberry32); `next()` is in [0, 1).
+export class Random {
+  constructor(seed) {
+    this.state = seed >>> 0;
+  }
+  next() {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  /// An integer in [lo, hi].
+  int(lo, hi) {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p) {
+    return this.next() < p;
+  }
+  pick(items) {
+    return items[Math.floor(this.next() * items.length)];
+  }
+  /// `k` distinct items in random order.
+  sample(items, k) {
+    const copy = [...items];
+    const out = [];
+    while (out.length < k && copy.length > 0) out.push(copy.splice(this.int(0, copy.length - 1), 1)[0]);
+    return out;
+  }
+  /// Picks by weight from [[weight, value], ...].
+  weighted(choices) {
+    const total = choices.reduce((a, [w]) => a + w, 0);
+    let x = this.next() * total;
+    for (const [w, v] of choices) {
+      if ((x -= w) < 0) return v;
+    }
+    return choices[choices.length - 1][1];
+  }
+}
+
+// ---- Text of both languages -----------------------------------------------
+
+const quarryString = (s) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
+const sqlName = (n) => `"${n}"`;
+const pad = (n, w = 2) => String(n).padStart(w, '0');
+
+/// An expression in both languages, with the engine kind of its value
+/// (int32, int64, uint64, double, decimal, string, binary, boolean, date,
+/// timestamp, time, uuid) and, for decimals, the scale.
+const expr = (q, s, kind, extra = {}) => ({ q, s, kind, ...extra });
+
+const isInteger = (k) => k === 'int32' || k === 'int64';
+const isNumeric = (k) => isInteger(k) || k === 'double' || k === 'decimal';
+// Kinds a literal can be written for (binary, time and uuid have none).
+const LITERAL_KINDS = ['int32', 'int64', 'uint64', 'double', 'decimal', 'string', 'boolean', 'date',
+  'timestamp'];
+const ORDERABLE = ['int32', 'int64', 'uint64', 'double', 'decimal', 'string', 'boolean', 'date',
+  'timestamp', 'time'];
+
+// ---- Literals ----------------------------------------------------------------
+
+function decimalText(rng, intDigits, scale) {
+  const whole = rng.int(0, 10 ** Math.min(intDigits, 15) - 1);
+  const digits = rng.int(0, scale);
+  let fraction = '';
+  for (let i = 0; i < digits; i++) fraction += rng.int(0, 9);
+  const sign = rng.chance(0.4) ? '-' : '';
+  return fraction ? `${sign}${whole}.${fraction}` : `${sign}${whole}`;
+}
+
+function dateText(rng) {
+  const year = rng.int(2015, 2025);
+  return `${year}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`;
+}
+
+/// A literal comparable with a column of `col` (a COLUMNS entry or a derived
+/// one); null when the kind has no literal form worth writing.
+function literalFor(rng, col) {
+  const same = (q, s = q) => expr(q, s, col.kind);
+  switch (col.kind) {
+    case 'int32': {
+      const v = rng.weighted([[6, () => rng.int(-100000, 100000)], [1, () => 0],
+        [2, () => rng.int(-50, 50)]])();
+      return same(String(v));
+    }
+    case 'int64': {
+      const v = rng.chance(0.2) ? rng.int(-1000, 1000)
+                                : Math.round((rng.next() * 2 - 1) * 1e12);
+      return same(String(v));
+    }
+    case 'uint64': {
+      const v = rng.chance(0.5) ? BigInt(rng.int(0, 1000))
+                                : BigInt(Math.floor(rng.next() * 2 ** 52)) * 4096n + BigInt(rng.int(0, 4095));
+      return same(String(v));
+    }
+    case 'double': {
+      const form = rng.int(0, 4);
+      if (form === 0) return same('0');
+      if (form === 1) {
+        const m = (rng.next() * 2 - 1) * 9;
+        const text = `${m.toFixed(3)}e${rng.pick([2, 3, 5, 11, -9])}`;
+        return same(text);
+      }
+      return same(decimalText(rng, 6, 3));
+    }
+    case 'decimal': {
+      const intDigits = { 2: 4, 4: 6, 10: 12 }[col.scale] ?? 4;
+      return same(decimalText(rng, intDigits, col.scale));
+    }
+    case 'string': {
+      let text = '';
+      if (col.values) {
+        text = rng.pick(col.values);
+      } else {
+        for (let i = rng.int(1, 3); i > 0; i--) text += rng.pick([...'0123456789abcdef']);
+      }
+      return same(quarryString(text), sqlString(text));
+    }
+    case 'boolean': {
+      const v = rng.chance(0.5) ? 'TRUE' : 'FALSE';
+      return same(v);
+    }
+    case 'date': {
+      const d = dateText(rng);
+      return same(`DATE '${d}'`);
+    }
+    case 'timestamp': {
+      const t = `${dateText(rng)} ${pad(rng.int(0, 23))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}`;
+      const frac = rng.chance(0.3) ? `.${pad(rng.int(0, 999999), 6)}` : '';
+      return same(`TIMESTAMP '${t}${frac}'`);
+    }
+    default:
+      return null;
+  }
+}
+
+// ---- Expressions ------------------------------------------------------------
+
+const colRef = (c) => expr(c.name, sqlName(c.name), c.kind, { scale: c.scale, values: c.values });
+
+/// The generator of one query: its schema changes as commands are added.
+class QueryBuilder {
+  constructor(rng) {
+    this.rng = rng;
+    this.schema = COLUMNS.map((c) => ({ ...c }));
+    this.evalCount = 0;
+  }
+
+  columns(pred) {
+    return this.schema.filter(pred);
+  }
+
+  /// A numeric expression (never uint64: its arithmetic is not the engine's
+  /// business yet), `depth` levels deep at most.
+  numeric(depth = 2) {
+    const rng = this.rng;
+    const numericCols = this.columns((c) => isNumeric(c.kind));
+    const leaf = () => colRef(rng.pick(numericCols));
+    if (depth <= 0) return leaf();
+    return rng.weighted([
+      [4, leaf],
+      [3, () => this.arithmetic(depth)],
+      [3, () => this.numericFunction(depth)],
+      [1, () => this.numericCase(depth)],
+    ])();
+  }
+
+  arithmetic(depth) {
+    const rng = this.rng;
+    const a = this.numeric(depth - 1);
+    const op = rng.weighted([[3, '+'], [3, '-'], [3, '*'], [2, '/'], [1, '%']]);
+    // The other operand: a literal or a column that keeps the result exact
+    // and free of overflow (int32 values are at most 1e5, int64 at most 1e12).
+    let b;
+    if (a.kind === 'double') {
+      b = rng.chance(0.5) ? literalFor(rng, { kind: 'double' })
+                          : colRef(rng.pick(this.columns((c) => c.kind === 'double' || isInteger(c.kind))));
+    } else if (a.kind === 'decimal') {
+      if (op === '/' || op === '%') return this.numericFunction(depth);
+      if (op === '*') {
+        // DuckDB multiplies two DECIMAL(18)s in 64 bits and raises on overflow:
+        // only d9 (|unscaled| < 1e6) multiplies a column of scale 4 at most.
+        if (a.scale > 4 || rng.chance(0.5)) b = expr(String(rng.int(-9, 9)), null, 'int32');
+        else b = colRef(this.schema.find((c) => c.name === 'd9'));
+      } else {
+        b = rng.chance(0.5) ? colRef(rng.pick(this.columns((c) => c.kind === 'decimal')))
+                            : literalFor(rng, { kind: 'decimal', scale: a.scale });
+      }
+    } else if (op === '*') {
+      // A literal only: int32 * int32 columns would overflow (DuckDB raises).
+      b = expr(String(rng.int(-9, 9)), null, 'int32');
+    } else if (op === '/' || op === '%') {
+      b = rng.chance(0.6) ? expr(String(rng.int(-7, 7)), null, 'int32')
+                          : colRef(rng.pick(this.columns((c) => isInteger(c.kind))));
+    } else {
+      b = rng.chance(0.5) ? literalFor(rng, { kind: a.kind })
+                          : colRef(rng.pick(this.columns((c) => isInteger(c.kind))));
+    }
+    if (b.s === null) b.s = b.q;
+    // A negative literal is a unary minus in the query; parenthesize both sides.
+    const q = `(${a.q} ${op} ${b.q})`;
+    let kind;
+    let scale;
+    if (a.kind === 'double' || b.kind === 'double') kind = 'double';
+    else if (a.kind === 'decimal' || b.kind === 'decimal') {
+      kind = 'decimal';
+      scale = op === '*' ? (a.scale ?? 0) + (b.scale ?? 0) : Math.max(a.scale ?? 0, b.scale ?? 0);
+    } else kind = a.kind === 'int64' || b.kind === 'int64' ? 'int64' : 'int32';
+    let s;
+    if (op === '/' && kind === 'double') {
+      s = `(CASE WHEN (${b.s}) = 0 THEN NULL ELSE (${a.s}) / (${b.s}) END)`;
+    } else if (op === '/') {
+      s = `((${a.s}) // (${b.s}))`;
+    } else if (op === '%' && kind === 'double') {
+      return a;  // fmod semantics are not specified yet
+    } else {
+      s = `((${a.s}) ${op} (${b.s}))`;
+    }
+    return expr(q, s, kind, { scale });
+  }
+
+  numericFunction(depth) {
+    const rng = this.rng;
+    const choice = rng.weighted([[3, 'abs'], [3, 'round'], [2, 'length'], [2, 'date_extract'],
+      [2, 'coalesce']]);
+    switch (choice) {
+      case 'abs': {
+        const a = this.numeric(depth - 1);
+        return expr(`abs(${a.q})`, `abs(${a.s})`, a.kind, { scale: a.scale });
+      }
+      case 'round': {
+        const a = colRef(rng.pick(this.columns((c) => c.kind === 'double' || c.kind === 'decimal')));
+        if (a.kind === 'double') {
+          if (rng.chance(0.3)) return expr(`round(${a.q})`, `round(${a.s})`, 'double');
+          const n = rng.int(0, 3);
+          return expr(`round(${a.q}, ${n})`, `round(${a.s}, ${n})`, 'double');
+        }
+        const n = rng.int(0, a.scale - 1);
+        return expr(`round(${a.q}, ${n})`, `round(${a.s}, ${n})`, 'decimal', { scale: n });
+      }
+      case 'length': {
+        const s = this.stringExpr(depth - 1);
+        return expr(`length(${s.q})`, `length(${s.s})`, 'int32');
+      }
+      case 'date_extract': {
+        const c = colRef(rng.pick(this.columns((x) => x.kind === 'date' || x.kind === 'timestamp')));
+        const parts = c.kind === 'date' ? ['year', 'month', 'day'] : ['year', 'month', 'day', 'hour', 'minute'];
+        const part = rng.pick(parts);
+        return expr(`date_extract("${part}", ${c.q})`, `date_part('${part}', ${c.s})`, 'int64');
+      }
+      default: {
+        const c = colRef(rng.pick(this.columns((x) => isNumeric(x.kind))));
+        const lit = literalFor(rng, c);
+        return expr(`coalesce(${c.q}, ${lit.q})`, `coalesce(${c.s}, ${lit.s})`, c.kind, { scale: c.scale });
+      }
+    }
+  }
+
+  numericCase(depth) {
+    const rng = this.rng;
+    const c = colRef(rng.pick(this.columns((x) => isNumeric(x.kind))));
+    const p = this.predicate(depth - 1);
+    const lit = literalFor(rng, c);
+    return expr(`CASE WHEN ${p.q} THEN ${c.q} ELSE ${lit.q} END`,
+                `(CASE WHEN ${p.s} THEN ${c.s} ELSE ${lit.s} END)`, c.kind, { scale: c.scale });
+  }
+
+  stringExpr(depth = 1) {
+    const rng = this.rng;
+    const c = colRef(rng.pick(this.columns((x) => x.kind === 'string')));
+    if (depth <= 0 || rng.chance(0.4)) return c;
+    switch (rng.int(0, 4)) {
+      case 0: return expr(`to_lower(${c.q})`, `lower(${c.s})`, 'string');
+      case 1: return expr(`to_upper(${c.q})`, `upper(${c.s})`, 'string');
+      case 2: {
+        const start = rng.int(1, 3);
+        const len = rng.int(1, 4);
+        return expr(`substring(${c.q}, ${start}, ${len})`, `substring(${c.s}, ${start}, ${len})`, 'string');
+      }
+      case 3: return expr(`coalesce(${c.q}, "none")`, `coalesce(${c.s}, 'none')`, 'string');
+      default: {
+        const p = this.predicate(depth - 1);
+        return expr(`CASE WHEN ${p.q} THEN ${c.q} ELSE "other" END`,
+                    `(CASE WHEN ${p.s} THEN ${c.s} ELSE 'other' END)`, 'string');
+      }
+    }
+  }
+
+  temporalExpr() {
+    const rng = this.rng;
+    const c = colRef(rng.pick(this.columns((x) => x.kind === 'date' || x.kind === 'timestamp')));
+    if (c.kind === 'date') {
+      const unit = rng.pick(['year', 'month']);
+      return expr(`date_trunc("${unit}", ${c.q})`, `CAST(date_trunc('${unit}', ${c.s}) AS DATE)`, 'date');
+    }
+    const unit = rng.pick(['year', 'month', 'day', 'hour']);
+    // DuckDB folds `date_trunc(u, ts) <> T` to TRUE when T is not truncated to u,
+    // even where ts is NULL (the comparison is then NULL): the CASE keeps it honest.
+    return expr(`date_trunc("${unit}", ${c.q})`,
+                `(CASE WHEN ${c.s} IS NULL THEN NULL ELSE date_trunc('${unit}', ${c.s}) END)`, 'timestamp');
+  }
+
+  /// A boolean expression.
+  predicate(depth = 2) {
+    const rng = this.rng;
+    if (depth > 0 && rng.chance(0.3)) {
+      const form = rng.weighted([[3, 'AND'], [2, 'OR'], [1, 'NOT']]);
+      if (form === 'NOT') {
+        const p = this.predicate(depth - 1);
+        return expr(`NOT (${p.q})`, `NOT (${p.s})`, 'boolean');
+      }
+      const a = this.predicate(depth - 1);
+      const b = this.predicate(depth - 1);
+      return expr(`(${a.q} ${form} ${b.q})`, `(${a.s} ${form} ${b.s})`, 'boolean');
+    }
+    return rng.weighted([
+      [6, () => this.comparison()],
+      [2, () => this.isNull()],
+      [2, () => this.inList()],
+      [2, () => this.like()],
+      [1, () => this.startsWith()],
+      [1, () => this.booleanColumn()],
+      [2, () => this.computedComparison()],
+    ])();
+  }
+
+  comparison() {
+    const rng = this.rng;
+    const c = colRef(rng.pick(this.columns((x) => LITERAL_KINDS.includes(x.kind))));
+    const lit = literalFor(rng, c);
+    // Booleans are equal or not; they have no order to compare.
+    const op = rng.pick(c.kind === 'boolean' ? ['==', '!='] : ['==', '!=', '<', '<=', '>', '>=']);
+    const sqlOp = { '==': '=', '!=': '<>' }[op] ?? op;
+    return expr(`${c.q} ${op} ${lit.q}`, `(${c.s} ${sqlOp} ${lit.s})`, 'boolean');
+  }
+
+  computedComparison() {
+    const rng = this.rng;
+    const op = rng.pick(['==', '!=', '<', '<=', '>', '>=']);
+    const sqlOp = { '==': '=', '!=': '<>' }[op] ?? op;
+    let a;
+    let lit;
+    if (rng.chance(0.25)) {
+      a = this.temporalExpr();
+      lit = literalFor(rng, a);
+    } else if (rng.chance(0.2)) {
+      a = this.stringExpr(1);
+      lit = literalFor(rng, { kind: 'string', values: [...LOW_STRINGS, 'ÑANDÚ', 'ALPHA', 'ot', 'al'] });
+    } else {
+      a = this.numeric(2);
+      lit = literalFor(rng, a.kind === 'decimal' ? { kind: 'decimal', scale: Math.min(a.scale, 4) }
+                                                 : { kind: a.kind === 'double' ? 'double' : 'int32' });
+    }
+    return expr(`${a.q} ${op} ${lit.q}`, `(${a.s} ${sqlOp} ${lit.s})`, 'boolean');
+  }
+
+  isNull() {
+    const c = colRef(this.rng.pick(this.schema));
+    const negated = this.rng.chance(0.5);
+    return expr(`${c.q} IS ${negated ? 'NOT ' : ''}NULL`, `(${c.s} IS ${negated ? 'NOT ' : ''}NULL)`,
+                'boolean');
+  }
+
+  inList() {
+    const rng = this.rng;
+    const c = colRef(rng.pick(this.columns((x) =>
+        ['int32', 'int64', 'string', 'date', 'decimal', 'uint64'].includes(x.kind))));
+    const lits = Array.from({ length: rng.int(1, 4) }, () => literalFor(rng, c));
+    if (c.kind === 'int32' && rng.chance(0.5)) {
+      // Values that exist: small ones are rare in i32, so take some near zero.
+      lits.push(expr('0', '0', 'int32'));
+    }
+    const negated = rng.chance(0.3) ? 'NOT ' : '';
+    return expr(`${c.q} ${negated}IN (${lits.map((l) => l.q).join(', ')})`,
+                `(${c.s} ${negated}IN (${lits.map((l) => l.s).join(', ')}))`, 'boolean');
+  }
+
+  like() {
+    const rng = this.rng;
+    const c = this.stringExpr(1);
+    const pattern = rng.pick(['a%', '%a', '%ta', '_e%', '%an%', '', '%', '_', '__', 'beta',
+      'ñ%', '%ú', '_andú', '%1%', 'a_%', '%e_a', 'north', '%t']);
+    const negated = rng.chance(0.3) ? 'NOT ' : '';
+    return expr(`${c.q} ${negated}LIKE ${quarryString(pattern)}`,
+                `(${c.s} ${negated}LIKE ${sqlString(pattern)})`, 'boolean');
+  }
+
+  startsWith() {
+    const rng = this.rng;
+    const c = this.stringExpr(1);
+    const prefix = rng.pick(['a', 'al', 'e', 'ñ', 'no', '', '1', 'f', 'T', 'Io']);
+    return expr(`starts_with(${c.q}, ${quarryString(prefix)})`,
+                `starts_with(${c.s}, ${sqlString(prefix)})`, 'boolean');
+  }
+
+  booleanColumn() {
+    const bools = this.columns((x) => x.kind === 'boolean');
+    if (bools.length === 0) return this.comparison();
+    const c = colRef(this.rng.pick(bools));
+    return this.rng.chance(0.5) ? c : expr(`NOT ${c.q}`, `(NOT ${c.s})`, 'boolean');
+  }
+
+  /// Any expression worth an EVAL column.
+  evalValue() {
+    return this.rng.weighted([
+      [5, () => this.numeric(2)],
+      [2, () => this.stringExpr(1)],
+      [1, () => this.temporalExpr()],
+      [1, () => this.predicate(1)],
+    ])();
+  }
+
+  freshName() {
+    return `e${this.evalCount++}`;
+  }
+}
+
+// ---- Pipelines ----------------------------------------------------------------
+
+/// One aggregate: { q, s, kind, tolerance } where tolerance is 'exact',
+/// 'relative' (SUM of doubles, any AVG: 1e-12) or 'zero-sign' (MIN/MAX of
+/// doubles: -0.0 and 0.0 are equal and either may win).
+function aggregate(b) {
+  const rng = b.rng;
+  const fn = rng.weighted([[3, 'COUNT(*)'], [2, 'COUNT'], [2, 'COUNT_DISTINCT'], [3, 'MIN'],
+    [3, 'MAX'], [4, 'SUM'], [3, 'AVG']]);
+  if (fn === 'COUNT(*)') return { q: 'COUNT(*)', s: 'count(*)', kind: 'int64', tolerance: 'exact' };
+  if (fn === 'COUNT' || fn === 'COUNT_DISTINCT') {
+    const c = colRef(rng.pick(b.schema));
+    return fn === 'COUNT'
+      ? { q: `COUNT(${c.q})`, s: `count(${c.s})`, kind: 'int64', tolerance: 'exact' }
+      : { q: `COUNT_DISTINCT(${c.q})`, s: `count(DISTINCT ${c.s})`, kind: 'int64', tolerance: 'exact' };
+  }
+  if (fn === 'MIN' || fn === 'MAX') {
+    const arg = rng.chance(0.75) ? colRef(rng.pick(b.columns((x) => ORDERABLE.includes(x.kind))))
+                                 : rng.chance(0.5) ? b.numeric(1) : b.stringExpr(1);
+    return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`, kind: arg.kind,
+             tolerance: arg.kind === 'double' ? 'zero-sign' : 'exact' };
+  }
+  const arg = rng.chance(0.7) ? colRef(rng.pick(b.columns((x) => isNumeric(x.kind)))) : b.numeric(1);
+  const tolerance = fn === 'AVG' || arg.kind === 'double' ? 'relative' : 'exact';
+  return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`,
+           kind: fn === 'AVG' ? 'double' : arg.kind, tolerance };
+}
+
+function sourceClause(rng, files, dir) {
+  const form = rng.weighted([[3, 'glob'], [3, 'all'], [1, 'some']]);
+  let quarryFiles;
+  let sqlFiles;
+  if (form === 'glob') {
+    quarryFiles = [`${dir}/typed-*.parquet`];
+    sqlFiles = files;
+  } else if (form === 'all') {
+    quarryFiles = files;
+    sqlFiles = files;
+  } else {
+    const some = rng.sample(files, rng.int(1, files.length - 1)).sort();
+    quarryFiles = some;
+    sqlFiles = some;
+  }
+  const withClause = rng.weighted([[6, ''], [1, ' WITH {"format": "parquet"}'],
+    [1, ' WITH {"format": "parquet", "schema_resolution": "union_by_name"}']]);
+  return {
+    q: `FROM ${quarryFiles.map(quarryString).join(', ')}${withClause}`,
+    s: `read_parquet([${sqlFiles.map(sqlString).join(', ')}])`,
+  };
+}
+
+const sortText = (key) => ({
+  q: `${key.name}${key.asc ? (key.implicitAsc ? '' : ' ASC') : ' DESC'}${key.explicitNulls ? (key.nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : ''}`,
+  s: `${sqlName(key.name)} ${key.asc ? 'ASC' : 'DESC'} ${key.nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`,
+});
+
+/// A sort key on column `name`: random direction (ASC sometimes left to the
+/// default); the null order written out sometimes, else the default (ASC ->
+/// NULLS LAST, DESC -> NULLS FIRST).
+function sortKey(rng, name) {
+  const asc = rng.chance(0.6);
+  const explicitNulls = rng.chance(0.3);
+  const nullsFirst = explicitNulls ? rng.chance(0.5) : !asc;
+  const implicitAsc = asc && rng.chance(0.4);
+  return { name, asc, implicitAsc, explicitNulls, nullsFirst };
+}
+
+/// Generates one (query, SQL) pair.
+function generateOne(rng, files, dir) {
+  const b = new QueryBuilder(rng);
+  const source = sourceClause(rng, files, dir);
+  const parts = [source.q];
+  let sql = `SELECT * FROM ${source.s}`;
+  const wrap = (select) => { sql = `${select} FROM (${sql}) t`; };
+
+  const tail = rng.weighted([[2, 'rows'], [3, 'topn'], [2, 'stats'], [4, 'grouped']]);
+  // A row result without a filter is up to 20,000 rows: mostly filtered, so the
+  // run stays short.
+  if (rng.chance(tail === 'rows' ? 0.9 : 0.7)) {
+    const p = b.predicate(2);
+    parts.push(`WHERE ${p.q}`);
+    wrap(`SELECT *`);
+    sql += ` WHERE ${p.s}`;
+  }
+  const evals = [];
+  if (rng.chance(0.45)) {
+    const n = rng.int(1, 3);
+    const assignments = [];
+    for (let i = 0; i < n; i++) {
+      const value = b.evalValue();
+      const name = b.freshName();
+      assignments.push(`${name} = ${value.q}`);
+      wrap(`SELECT *, ${value.s} AS ${sqlName(name)}`);
+      const column = { name, kind: value.kind, scale: value.scale };
+      b.schema.push(column);
+      evals.push(column);
+    }
+    parts.push(`EVAL ${assignments.join(', ')}`);
+    if (rng.chance(0.3)) {
+      const target = rng.pick(evals);
+      const lit = literalFor(rng, target.kind === 'decimal'
+          ? { kind: 'decimal', scale: Math.min(target.scale, 4) } : target);
+      if (lit) {
+        const sqlOp = rng.pick(target.kind === 'boolean' ? ['=', '<>'] : ['<', '>=', '<>']);
+        const op = { '=': '==', '<>': '!=' }[sqlOp] ?? sqlOp;
+        parts.push(`WHERE ${target.name} ${op} ${lit.q}`);
+        wrap('SELECT *');
+        sql += ` WHERE ${sqlName(target.name)} ${sqlOp} ${lit.s}`;
+      } else if (target.kind === 'boolean') {
+        parts.push(`WHERE ${target.name}`);
+        wrap('SELECT *');
+        sql += ` WHERE ${sqlName(target.name)}`;
+      }
+    }
+  }
+
+  let ordered = false;
+  const tolerance = {};
+
+  if (tail === 'rows') {
+    if (rng.chance(0.8)) {
+      // A range of ids: a short result, and (ids are split into ranges per file)
+      // files a pruning engine can skip.
+      const from = rng.int(0, 19000);
+      const to = from + rng.weighted([[3, rng.int(1, 300)], [2, rng.int(300, 3000)]]);
+      parts.push(`WHERE id >= ${from} AND id < ${to}`);
+      wrap('SELECT *');
+      sql += ` WHERE "id" >= ${from} AND "id" < ${to}`;
+    }
+    // Always a KEEP: whole rows of 20,000-row results would make the run slow.
+    const keep = rng.sample(b.schema, rng.int(1, 4));
+    parts.push(`KEEP ${keep.map((c) => c.name).join(', ')}`);
+    wrap(`SELECT ${keep.map((c) => sqlName(c.name)).join(', ')}`);
+    b.schema = keep;
+    if (b.schema.length > 1 && rng.chance(0.3)) {
+      const drop = rng.pick(b.schema);
+      parts.push(`DROP ${drop.name}`);
+      wrap(`SELECT * EXCLUDE (${sqlName(drop.name)})`);
+      b.schema = b.schema.filter((c) => c !== drop);
+    }
+    if (rng.chance(0.3)) {
+      const from = rng.pick(b.schema);
+      const to = `r_${from.name}`;
+      parts.push(`RENAME ${from.name} AS ${to}`);
+      wrap(`SELECT * RENAME (${sqlName(from.name)} AS ${sqlName(to)})`);
+    }
+  } else if (tail === 'topn') {
+    const sortable = b.columns((c) => ORDERABLE.includes(c.kind) && c.name !== 'id');
+    const keys = rng.sample(sortable, rng.int(0, 2)).map((c) => sortKey(rng, c.name));
+    keys.push(sortKey(rng, 'id'));  // unique: the order is total
+    const limit = rng.weighted([[1, 0], [6, rng.int(1, 30)], [2, rng.int(100, 3000)]]);
+    parts.push(`SORT ${keys.map((k) => sortText(k).q).join(', ')}`);
+    parts.push(`LIMIT ${limit}`);
+    let select = '*';
+    if (rng.chance(0.6)) {
+      const keep = rng.sample(b.schema, rng.int(1, 5));
+      parts.push(`KEEP ${keep.map((c) => c.name).join(', ')}`);
+      select = keep.map((c) => sqlName(c.name)).join(', ');
+    }
+    sql = `SELECT ${select} FROM (${sql}) t ORDER BY ${keys.map((k) => sortText(k).s).join(', ')} LIMIT ${limit}`;
+    ordered = true;
+  } else {
+    const aggs = Array.from({ length: rng.int(1, 4) }, () => aggregate(b));
+    // Mostly named; sometimes a simple call without a name, whose column is
+    // then named by its text as written (`MAX(i32)`, `COUNT(*)`).
+    const unnamed = aggs.map((a) => /^[A-Z_]+\([A-Za-z0-9_*]+\)$/.test(a.q) && rng.chance(0.2));
+    const names = aggs.map((a, i) => (unnamed[i] ? a.q : `a${i}`));
+    if (new Set(names).size !== names.length) names.forEach((n, i) => { names[i] = `a${i}`; unnamed[i] = false; });
+    aggs.forEach((a, i) => { tolerance[names[i]] = a.tolerance; });
+    let groups = [];
+    if (tail === 'grouped') {
+      const lowCols = b.columns((c) => c.low);
+      const chosen = rng.sample(lowCols, rng.int(1, 2));
+      groups = chosen.map((c) => ({ name: c.name, q: c.name, s: sqlName(c.name), kind: c.kind }));
+      if (rng.chance(0.25)) {
+        // A computed group: BY g = <expression of a few distinct values>.
+        const computed = rng.pick([
+          () => expr('date_extract("year", day)', "date_part('year', \"day\")", 'int64'),
+          () => expr('date_trunc("year", day)', "CAST(date_trunc('year', \"day\") AS DATE)", 'date'),
+          () => expr('length(s_high)', 'length("s_high")', 'int32'),
+          () => expr('i32 % 7', '("i32" % 7)', 'int32'),
+          () => expr('to_upper(s_low)', 'upper("s_low")', 'string'),
+        ])();
+        groups = [...groups.slice(0, 1), { name: 'g', q: `g = ${computed.q}`, s: computed.s, kind: computed.kind }];
+      }
+    }
+    const aggText = aggs.map((a, i) => (unnamed[i] ? a.q : `${names[i]} = ${a.q}`)).join(', ');
+    parts.push(`STATS ${aggText}${groups.length ? ` BY ${groups.map((g) => g.q).join(', ')}` : ''}`);
+    const selectList = [...aggs.map((a, i) => `${a.s} AS ${sqlName(names[i])}`),
+      ...groups.map((g) => `${g.s} AS ${sqlName(g.name)}`)];
+    sql = `SELECT ${selectList.join(', ')} FROM (${sql}) t` +
+        (groups.length ? ` GROUP BY ${groups.map((g) => g.s).join(', ')}` : '');
+    if (groups.length && rng.chance(0.4)) {
+      // Sorted by every group (unique per row): a total order. Sometimes first
+      // by an exact aggregate.
+      const keys = [];
+      const exact = names.filter((n, i) => !unnamed[i] && aggs[i].tolerance === 'exact' &&
+                                               aggs[i].kind !== 'double');
+      if (exact.length && rng.chance(0.4)) keys.push(sortKey(rng, rng.pick(exact)));
+      for (const g of rng.sample(groups, groups.length)) keys.push(sortKey(rng, g.name));
+      const limit = rng.int(1, 40);
+      parts.push(`SORT ${keys.map((k) => sortText(k).q).join(', ')}`);
+      parts.push(`LIMIT ${limit}`);
+      sql = `SELECT * FROM (${sql}) t ORDER BY ${keys.map((k) => sortText(k).s).join(', ')} LIMIT ${limit}`;
+      ordered = true;
+    }
+  }
+  return { query: parts.join(' | '), sql, ordered, tolerance, shape: tail };
+}
+
+/// Returns `count` pairs for the typed `files` (under `dir`), from `seed`:
+/// [{ index, query, sql, ordered, tolerance: {column: 'exact'|'relative'|'zero-sign'}, shape }].
+export function generateQueries({ seed, count, files, dir }) {
+  const out = [];
+  for (let index = 0; index < count; index++) {
+    // One generator per query: query I is the same whatever the count.
+    const rng = new Random((seed * 1_000_003 + index) >>> 0);
+    out.push({ index, ...generateOne(rng, files, dir) });
+  }
+  return out;
+}
+

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// A stand-in for `quarry query 'QUERY' --format json|ndjson`, for testing
+// engine_queries.mjs before (or without) the engine: it looks the query up in
+// the corpus the runner wrote ($QUARRY_STUB_CORPUS), has DuckDB run its SQL,
+// and prints the rows as quarry's JSON renders values (quarry_json.mjs).
+//
+// QUARRY_STUB_CORRUPT=K makes it wrong on purpose for every query whose index
+// is a multiple of K (a value changed, or a row dropped), so that a run shows
+// the runner reports mismatches.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { quarryJsonLines } from './quarry_json.mjs';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+async function main(argv) {
+  const format = argv[argv.indexOf('--format') + 1] ?? 'json';
+  if (argv[0] !== 'query' || argv.length < 2) {
+    process.stderr.write('stub_quarry: usage: stub_quarry.mjs query QUERY [--format json|ndjson]\n');
+    return 2;
+  }
+  const corpus = JSON.parse(readFileSync(process.env.QUARRY_STUB_CORPUS, 'utf8'));
+  const pair = corpus.find((p) => p.query === argv[1]);
+  if (!pair) {
+    process.stderr.write('stub_quarry: the query is not in the corpus\n');
+    return 1;
+  }
+  const api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
+                                'lib', 'index.js'));
+  const T = api.DuckDBTypeId;
+  const instance = await api.DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run("SET TimeZone = 'UTC'");
+  const reader = await connection.runAndReadAll(pair.sql);
+  const names = reader.columnNames();
+  let lines = quarryJsonLines(reader, T);
+
+  const corruptEvery = Number(process.env.QUARRY_STUB_CORRUPT ?? 0);
+  if (corruptEvery > 0 && typeof pair.index === 'number' && pair.index % corruptEvery === 0 &&
+      lines.length > 0) {
+    if (pair.index % (2 * corruptEvery) === 0) {
+      lines = lines.slice(0, -1);
+    } else {
+      const row = JSON.parse(lines[0]);
+      const first = names[0];
+      row[first] = row[first] === null ? 'x' : null;
+      lines[0] = JSON.stringify(row);
+    }
+  }
+  process.stdout.write(format === 'ndjson' ? lines.map((l) => `${l}\n`).join('')
+                                           : `[${lines.join(',\n')}]\n`);
+  connection.closeSync();
+  instance.closeSync();
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

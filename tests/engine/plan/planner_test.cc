@@ -1,0 +1,260 @@
+// The planner, the local optimizer and execution over an in-memory source
+// (memory_source.h): plan shapes as EXPLAIN prints them, and results.
+
+#include "quarry/engine/plan/planner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "quarry/cli/block_text.h"
+#include "quarry/common/error.h"
+#include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/optimizer/local_optimizer.h"
+#include "quarry/engine/parse/query_parser.h"
+#include "quarry/engine/plan/executor.h"
+#include "tests/engine/plan/memory_source.h"
+
+namespace quarry::engine {
+namespace {
+
+using testing::doubleBlock;
+using testing::int64Block;
+using testing::MemoryFormatReader;
+using testing::stringBlock;
+
+/// Two "files" of two pages each: id, g (a group), x (double with nulls), s.
+class PlannerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    schema_ = {{"id", DataType::int64()}, {"g", DataType::string()}, {"x", DataType::float64()},
+               {"s", DataType::string()}};
+    reader_.add("one", schema_,
+                {page({1, 2, 3}, {"a", "b", "a"}, {1.5, std::nullopt, -0.0}, {"x1", "y2", "x3"}),
+                 page({4, 5}, {"b", "b"}, {2.0, 3.0}, {"z4", std::nullopt})});
+    reader_.add("two", schema_,
+                {page({6}, {"a"}, {0.0}, {"x6"}), page({7, 8}, {"c", std::nullopt}, {10.0, 4.0}, {"y7", "y8"})});
+  }
+
+  static Page page(std::vector<std::optional<int64_t>> ids, std::vector<std::optional<std::string>> groups,
+                   std::vector<std::optional<double>> xs, std::vector<std::optional<std::string>> ss) {
+    const size_t n = ids.size();
+    return Page({int64Block(ids), stringBlock(groups), doubleBlock(xs), stringBlock(ss)}, n);
+  }
+
+  PlanNodePtr plan(const std::string& text, bool optimized = true) {
+    Query query = parseQuery(text);
+    PlannerOptions options;
+    options.threads = 2;
+    options.exchange = exchange_;
+    PlanNodePtr root = planQuery(query, reader_.resolve({"one", "two"}), options);
+    if (optimized) optimize(*root);
+    return root;
+  }
+
+  /// Runs `text`; returns rows as "v1|v2|..." (sorted unless `ordered`).
+  std::vector<std::string> run(const std::string& text, bool ordered = false) {
+    PlanNodePtr root = plan(text);
+    OperatorPtr op = buildOperators(*root);
+    std::vector<std::string> rows;
+    while (std::optional<Page> p = op->next()) {
+      for (size_t r = 0; r < p->positionCount(); ++r) {
+        std::string row;
+        for (size_t c = 0; c < p->blockCount(); ++c) {
+          if (c > 0) row += '|';
+          cli::appendBlockText(p->block(c), r, row);
+        }
+        rows.push_back(row);
+      }
+    }
+    if (!ordered) std::sort(rows.begin(), rows.end());
+    return rows;
+  }
+
+  Schema schema_;
+  MemoryFormatReader reader_;
+  bool exchange_ = true;
+};
+
+TEST_F(PlannerTest, StatsSplitsIntoInitialBelowTheExchangeAndFinalAbove) {
+  const std::string text = explain(*plan(R"(FROM "one", "two" | WHERE id > 1 | STATS c = COUNT(*), m = MAX(x) BY g)"));
+  EXPECT_EQ(text,
+            "ProjectExec[c, m, g]\n"
+            "  AggregateExec[FINAL][[c = COUNT(*), m = MAX(m$value)] BY [g]]\n"
+            "    ExchangeExec[threads=2]\n"
+            "      AggregateExec[INITIAL][[c = COUNT(*), m = MAX(x)] BY [g]]\n"
+            "        FilterExec[(id > 1)]\n"
+            "          ExternalSourceExec[files=2, splits=4, columns=[id, g, x], filter=gt(id, 1)]\n")
+      << text;
+}
+
+TEST_F(PlannerTest, GroupedStatsGivesAggregatesThenGroups) {
+  EXPECT_EQ(run(R"(FROM "one", "two" | STATS c = COUNT(*), n = COUNT(x), m = MAX(x), s = SUM(id) BY g)"),
+            (std::vector<std::string>{"1|1|10.0|7|c", "1|1|4.0|8|NULL", "3|2|3.0|11|b", "3|3|1.5|10|a"}));
+}
+
+TEST_F(PlannerTest, UngroupedStatsOverNoRowsGivesOneRow) {
+  EXPECT_EQ(run(R"(FROM "one", "two" | WHERE id > 100 | STATS c = COUNT(*), m = MIN(id))"),
+            (std::vector<std::string>{"0|NULL"}));
+}
+
+TEST_F(PlannerTest, SortWithLimitIsATopNOnBothSidesOfTheExchange) {
+  const std::string text = explain(*plan(R"(FROM "one", "two" | SORT x DESC | LIMIT 2 | KEEP id)"));
+  EXPECT_NE(text.find("TopNExec[[x DESC NULLS FIRST], limit=2]\n    ExchangeExec"), std::string::npos) << text;
+  // DESC puts nulls first unless told otherwise (ES|QL).
+  EXPECT_EQ(run(R"(FROM "one", "two" | SORT x DESC | LIMIT 2 | KEEP id)", true),
+            (std::vector<std::string>{"2", "7"}));
+  EXPECT_EQ(run(R"(FROM "one", "two" | SORT x ASC NULLS FIRST, id DESC | LIMIT 4 | KEEP id)", true),
+            (std::vector<std::string>{"2", "6", "3", "1"}));
+}
+
+TEST_F(PlannerTest, EvalShadowsAndKeepDropRenameShapeTheColumns) {
+  EXPECT_EQ(run(R"(FROM "one" | WHERE id <= 2 | EVAL id = id * 10, y = id + 1 | DROP s | RENAME g AS group | KEEP group, y, id)"),
+            (std::vector<std::string>{"a|11|10", "b|21|20"}));
+}
+
+TEST_F(PlannerTest, PrunedColumnsAreNotRead) {
+  run(R"(FROM "one" | STATS c = COUNT(*))");
+  for (const ReadRequest& request : reader_.reads()) {
+    EXPECT_EQ(request.columns, (std::vector<std::string>{"id"}));  // the narrowest column counts rows
+  }
+}
+
+TEST_F(PlannerTest, LimitWithoutFilterIsPushedToTheSource) {
+  const std::string text = explain(*plan(R"(FROM "one", "two" | LIMIT 3)"));
+  EXPECT_NE(text.find("limit=3]"), std::string::npos) << text;
+  EXPECT_EQ(run(R"(FROM "one", "two" | LIMIT 3 | STATS c = COUNT(*))"), (std::vector<std::string>{"3"}));
+}
+
+TEST_F(PlannerTest, UnknownColumnsAreQueryErrorsWithAHint) {
+  try {
+    plan(R"(FROM "one" | KEEP idd)");
+    FAIL() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_EQ(e.message(), "unknown column `idd`");
+    EXPECT_EQ(e.line(), 1);
+    EXPECT_EQ(e.column(), 19);
+    EXPECT_EQ(e.hint(), "did you mean `id`?");
+  }
+  EXPECT_THROW(plan(R"(FROM "one" | STATS x)"), QueryError);
+  EXPECT_THROW(plan(R"(FROM "one" | STATS median(x))"), QueryError);
+  EXPECT_THROW(plan(R"(FROM "one" | STATS SUM(*))"), QueryError);
+}
+
+// ---- PushAggregatesToExternalSource (aggregate-pushdown-plan.txt) ----------------
+
+constexpr const char* kPushable = R"(FROM "one", "two" | STATS c = COUNT(*), n = COUNT(x), lo = MIN(id), hi = MAX(s))";
+
+TEST_F(PlannerTest, EverySplitWithStatisticsIsAnsweredAtPlanningInInitialMode) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  const PlanNodePtr root = plan(kPushable);
+  const std::string text = explain(*root);
+  // "All splits have statistics -> precompute from stats, no scanning"; the
+  // coordinator's FINAL is never touched.
+  EXPECT_NE(text.find("AggregateExec[FINAL]"), std::string::npos) << text;
+  EXPECT_NE(text.find("LocalSourceExec[statistics of 4 splits]"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ExternalSourceExec"), std::string::npos) << text;
+  // "INITIAL mode: [count, seen=true, min_salary, seen=true, max_age, seen=true]"
+  const PlanNode* local = root.get();
+  while (local->kind != PlanKind::kLocalSource) local = local->input().get();
+  std::optional<Page> page = local->supplier();
+  ASSERT_TRUE(page.has_value());
+  ASSERT_EQ(page->blockCount(), 8u);
+  ASSERT_EQ(page->positionCount(), 1u);
+  std::vector<std::string> cells;
+  for (const Block& block : page->blocks()) {
+    std::string cell;
+    cli::appendBlockText(block, 0, cell);
+    cells.push_back(cell);
+  }
+  EXPECT_EQ(cells, (std::vector<std::string>{"8", "true", "7", "true", "1", "true", "z4", "true"}));
+  EXPECT_EQ(local->schema[0].name, "c$count");
+  EXPECT_EQ(local->schema[1].name, "c$seen");
+  reader_.reads();  // no data was read
+  EXPECT_TRUE(reader_.reads().empty());
+  EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"}));
+  EXPECT_TRUE(reader_.reads().empty());
+}
+
+TEST_F(PlannerTest, SingleModeGivesTheFinalValues) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  exchange_ = false;
+  const std::string text = explain(*plan(kPushable));
+  EXPECT_EQ(text, "ProjectExec[c, n, lo, hi]\n  LocalSourceExec[statistics of 4 splits]\n") << text;
+  EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"}));
+  EXPECT_TRUE(reader_.reads().empty());
+}
+
+TEST_F(PlannerTest, SplitsWithoutStatisticsReadFootersWhenThePlanRuns) {
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  const std::string text = explain(*plan(kPushable));
+  EXPECT_NE(text.find("LocalSourceExec[FileStatsSupplier over 4 splits, else a scan]"), std::string::npos) << text;
+  const int before = reader_.metadataCalls;
+  EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"}));
+  EXPECT_EQ(reader_.metadataCalls - before, 2 + 4);  // resolution's two, then one per split
+  EXPECT_TRUE(reader_.reads().empty());
+}
+
+TEST_F(PlannerTest, ASplitThatCannotAnswerScansEverySplit) {
+  // "All-or-nothing: if ANY split lacks statistics, ... normal scan for all splits"
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  reader_.uncountable = {"x"};  // COUNT(x) needs null counts
+  EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"}));
+  EXPECT_EQ(reader_.reads().size(), 4u);
+  // With statistics in the splits, the rule does not fire and says why.
+  reader_.withStatistics = true;
+  PlanNodePtr root = plan(kPushable, false);
+  std::string why;
+  EXPECT_FALSE(pushAggregatesToExternalSource(*root, &why));
+  EXPECT_EQ(why, "a statistic an aggregate needs is unknown in some split");
+}
+
+TEST_F(PlannerTest, FiltersGroupsAndOtherAggregatesKeepTheScan) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  for (const char* query : {R"(FROM "one" | WHERE id > 1 | STATS c = COUNT(*))",
+                            R"(FROM "one" | STATS c = COUNT(*) BY g)", R"(FROM "one" | STATS s = SUM(id))"}) {
+    EXPECT_NE(explain(*plan(query)).find("ExternalSourceExec"), std::string::npos) << query;
+  }
+  PlanNodePtr root = plan(R"(FROM "one" | STATS c = COUNT(*) BY g)", false);
+  std::string why;
+  EXPECT_FALSE(pushAggregatesToExternalSource(*root, &why));
+  EXPECT_EQ(why, "the aggregate is grouped");
+}
+
+TEST_F(PlannerTest, AllNullColumnsGiveNullMinAndMax) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  reader_.add("nulls", schema_, {page({1, 2}, {"a", "a"}, {std::nullopt, std::nullopt}, {"p", "q"})});
+  Query query = parseQuery(R"(FROM "nulls" | STATS lo = MIN(x), n = COUNT(x), c = COUNT(*))");
+  PlanNodePtr root = planQuery(query, reader_.resolve({"nulls"}), PlannerOptions{});
+  optimize(*root);
+  OperatorPtr op = buildOperators(*root);
+  std::optional<Page> p = op->next();
+  ASSERT_TRUE(p.has_value());
+  EXPECT_TRUE(p->block(0).isNull(0));
+  EXPECT_EQ(p->block(1).values<int64_t>()[0], 0);
+  EXPECT_EQ(p->block(2).values<int64_t>()[0], 2);
+  EXPECT_TRUE(reader_.reads().empty());
+}
+
+TEST(FilterTranslation, ConjunctsItCannotExpressAreLeftToTheRecheck) {
+  const Schema schema = {{"a", DataType::int64()}, {"d", DataType::float64()}, {"s", DataType::string()}};
+  auto translate = [&](const std::string& text) {
+    std::optional<parquet::FilterPredicate> p = toFilterPredicate(*bindExpression(parseExpression(text), schema), schema);
+    return p ? p->toString() : std::string("-");
+  };
+  EXPECT_EQ(translate("a > 5 AND s LIKE 'x%'"), "gt(a, 5)");
+  EXPECT_EQ(translate("a > 5 OR s LIKE 'x%'"), "-");  // an OR must be whole
+  EXPECT_EQ(translate("NOT (a > 5 AND s LIKE 'x%')"), "-");  // under NOT, exact only
+  EXPECT_EQ(translate("10 < a"), "gt(a, 10)");
+  EXPECT_EQ(translate("a IN (1, 2, NULL)"), "in(a, 1, 2)");
+  EXPECT_EQ(translate("s IS NULL OR d >= 1.5"), "or(isNull(s), gtEq(d, 1.5))");
+  // The predicate orders -0.0 below +0.0; the engine holds them equal.
+  EXPECT_EQ(translate("d = 0.0"), "-");
+}
+
+}  // namespace
+}  // namespace quarry::engine
