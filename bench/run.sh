@@ -2,7 +2,7 @@
 # Runs quarry's benchmarks against DuckDB (chDB for ORC) on the same data, in the
 # same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
-#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc (default: all of them)
+#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query (default: all of them)
 #
 # pages runs the filter driver on the lineitem rows rewritten by chDB with page
 # indexes and Bloom filters (bench/make-page-index-lineitem.mjs), with the
@@ -21,7 +21,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter pages orc)
+known=(footer scan filter pages orc query)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -32,6 +32,7 @@ for suite in "${suites[@]}"; do
     scan) targets+=(scan_benchmark) ;;
     filter | pages) targets+=(filter_benchmark) ;;
     orc) targets+=(orc_scan_benchmark) ;;
+    query) targets+=(quarry) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -126,6 +127,11 @@ for suite in "${suites[@]}"; do
       lineitem_files
       node --expose-gc bench/orc_vs_chdb.mjs --bench "$build/orc_scan_benchmark" --runs "$runs" \
         --orc-dir "$data/lineitem-orc" --json "$data/orc-results.json" "${files[@]}"
+      ;;
+    query)
+      # Whole `quarry query` processes against DuckDB's SQL, 2 threads.
+      lineitem_files
+      node --expose-gc bench/query_vs_duckdb.mjs --quarry "$build/quarry" --runs "$runs" "${files[@]}"
       ;;
   esac
 done

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/io/nginx_server.h"
 
 namespace quarry::cli {
 namespace {
@@ -75,6 +76,60 @@ TEST(QueryCommand, ExplainShowsThePlanBeforeAndAfterTheOptimizer) {
   EXPECT_NE(run.out.find("columns=[trip_id, fare_amount], filter=lt(trip_id, 100)", after), std::string::npos)
       << run.out;
   EXPECT_EQ(run.out.find("filter=", before), run.out.find("filter=", after)) << run.out;
+}
+
+// aggregate-pushdown-plan.txt: "All splits have statistics -> precompute from
+// stats, no scanning". The same aggregates grouped by a constant cannot be
+// pushed and scan: both give DuckDB's answer (SELECT count(*), min(trip_id),
+// max(pickup_zone), count(tip_amount) FROM 'trips.parquet').
+TEST(QueryCommand, UngroupedCountMinMaxAreAnsweredFromStatisticsWithoutReadingData) {
+  const std::string stats = " | STATS n = COUNT(*), lo = MIN(trip_id), hi = MAX(pickup_zone), c = COUNT(tip_amount)";
+  const auto explain = runQuarry({"explain", from() + stats});
+  ASSERT_EQ(explain.exitCode, 0) << explain.err;
+  EXPECT_NE(explain.out.find("PushAggregatesToExternalSource: applied"), std::string::npos) << explain.out;
+  EXPECT_NE(explain.out.find("LocalSourceExec[statistics of 1 splits]"), std::string::npos) << explain.out;
+
+  const auto pushed = runQuarry({"query", "--profile", "--format", "csv", from() + stats});
+  ASSERT_EQ(pushed.exitCode, 0) << pushed.err;
+  EXPECT_EQ(pushed.out, "n,lo,hi,c\n10000,1,Williamsburg,7002\n");
+  EXPECT_NE(pushed.err.find("\"answered_from_statistics\":3"), std::string::npos) << pushed.err;
+  EXPECT_NE(pushed.err.find("\"bytes_read\":0,"), std::string::npos) << pushed.err;
+  EXPECT_NE(pushed.err.find("\"rows_decoded\":0,"), std::string::npos) << pushed.err;
+
+  const auto scanned = runQuarry({"query", "--format", "csv", from() + stats + " BY k = 1 | DROP k"});
+  ASSERT_EQ(scanned.exitCode, 0) << scanned.err;
+  EXPECT_EQ(scanned.out, pushed.out);
+
+  const auto grouped = runQuarry({"explain", from() + stats + " BY vendor"});
+  EXPECT_NE(grouped.out.find("PushAggregatesToExternalSource: no change (the aggregate is grouped)"),
+            std::string::npos)
+      << grouped.out;
+}
+
+// Sources are URIs as well as paths: the same query over HTTP gives the same
+// answer, and a query answered from statistics costs one request (the footer's
+// suffix GET) and reads no data.
+TEST(QueryCommand, RemoteFilesAnswerAsLocalOnes) {
+  using quarry::testing::NginxServer;
+  if (!NginxServer::available()) GTEST_SKIP() << "SKIPPED LOUDLY: nginx not installed";
+  const std::string grouped = " | STATS trips = COUNT(*), fares = SUM(fare_amount) BY vendor | SORT vendor";
+  const auto local = runQuarry({"query", "--format", "csv", from() + grouped});
+  ASSERT_EQ(local.exitCode, 0) << local.err;
+  {
+    NginxServer server(std::string(QUARRY_SOURCE_DIR) + "/data/sample");
+    ASSERT_TRUE(server.running()) << "nginx did not start: " << server.startError();
+    const auto remote =
+        runQuarry({"query", "--format", "csv", "FROM \"" + server.url("trips.parquet") + "\"" + grouped});
+    ASSERT_EQ(remote.exitCode, 0) << remote.err;
+    EXPECT_EQ(remote.out, local.out);
+  }
+  NginxServer server(std::string(QUARRY_SOURCE_DIR) + "/data/sample");
+  ASSERT_TRUE(server.running()) << "nginx did not start: " << server.startError();
+  const auto pushed = runQuarry({"query", "--profile", "--format", "csv",
+                                 "FROM \"" + server.url("trips.parquet") + "\" | STATS n = COUNT(*)"});
+  ASSERT_EQ(pushed.exitCode, 0) << pushed.err;
+  EXPECT_EQ(pushed.out, "n\n10000\n");
+  EXPECT_EQ(server.requestCountReaching(2, std::chrono::milliseconds(300)), 1u);
 }
 
 TEST(QueryCommand, ABadQueryExitsWith2AndPointsAtTheError) {

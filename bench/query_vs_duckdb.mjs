@@ -1,0 +1,127 @@
+// Times whole `quarry query` runs (a process each: start-up, footers, planning,
+// execution, output) against DuckDB running the same SQL in one persistent
+// in-process connection (no start-up, footers cached after the first run), both
+// with 2 threads, in one run, and prints the medians and their ratios. DuckDB's
+// side is favoured; a ratio <= 1.0 means quarry is at least as fast anyway.
+//
+// Usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T] FILE...
+//
+// Queries (over lineitem files, bench/make-lineitem.mjs): TPC-H Q1 and Q6, a
+// grouped COUNT by a low-cardinality string, a full-scan SUM, and an ungrouped
+// COUNT(*)/MIN/MAX that quarry answers from footer statistics while DuckDB scans
+// the column for MIN/MAX. Results are compared (doubles to 1e-9 relative).
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
+import { loadDuckDB } from './load_duckdb.mjs';
+
+function parseArgs(argv) {
+  const args = { quarry: null, runs: 7, threads: 2, files: [] };
+  for (let i = 0; i < argv.length; ++i) {
+    if (argv[i] === '--quarry') args.quarry = argv[++i];
+    else if (argv[i] === '--runs') args.runs = Number(argv[++i]);
+    else if (argv[i] === '--threads') args.threads = Number(argv[++i]);
+    else args.files.push(argv[i]);
+  }
+  if (!args.quarry || args.files.length === 0) {
+    console.error('usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T] FILE...');
+    process.exit(2);
+  }
+  return args;
+}
+
+function queries(files) {
+  const from = `FROM ${files.map((f) => `"${f}"`).join(', ')}`;
+  const source = `read_parquet([${files.map((f) => `'${f}'`).join(', ')}])`;
+  return [
+    ['Q1', `${from} | WHERE l_shipdate <= DATE '1998-09-02'
+       | EVAL disc_price = l_extendedprice * (1 - l_discount), charge = l_extendedprice * (1 - l_discount) * (1 + l_tax)
+       | STATS sum_qty = SUM(l_quantity), sum_base_price = SUM(l_extendedprice), sum_disc_price = SUM(disc_price),
+               sum_charge = SUM(charge), avg_qty = AVG(l_quantity), avg_price = AVG(l_extendedprice),
+               avg_disc = AVG(l_discount), count_order = COUNT(*) BY l_returnflag, l_linestatus
+       | SORT l_returnflag, l_linestatus`,
+     `SELECT sum(l_quantity) AS sum_qty, sum(l_extendedprice) AS sum_base_price,
+        sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
+        sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge, avg(l_quantity) AS avg_qty,
+        avg(l_extendedprice) AS avg_price, avg(l_discount) AS avg_disc, count(*) AS count_order,
+        l_returnflag, l_linestatus
+      FROM ${source} WHERE l_shipdate <= DATE '1998-09-02'
+      GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus`],
+    ['Q6', `${from} | WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
+         AND l_discount >= 0.05 AND l_discount <= 0.07 AND l_quantity < 24
+       | STATS revenue = SUM(l_extendedprice * l_discount)`,
+     `SELECT sum(l_extendedprice * l_discount) AS revenue FROM ${source}
+      WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
+        AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24`],
+    ['count by shipmode', `${from} | STATS n = COUNT(*) BY l_shipmode | SORT l_shipmode`,
+     `SELECT count(*) AS n, l_shipmode FROM ${source} GROUP BY l_shipmode ORDER BY l_shipmode`],
+    ['sum extendedprice', `${from} | STATS s = SUM(l_extendedprice)`,
+     `SELECT sum(l_extendedprice) AS s FROM ${source}`],
+    ['count/min/max', `${from} | STATS n = COUNT(*), lo = MIN(l_orderkey), hi = MAX(l_orderkey)`,
+     `SELECT count(*) AS n, min(l_orderkey) AS lo, max(l_orderkey) AS hi FROM ${source}`],
+  ];
+}
+
+/// The rows of a CSV text without its header, each a list of cells.
+const csvRows = (text) => text.trim().split('\n').slice(1).map((line) => line.split(','));
+
+function sameRows(a, b) {
+  if (a.length !== b.length) return false;
+  return a.every((row, r) => row.length === b[r].length && row.every((x, c) => {
+    const y = b[r][c];
+    if (x === y) return true;
+    const u = Number(x), v = Number(y);
+    return Number.isFinite(u) && Number.isFinite(v) && Math.abs(u - v) <= 1e-9 * Math.max(Math.abs(u), Math.abs(v));
+  }));
+}
+
+const args = parseArgs(process.argv.slice(2));
+const { DuckDBInstance } = await loadDuckDB();
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+await connection.run(`SET threads = ${args.threads}`);
+
+const cases = queries(args.files);
+const samples = new Map(cases.map(([name]) => [name, { quarry: [], duckdb: [] }]));
+let mismatches = 0;
+for (let round = -1; round < args.runs; ++round) {  // round -1 warms both sides up
+  for (const [name, query, sql] of cases) {
+    const start = nowMs();
+    const r = spawnSync(args.quarry, ['query', '--threads', String(args.threads), '--format', 'csv', query],
+                        { encoding: 'utf8', maxBuffer: 16 << 20 });
+    const quarryMs = nowMs() - start;
+    if (r.status !== 0) {
+      console.error(`query_vs_duckdb: ${name}: quarry exited with ${r.status ?? r.signal}: ${r.stderr}`);
+      process.exit(1);
+    }
+    globalThis.gc?.();
+    const duckStart = nowMs();
+    const reader = await connection.runAndReadAll(sql);
+    const duckMs = nowMs() - duckStart;
+    if (round === -1) {
+      const duckRows = reader.getRows().map((row) => row.map((v) => (v === null ? '' : String(v))));
+      if (!sameRows(csvRows(r.stdout), duckRows)) {
+        ++mismatches;
+        console.error(`MISMATCH ${name}:\n  quarry ${JSON.stringify(csvRows(r.stdout))}\n  duckdb ${JSON.stringify(duckRows)}`);
+      }
+      continue;
+    }
+    samples.get(name).quarry.push(quarryMs);
+    samples.get(name).duckdb.push(duckMs);
+  }
+}
+connection.closeSync();
+instance.closeSync();
+
+console.log(`query_vs_duckdb: ${args.files.length} files, ${args.threads} threads, median of ${args.runs} runs, ` +
+            `${cpuModel()} (${os.cpus().length} CPUs)`);
+console.log('query                 quarry ms   DuckDB ms   ratio');
+for (const [name] of cases) {
+  const s = samples.get(name);
+  const q = median(s.quarry), d = median(s.duckdb);
+  console.log(`${name.padEnd(20)} ${fmtMs(q).padStart(10)} ${fmtMs(d).padStart(11)} ${(q / d).toFixed(2).padStart(7)}`);
+}
+if (mismatches > 0) {
+  console.error(`query_vs_duckdb: ${mismatches} result(s) differ from DuckDB's`);
+  process.exit(1);
+}
