@@ -95,6 +95,20 @@ void Block::appendBytes(std::string_view value) {
   ++size_;
 }
 
+void Block::appendBytesRun(const char* data, std::span<const int64_t> offsets) {
+  if (offsets.size() < 2) return;
+  Bytes& b = std::get<Bytes>(storage_);
+  const int64_t first = offsets.front();
+  const uint64_t base = b.data.size();
+  b.data.append(data + first, static_cast<size_t>(offsets.back() - first));
+  const size_t count = offsets.size() - 1;
+  const size_t at = b.offsets.size();
+  b.offsets.resize(at + count);
+  for (size_t k = 0; k < count; ++k) b.offsets[at + k] = base + static_cast<uint64_t>(offsets[k + 1] - first);
+  if (!valid_.empty()) valid_.insert(valid_.end(), count, 1);
+  size_ += count;
+}
+
 void Block::appendNull() {
   if (type_.kind != TypeKind::kNull) {
     std::visit(

@@ -113,6 +113,9 @@ class Block {
     ++size_;
   }
   void appendBytes(std::string_view value);
+  /// Appends `offsets.size() - 1` values of a bytes kind at once: value k is
+  /// data[offsets[k], offsets[k + 1]) (offsets relative to `data`, ascending).
+  void appendBytesRun(const char* data, std::span<const int64_t> offsets);
   void appendNull();
   /// Appends a Scalar of this block's storage type (monostate appends null).
   void appendScalar(const Scalar& value);

@@ -93,6 +93,7 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
   for (const DataType& type : keyTypes_) groupKeys_.emplace_back(type);
   const size_t width = keyTypes_.size() == 1 ? fixedWidth(keyTypes_[0].kind) : 0;
   wordKeys_ = width > 0 && width <= 8;
+  bytesKey_ = keyTypes_.size() == 1 && keyTypes_[0].isBytes();
   if (wordKeys_) {
     wordSlots_.resize(1024);
     mask_ = wordSlots_.size() - 1;
@@ -193,6 +194,55 @@ void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupId
   }
 }
 
+void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupIds) {
+  const size_t rows = block.size();
+  const std::vector<const Block*> keys{&block};
+  const bool nulls = block.hasNulls();
+  rowHashes_.resize(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    const std::string_view v = block.bytes(r);  // empty for a null
+    rowHashes_[r] = hashBytes(v.data(), v.size());
+  }
+  constexpr size_t kPrefetchDistance = 8;
+  for (size_t r = 0; r < rows; ++r) {
+    if (r + kPrefetchDistance < rows)
+      __builtin_prefetch(&slots_[rowHashes_[r + kPrefetchDistance] & mask_]);
+    if (nulls && block.isNull(r)) {
+      if (nullGroup_ == kEmpty) {
+        nullGroup_ = newGroup(keys, r);
+        groupKeyOffsets_.push_back(groupKeyBytes_.size());  // keeps offsets indexed by group
+      }
+      groupIds[r] = nullGroup_;
+      continue;
+    }
+    const std::string_view key = block.bytes(r);
+    const uint64_t hash = rowHashes_[r];
+    uint64_t i = hash & mask_;
+    while (true) {
+      Slot& slot = slots_[i];
+      if (slot.group == kEmpty) {
+        const uint32_t group = newGroup(keys, r);
+        slot.hash = hash;
+        slot.group = group;
+        groupKeyBytes_.append(key);
+        groupKeyOffsets_.push_back(groupKeyBytes_.size());
+        groupIds[r] = group;
+        if (groupCount() * 2 > slots_.size()) grow();
+        break;
+      }
+      if (slot.hash == hash) {
+        const uint64_t begin = groupKeyOffsets_[slot.group];
+        const uint64_t end = groupKeyOffsets_[slot.group + 1];
+        if (end - begin == key.size() && keysEqual(groupKeyBytes_.data() + begin, key.data(), key.size())) {
+          groupIds[r] = slot.group;
+          break;
+        }
+      }
+      i = (i + 1) & mask_;
+    }
+  }
+}
+
 void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) {
   // Row lengths first (constant for fixed-width keys), then columns written one at a time.
   rowKeyOffsets_.assign(rows + 1, 0);
@@ -277,6 +327,10 @@ void GroupByHash::addRows(const std::vector<const Block*>& keys, std::vector<uin
   groupIds.resize(rows);
   if (wordKeys_) {
     addWordKeys(*keys[0], groupIds);
+    return;
+  }
+  if (bytesKey_) {
+    addBytesKeys(*keys[0], groupIds);
     return;
   }
   serialize(keys, rows);

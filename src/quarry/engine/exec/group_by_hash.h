@@ -17,6 +17,8 @@
 /// fixed-width key of at most 8 bytes (integers, dates, times, timestamps,
 /// doubles, booleans) skips the serialization: its values, widened to 64 bits
 /// (doubles canonical), are the table's keys, and nulls have a group of their own.
+/// So does one bytes key (string, binary, uuid): its bytes are hashed and kept as
+/// they are, and nulls have a group of their own.
 ///
 /// Example: keys (int32 a, string b), row (7, "xy") serializes to
 ///   00 07 00 00 00 | 00 02 00 00 00 78 79     (flag, value | flag, length, bytes)
@@ -52,11 +54,14 @@ class GroupByHash {
   /// The single fixed-width key path: the key's values as 64-bit words.
   void addWordKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   void growWords();
+  /// The single bytes key path: the values' bytes as the keys.
+  void addBytesKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
 
   std::vector<DataType> keyTypes_;
   size_t groups_ = 0;
   bool wordKeys_ = false;
+  bool bytesKey_ = false;
   std::vector<WordSlot> wordSlots_;
   uint32_t nullGroup_ = kEmpty;
   std::vector<uint64_t> rowWords_;

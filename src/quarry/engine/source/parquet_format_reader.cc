@@ -126,6 +126,11 @@ void fillBytes(const parquet::ColumnBatch& batch, int64_t offset, int64_t count,
   const parquet::ColumnChunkData& data = batch.data();
   out.reserve(static_cast<size_t>(count));
   if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
+    if (data.valueWidth == 0) {  // BYTE_ARRAY: one copy of the run's bytes
+      out.appendBytesRun(reinterpret_cast<const char*>(data.byteData.data()),
+                         std::span<const int64_t>(data.offsets.data() + offset, static_cast<size_t>(count) + 1));
+      return;
+    }
     for (int64_t r = offset; r < offset + count; ++r) out.appendBytes(data.bytes(r));
     return;
   }
