@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "quarry/cli/csv_text.h"
 #include "quarry/cli/filter_expression.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
@@ -29,19 +30,6 @@ std::string fieldText(const ColumnVector& column, uint64_t slot) {
     out = out.substr(1, out.size() - 2);  // dates and timestamps
   }
   return out;
-}
-
-void appendCsv(const std::string& text, std::string& out) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) {
-    out += text;
-    return;
-  }
-  out += '"';
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
 }
 
 }  // namespace
@@ -82,7 +70,7 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
     if (options_.format == PrintFormat::kCsv) {
       for (size_t k = 0; k < fields.size(); ++k) {
         if (k > 0) line += ',';
-        appendCsv(root.children[fields[k]]->name, line);
+        appendCsvField(root.children[fields[k]]->name, line);
       }
       line += '\n';
       std::fputs(line.c_str(), out_);
@@ -128,7 +116,7 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
         }
         for (size_t k = 0; k < cells.size(); ++k) {
           if (k > 0) line += ',';
-          appendCsv(cells[k], line);
+          appendCsvField(cells[k], line);
         }
         line += '\n';
         std::fputs(line.c_str(), out_);

@@ -8,6 +8,7 @@
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
+#include "quarry/engine/parse/name_hint.h"
 #include "quarry/engine/parse/query_printer.h"
 
 namespace quarry::engine {
@@ -15,49 +16,6 @@ namespace quarry::engine {
 namespace {
 
 using Kind = BoundExpr::Kind;
-
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-/// "did you mean X?" for the closest candidate within a third of the word's
-/// length (at least 2 edits), else a list of the first few candidates.
-template <typename Names>
-std::string closestHint(std::string_view word, const Names& candidates, const char* what) {
-  std::string best;
-  size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const auto& candidate : candidates) {
-    const size_t distance = editDistance(word, candidate);
-    if (distance < bestDistance) {
-      best = std::string(candidate);
-      bestDistance = distance;
-    }
-  }
-  if (!best.empty()) return "did you mean " + best + "?";
-  std::string list;
-  size_t shown = 0;
-  for (const auto& candidate : candidates) {
-    if (shown == 8) {
-      list += ", ...";
-      break;
-    }
-    list += (shown++ == 0 ? "" : ", ") + std::string(candidate);
-  }
-  return list.empty() ? std::string() : std::string(what) + ": " + list;
-}
 
 std::shared_ptr<BoundExpr> literalNode(DataType type, Scalar value) {
   auto node = std::make_shared<BoundExpr>();

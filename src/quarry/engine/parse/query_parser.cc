@@ -11,27 +11,13 @@
 #include "quarry/engine/parse/lexer.h"
 #include "quarry/engine/parse/token_cursor.h"
 
+#include "quarry/engine/parse/name_hint.h"
+
 namespace quarry::engine {
 namespace {
 
 constexpr std::array<std::string_view, 8> kCommands = {"WHERE", "EVAL", "STATS",  "SORT",
                                                        "KEEP",  "DROP", "RENAME", "LIMIT"};
-
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const bool same = (a[i - 1] | 0x20) == (b[j - 1] | 0x20);
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 /// Returns the word of `candidates` closest to `word` when it is a likely typo.
 std::string_view closest(std::string_view word, std::span<const std::string_view> candidates) {

@@ -6,60 +6,25 @@
 
 #include "quarry/common/error.h"
 #include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/parse/name_hint.h"
 #include "quarry/engine/parse/query_printer.h"
 
 namespace quarry::engine {
 
 namespace {
 
-const char* const kFilePath = "_file.path";
-const char* const kFileSize = "_file.size";
-
 // ---- Names -------------------------------------------------------------------
 
-size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-/// "did you mean `x`?" for the closest name, else the first few names.
-std::string nameHint(const Schema& schema, const std::string& name) {
-  std::string best;
-  size_t bestDistance = SIZE_MAX;
-  for (const Field& field : schema) {
-    const size_t d = editDistance(field.name, name);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = field.name;
-    }
-  }
-  if (!best.empty() && bestDistance <= std::max<size_t>(2, name.size() / 3)) {
-    return "did you mean `" + best + "`?";
-  }
-  std::string list;
-  for (size_t i = 0; i < schema.size() && i < 8; ++i) list += (i ? ", " : "") + schema[i].name;
-  if (schema.size() > 8) list += ", ...";
-  return "the columns are: " + list;
-}
-
+/// The column `name` names; an unknown one is the binder's QueryError (the same
+/// message and hint as in an expression).
 int requireColumn(const Schema& schema, const Identifier& name) {
-  const std::string dotted = name.dotted();
-  const int index = fieldIndex(schema, dotted);
-  if (index < 0) {
-    throw QueryError("unknown column `" + dotted + "`", name.position.line, name.position.column,
-                     nameHint(schema, dotted));
-  }
-  return index;
+  return bindExpression(Expr{ColumnRef{name}, name.position}, schema)->column;
+}
+
+std::string columnHint(const Schema& schema, const std::string& name) {
+  std::vector<std::string> names;
+  for (const Field& field : schema) names.push_back(field.name);
+  return closestHint(name, names, "the columns are");
 }
 
 bool hasWildcard(const Identifier& name) { return name.dotted().find('*') != std::string::npos; }
@@ -107,7 +72,7 @@ std::vector<int> selectColumns(const Schema& schema, const std::vector<Identifie
     }
     if (!any) {
       throw QueryError("no column matches `" + pattern + "`", name.position.line, name.position.column,
-                       nameHint(schema, pattern));
+                       columnHint(schema, pattern));
     }
   }
   return out;
@@ -473,11 +438,11 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
 PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const PlannerOptions& options) {
   Schema sourceSchema = source.schema;
   const std::set<std::string> named = namesInQuery(query);
-  if (named.count(kFilePath) && fieldIndex(sourceSchema, kFilePath) < 0) {
-    sourceSchema.push_back({kFilePath, DataType::string()});
+  if (named.count(kFilePathColumn) && fieldIndex(sourceSchema, kFilePathColumn) < 0) {
+    sourceSchema.push_back({kFilePathColumn, DataType::string()});
   }
-  if (named.count(kFileSize) && fieldIndex(sourceSchema, kFileSize) < 0) {
-    sourceSchema.push_back({kFileSize, DataType::int64()});
+  if (named.count(kFileSizeColumn) && fieldIndex(sourceSchema, kFileSizeColumn) < 0) {
+    sourceSchema.push_back({kFileSizeColumn, DataType::int64()});
   }
   auto sourceNode = makeNode(PlanKind::kExternalSource, nullptr);
   sourceNode->schema = sourceSchema;
