@@ -11,8 +11,6 @@
 /// built from statistics, a test's rows). Empty pages are skipped.
 namespace quarry::engine {
 
-using LocalSupplier = std::function<std::optional<Page>()>;
-
 class LocalSourceExec final : public Operator {
  public:
   /// `description` says what the supplier reads, for --profile and EXPLAIN.

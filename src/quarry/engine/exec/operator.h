@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,5 +37,9 @@ class Operator {
 };
 
 using OperatorPtr = std::unique_ptr<Operator>;
+
+/// A source of pages: returns the next page, or nothing at the end (a format
+/// reader's pages, pages built from statistics, a test's rows).
+using LocalSupplier = std::function<std::optional<Page>()>;
 
 }  // namespace quarry::engine

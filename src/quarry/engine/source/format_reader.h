@@ -8,6 +8,7 @@
 
 #include "quarry/engine/exec/block.h"
 #include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/exec/operator.h"
 #include "quarry/engine/source/file_split.h"
 #include "quarry/engine/source/scan_metrics.h"
 #include "quarry/engine/source/source_statistics.h"
@@ -21,7 +22,6 @@ namespace quarry::engine {
 
 /// Returns the next page, or nothing at the end (local_source_exec.h declares the
 /// same alias).
-using LocalSupplier = std::function<std::optional<Page>()>;
 
 /// The name of the metadata columns a ReadRequest may ask for.
 inline constexpr const char* kFilePathColumn = "_file.path";
