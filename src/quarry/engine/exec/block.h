@@ -102,6 +102,10 @@ class Block {
     const Bytes& b = std::get<Bytes>(storage_);
     return std::string_view(b.data).substr(b.offsets[i], b.offsets[i + 1] - b.offsets[i]);
   }
+  /// A bytes kind's storage, for tight loops: value i is
+  /// byteData()[byteOffsets()[i], byteOffsets()[i + 1]).
+  const char* byteData() const { return std::get<Bytes>(storage_).data.data(); }
+  std::span<const uint64_t> byteOffsets() const { return std::get<Bytes>(storage_).offsets; }
   /// The value at `i` as a Scalar (monostate when null). For generic, slow paths.
   Scalar scalarAt(size_t i) const;
 
