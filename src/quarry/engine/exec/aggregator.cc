@@ -61,37 +61,6 @@ Block int64Block(const std::vector<int64_t>& values) {
   return out;
 }
 
-/// Calls f(T{}) with the storage type of a fixed-width kind; returns false for
-/// bytes kinds and kNull.
-template <typename F>
-bool withFixedStorage(TypeKind kind, F&& f) {
-  switch (kind) {
-    case TypeKind::kBoolean:
-      f(uint8_t{});
-      return true;
-    case TypeKind::kInt32:
-    case TypeKind::kDate:
-      f(int32_t{});
-      return true;
-    case TypeKind::kInt64:
-    case TypeKind::kTime:
-    case TypeKind::kTimestamp:
-      f(int64_t{});
-      return true;
-    case TypeKind::kUInt64:
-      f(uint64_t{});
-      return true;
-    case TypeKind::kDouble:
-      f(double{});
-      return true;
-    case TypeKind::kDecimal:
-      f(Int128{});
-      return true;
-    default:
-      return false;
-  }
-}
-
 // ---- COUNT(*), COUNT(x) ----
 
 class CountAggregator final : public Aggregator {

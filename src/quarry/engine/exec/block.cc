@@ -6,44 +6,13 @@ namespace quarry::engine {
 
 namespace {
 
-/// Calls `f` with a default value of the storage type of `kind`'s fixed-width
-/// values, or returns false for kinds without one.
-template <typename F>
-bool withStorageType(TypeKind kind, F&& f) {
-  switch (kind) {
-    case TypeKind::kBoolean:
-      f(uint8_t{});
-      return true;
-    case TypeKind::kInt32:
-    case TypeKind::kDate:
-      f(int32_t{});
-      return true;
-    case TypeKind::kInt64:
-    case TypeKind::kTime:
-    case TypeKind::kTimestamp:
-      f(int64_t{});
-      return true;
-    case TypeKind::kUInt64:
-      f(uint64_t{});
-      return true;
-    case TypeKind::kDouble:
-      f(double{});
-      return true;
-    case TypeKind::kDecimal:
-      f(Int128{});
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 Block::Block(DataType type) : type_(type) {
   if (type_.isBytes()) {
     storage_ = Bytes{};
   } else {
-    withStorageType(type_.kind, [&](auto zero) { storage_ = std::vector<decltype(zero)>{}; });
+    withFixedStorage(type_.kind, [&](auto zero) { storage_ = std::vector<decltype(zero)>{}; });
   }
 }
 

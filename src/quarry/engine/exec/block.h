@@ -57,6 +57,37 @@ struct StorageOf<TypeKind::kDecimal> {
   using type = Int128;
 };
 
+/// Calls f(T{}) with the storage type of a fixed-width kind (StorageOf); returns
+/// false, calling nothing, for bytes kinds and kNull.
+template <typename F>
+bool withFixedStorage(TypeKind kind, F&& f) {
+  switch (kind) {
+    case TypeKind::kBoolean:
+      f(uint8_t{});
+      return true;
+    case TypeKind::kInt32:
+    case TypeKind::kDate:
+      f(int32_t{});
+      return true;
+    case TypeKind::kInt64:
+    case TypeKind::kTime:
+    case TypeKind::kTimestamp:
+      f(int64_t{});
+      return true;
+    case TypeKind::kUInt64:
+      f(uint64_t{});
+      return true;
+    case TypeKind::kDouble:
+      f(double{});
+      return true;
+    case TypeKind::kDecimal:
+      f(Int128{});
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// One value outside a block: null, or the storage type of its kind (bytes as a string).
 using Scalar = std::variant<std::monostate, uint8_t, int32_t, int64_t, uint64_t, double, Int128,
                             std::string>;

@@ -214,6 +214,29 @@ void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupId
   }
 }
 
+uint32_t GroupByHash::findOrInsert(uint64_t hash, const char* key, size_t length,
+                                   const std::vector<const Block*>& keys, size_t row) {
+  uint64_t i = hash & mask_;
+  while (true) {
+    Slot& slot = slots_[i];
+    if (slot.group == kEmpty) {
+      const uint32_t group = newGroup(keys, row);
+      slot.hash = hash;
+      slot.group = group;
+      groupKeyBytes_.append(key, length);
+      groupKeyOffsets_.push_back(groupKeyBytes_.size());
+      if (groupCount() * 2 > slots_.size()) grow();
+      return group;
+    }
+    if (slot.hash == hash) {
+      const uint64_t begin = groupKeyOffsets_[slot.group];
+      const uint64_t end = groupKeyOffsets_[slot.group + 1];
+      if (end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length)) return slot.group;
+    }
+    i = (i + 1) & mask_;
+  }
+}
+
 void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupIds) {
   const size_t rows = block.size();
   const std::vector<const Block*> keys{&block};
@@ -236,30 +259,7 @@ void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupI
     }
     const char* key = data + offsets[r];
     const size_t length = offsets[r + 1] - offsets[r];
-    const uint64_t hash = rowHashes_[r];
-    uint64_t i = hash & mask_;
-    while (true) {
-      Slot& slot = slots_[i];
-      if (slot.group == kEmpty) {
-        const uint32_t group = newGroup(keys, r);
-        slot.hash = hash;
-        slot.group = group;
-        groupKeyBytes_.append(key, length);
-        groupKeyOffsets_.push_back(groupKeyBytes_.size());
-        groupIds[r] = group;
-        if (groupCount() * 2 > slots_.size()) grow();
-        break;
-      }
-      if (slot.hash == hash) {
-        const uint64_t begin = groupKeyOffsets_[slot.group];
-        const uint64_t end = groupKeyOffsets_[slot.group + 1];
-        if (end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length)) {
-          groupIds[r] = slot.group;
-          break;
-        }
-      }
-      i = (i + 1) & mask_;
-    }
+    groupIds[r] = findOrInsert(rowHashes_[r], key, length, keys, r);
   }
 }
 
@@ -367,30 +367,7 @@ void GroupByHash::addRows(const std::vector<const Block*>& keys, std::vector<uin
       __builtin_prefetch(&slots_[rowHashes_[r + kPrefetchDistance] & mask_]);
     const char* key = bytes + rowKeyOffsets_[r];
     const size_t length = rowKeyOffsets_[r + 1] - rowKeyOffsets_[r];
-    const uint64_t hash = rowHashes_[r];
-    uint64_t i = hash & mask_;
-    while (true) {
-      Slot& slot = slots_[i];
-      if (slot.group == kEmpty) {
-        const uint32_t group = newGroup(keys, r);
-        slot.hash = hash;
-        slot.group = group;
-        groupKeyBytes_.append(key, length);
-        groupKeyOffsets_.push_back(groupKeyBytes_.size());
-        groupIds[r] = group;
-        if (groupCount() * 2 > slots_.size()) grow();
-        break;
-      }
-      if (slot.hash == hash) {
-        const uint64_t begin = groupKeyOffsets_[slot.group];
-        const uint64_t end = groupKeyOffsets_[slot.group + 1];
-        if (end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length)) {
-          groupIds[r] = slot.group;
-          break;
-        }
-      }
-      i = (i + 1) & mask_;
-    }
+    groupIds[r] = findOrInsert(rowHashes_[r], key, length, keys, r);
   }
 }
 

@@ -54,6 +54,10 @@ class GroupByHash {
   /// The single fixed-width key path: the key's values as 64-bit words.
   void addWordKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   void growWords();
+  /// The group of the key `key[0, length)` with `hash`, created (from row `row` of
+  /// `keys`) when new; the probe both the bytes and the serialized paths use.
+  uint32_t findOrInsert(uint64_t hash, const char* key, size_t length, const std::vector<const Block*>& keys,
+                        size_t row);
   /// The single bytes key path: the values' bytes as the keys.
   void addBytesKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
