@@ -29,6 +29,8 @@ packages=(
   tmux                # the `quarry dive` acceptance tests drive it in a tmux pane
   libprotobuf-dev     # ORC metadata (formats/orc/orc_proto.proto)
   protobuf-compiler   # protoc generates the ORC message classes at build time
+  libgrpc++-dev       # the coordinator / data-node services (cluster/cluster.proto)
+  protobuf-compiler-grpc  # grpc_cpp_plugin generates their stubs
   libcurl4-openssl-dev  # curl/curl.h; libcurl itself is loaded on the first remote URI
   tzdata              # ORC timestamps are written in the writer's time zone
   nginx-light         # the HTTP range server the remote-storage tests start

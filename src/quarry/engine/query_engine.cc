@@ -42,8 +42,9 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   return prepared;
 }
 
-QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink) {
-  OperatorPtr root = buildOperators(*query.plan);
+QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink,
+                          const ExchangeBuilder* exchangeBuilder) {
+  OperatorPtr root = buildOperators(*query.plan, nullptr, exchangeBuilder);
   QueryProfile profile;
   while (std::optional<Page> page = root->next()) {
     profile.rowsReturned += page->positionCount();

@@ -10,6 +10,7 @@
 #include "quarry/engine/exec/operator.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/ast.h"
+#include "quarry/engine/plan/executor.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/external_source_resolver.h"
 #include "quarry/engine/source/scan_metrics.h"
@@ -51,8 +52,10 @@ struct QueryProfile {
 };
 
 /// Runs the prepared plan, handing every result page to `sink` in order, and
-/// returns what the run did.
-QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink);
+/// returns what the run did. `exchangeBuilder`, when given, builds the plan's
+/// ExchangeExec (a cluster's coordinator sends its input to data nodes).
+QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink,
+                          const ExchangeBuilder* exchangeBuilder = nullptr);
 
 /// The profile as one JSON object (the `--profile` output).
 std::string profileJson(const QueryProfile& profile);

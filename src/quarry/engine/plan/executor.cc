@@ -34,7 +34,7 @@ OperatorPtr exchange(const PlanNode& node) {
 
 }  // namespace
 
-OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit) {
+OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, const ExchangeBuilder* exchangeBuilder) {
   switch (node.kind) {
     case PlanKind::kExternalSource:
       if (onlySplit != nullptr) {
@@ -44,23 +44,23 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit) {
     case PlanKind::kLocalSource:
       return std::make_unique<LocalSourceExec>(node.schema, node.supplier, node.description);
     case PlanKind::kFilter:
-      return std::make_unique<FilterExec>(buildOperators(*node.input(), onlySplit), node.predicate);
+      return std::make_unique<FilterExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.predicate);
     case PlanKind::kEval:
-      return std::make_unique<EvalExec>(buildOperators(*node.input(), onlySplit), node.evals);
+      return std::make_unique<EvalExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.evals);
     case PlanKind::kProject: {
       std::vector<std::string> names;
       for (const Field& field : node.schema) names.push_back(field.name);
-      return std::make_unique<ProjectExec>(buildOperators(*node.input(), onlySplit), node.channels, std::move(names));
+      return std::make_unique<ProjectExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.channels, std::move(names));
     }
     case PlanKind::kAggregate:
-      return std::make_unique<AggregateExec>(buildOperators(*node.input(), onlySplit), node.mode, node.groupChannels,
+      return std::make_unique<AggregateExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.mode, node.groupChannels,
                                              node.aggregates);
     case PlanKind::kTopN:
-      return std::make_unique<TopNExec>(buildOperators(*node.input(), onlySplit), node.sortKeys, node.limit);
+      return std::make_unique<TopNExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.sortKeys, node.limit);
     case PlanKind::kLimit:
-      return std::make_unique<LimitExec>(buildOperators(*node.input(), onlySplit), node.limit.value_or(0));
+      return std::make_unique<LimitExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.limit.value_or(0));
     case PlanKind::kExchange:
-      return exchange(node);
+      return exchangeBuilder != nullptr ? (*exchangeBuilder)(node) : exchange(node);
   }
   return nullptr;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include "quarry/engine/exec/operator.h"
 #include "quarry/engine/plan/plan_node.h"
 
@@ -9,7 +11,14 @@
 /// is one pipeline.
 namespace quarry::engine {
 
+/// Builds the operator of an ExchangeExec node some other way: the coordinator
+/// of a cluster sends the exchange's input to data nodes (cluster/) instead of
+/// running it on driver threads here.
+using ExchangeBuilder = std::function<OperatorPtr(const PlanNode& exchange)>;
+
 /// `onlySplit`, when given, replaces the splits of the ExternalSourceExec below.
-OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit = nullptr);
+/// `exchangeBuilder`, when given, builds every ExchangeExec node.
+OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit = nullptr,
+                           const ExchangeBuilder* exchangeBuilder = nullptr);
 
 }  // namespace quarry::engine

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+
+#include "quarry/cluster/cluster.pb.h"
+#include "quarry/engine/exec/block.h"
+#include "quarry/engine/exec/data_type.h"
+
+/// Conversions between the engine's values and cluster.proto's messages. What
+/// comes off the wire is checked before use: a page whose columns do not match
+/// the expected schema, a size that disagrees with position_count, offsets out
+/// of order or past the data, an unknown type kind: CorruptFile naming what.
+namespace quarry::cluster {
+
+void toProto(const engine::DataType& type, proto::DataType* out);
+engine::DataType fromProto(const proto::DataType& type);
+
+void toProto(const engine::Schema& schema, google::protobuf::RepeatedPtrField<proto::Field>* out);
+engine::Schema fromProto(const google::protobuf::RepeatedPtrField<proto::Field>& fields);
+
+void toProto(const engine::Page& page, proto::Page* out);
+/// `schema` is what the receiver expects (the exchange's input schema).
+engine::Page fromProto(const proto::Page& page, const engine::Schema& schema);
+
+}  // namespace quarry::cluster
