@@ -9,6 +9,7 @@
 #include <iostream>
 #include <string>
 
+#include "quarry/cli/cluster_launcher.h"
 #include "quarry/cli/dive_launcher.h"
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/inspect_command.h"
@@ -41,6 +42,9 @@ int fail(const std::string& file, bool json, const std::string& partial, const c
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (quarry::cli::wantsCluster(argc, argv)) {
+    return quarry::cli::launchCluster(argc, argv);  // returns only on failure
+  }
   CLI::App app("quarry reads Parquet files where they lie.", "quarry");
   app.set_version_flag("--version", std::string("quarry ") + kVersion);
   app.require_subcommand(1);
@@ -58,6 +62,10 @@ int main(int argc, char** argv) {
   const CLI::App& queryCommand = quarry::cli::addQueryCommand(app, query);
   quarry::cli::QueryOptions explain;
   const CLI::App& explainCommand = quarry::cli::addExplainCommand(app, explain);
+  // Listed for --help only: wantsCluster() hands `serve` to quarry-cluster above.
+  app.add_subcommand("serve", "Run a data node that runs query fragments for a coordinator "
+                              "(quarry serve --help)")
+      ->allow_extras();
 
   try {
     app.parse(argc, argv);
