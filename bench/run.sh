@@ -2,11 +2,14 @@
 # Runs quarry's benchmarks against DuckDB (chDB for ORC) on the same data, in the
 # same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
-#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query (default: all of them)
+#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query, remote
+#                                     (default: all of them)
 #
 # pages runs the filter driver on the lineitem rows rewritten by chDB with page
 # indexes and Bloom filters (bench/make-page-index-lineitem.mjs), with the
-# sorted-key equality and range and the unsorted-key equality queries.
+# sorted-key equality and range and the unsorted-key equality queries. remote times a
+# point lookup over 32 files served by the tests' S3 server with 20 ms of latency
+# before every answer, against the lower bound that latency sets (no DuckDB there).
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -21,7 +24,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter pages orc query)
+known=(footer scan filter pages orc query remote)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -33,6 +36,7 @@ for suite in "${suites[@]}"; do
     filter | pages) targets+=(filter_benchmark) ;;
     orc) targets+=(orc_scan_benchmark) ;;
     query) targets+=(quarry) ;;
+    remote) targets+=(remote_latency_benchmark) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -132,6 +136,14 @@ for suite in "${suites[@]}"; do
       # Whole `quarry query` processes against DuckDB's SQL, 2 threads.
       lineitem_files
       node --expose-gc bench/query_vs_duckdb.mjs --quarry "$build/quarry" --runs "$runs" "${files[@]}"
+      ;;
+    remote)
+      dir="$data/remote-32"
+      if [ ! -f "$dir/part-31.parquet" ] || [ bench/make-remote-files.mjs -nt "$dir/part-31.parquet" ]; then
+        echo "bench/run.sh: generating $dir with DuckDB" >&2
+        node bench/make-remote-files.mjs "$dir" 32 100000 >&2
+      fi
+      "$build/remote_latency_benchmark" "$dir" --latency-ms 20 --runs "$runs" --threads 2
       ;;
   esac
 done

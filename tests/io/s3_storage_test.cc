@@ -5,7 +5,9 @@
 #include <cstdlib>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/query_engine.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
+#include "tests/formats/parquet/pruning_fixture.h"
 #include "tests/io/rendered_rows.h"
 #include "tests/io/s3_test_server.h"
 #include "tests/support/testdata.h"
@@ -92,6 +94,40 @@ TEST_F(S3StorageTest, OpeningCostsOneRequestAndReadsRanges) {
   EXPECT_EQ(object->uri(), "s3://bucket/dir/file name.bin");
 }
 
+TEST_F(S3StorageTest, AKnownIdentityOpensWithoutARequestAndStillDetectsAChange) {
+  QUARRY_S3_CLIENT_OR_SKIP(client);
+  std::vector<uint8_t> bytes(300000, 7);
+  server_.putObject("bucket", "k", bytes);
+  auto first = openS3Object("s3://bucket/k", options(client));
+  const ObjectIdentity known{first->size(), first->version()};
+  ASSERT_TRUE(known.version.has_value()) << "the test server sends an ETag";
+  const uint64_t before = server_.requestCount();
+
+  // A split knows its file's size and ETag from the footer read that made it:
+  // reopening costs nothing, the first read is the first request.
+  S3StorageOptions reopen = options(client);
+  reopen.http.known = known;
+  auto second = openS3Object("s3://bucket/k", reopen);
+  EXPECT_EQ(second->size(), bytes.size());
+  EXPECT_EQ(server_.requestCount(), before);
+  std::vector<uint8_t> out(100);
+  second->readAt(1000, out);
+  EXPECT_EQ(out, std::vector<uint8_t>(100, 7));
+  EXPECT_EQ(server_.requestCount(), before + 1);
+
+  // The object replaced since: the answer's ETag differs, and nothing is mixed.
+  bytes[0] = 8;
+  server_.putObject("bucket", "k", bytes);
+  auto stale = openS3Object("s3://bucket/k", reopen);
+  try {
+    stale->readAt(1000, out);
+    FAIL() << "expected IoError";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("s3://bucket/k"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("changed"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(S3StorageTest, LargeObjectsAreReadByRange) {
   QUARRY_S3_CLIENT_OR_SKIP(client);
   std::vector<uint8_t> bytes(300000);
@@ -165,6 +201,51 @@ TEST_F(S3StorageTest, ConfigurationComesFromTheEnvironment) {
     environment.unset(name);
   EXPECT_EQ(openS3Object("s3://bucket/env.bin")->size(), 8u);
   EXPECT_EQ(openObject("s3://bucket/env.bin")->size(), 8u);  // the scheme dispatch reaches S3
+}
+
+/// A file of one REQUIRED INT32 column x: `groups` row groups of 10 rows, group g
+/// holding base + 10g .. base + 10g + 9, with exact bounds.
+std::vector<uint8_t> rowGroupsFile(int32_t base, int groups) {
+  using namespace quarry::parquet;
+  using namespace quarry::parquet::testing;
+  ParquetFixtureWriter w;
+  w.column(required(leafElement("x", PhysicalType::INT32)));
+  for (int g = 0; g < groups; ++g) {
+    std::vector<Raw> values;
+    for (int32_t i = 0; i < 10; ++i) values.push_back(i32(base + 10 * g + i));
+    w.rowGroup({FixtureChunk{values, boundsOf(i32(base + 10 * g), i32(base + 10 * g + 9), 0), std::nullopt}});
+  }
+  return w.bytes();
+}
+
+TEST_F(S3StorageTest, AQueryReadsEachFooterOnceAndOnlyTheRowGroupsItNeeds) {
+  QUARRY_S3_CLIENT_OR_SKIP(client);
+  for (int f = 0; f < 3; ++f) {
+    server_.putObject("bucket", "t/part-" + std::to_string(f) + ".parquet", rowGroupsFile(1000 * f, 4));
+  }
+  ScopedEnvironment environment;
+  environment.set("AWS_ENDPOINT_URL", server_.endpointUrl());
+  environment.set("AWS_ACCESS_KEY_ID", serverOptions_.accessKeyId);
+  environment.set("AWS_SECRET_ACCESS_KEY", serverOptions_.secretAccessKey);
+  environment.set("AWS_REGION", serverOptions_.region);
+  for (const char* name : {"AWS_ENDPOINT_URL_S3", "AWS_SESSION_TOKEN", "AWS_PROFILE"})
+    environment.unset(name);
+
+  const uint64_t before = server_.requestCount();
+  engine::PreparedQuery query =
+      engine::prepareQuery("FROM \"s3://bucket/t/*.parquet\" | WHERE x == 1023 | KEEP x", {});
+  // One listing, then one request per file: its tail, which holds the footer.
+  EXPECT_EQ(server_.requestCount() - before, 1u + 3u);
+  ASSERT_EQ(query.metrics->files, 3u);
+  std::vector<int32_t> rows;
+  engine::executeQuery(query, [&](const engine::Page& page) {
+    for (size_t i = 0; i < page.positionCount(); ++i) rows.push_back(page.block(0).values<int32_t>()[i]);
+  });
+  EXPECT_EQ(rows, std::vector<int32_t>{1023});
+  // The 12 splits (a row group each) reopen their files without a request (the size
+  // and ETag are known from the footer read, the footer is cached); the footers
+  // prune 11 of them, and the one left reads its chunk in one request.
+  EXPECT_EQ(server_.requestCount() - before, 1u + 3u + 1u);
 }
 
 TEST_F(S3StorageTest, ServerDownFailsQuicklyNamingTheUri) {

@@ -305,6 +305,7 @@ std::string S3TestServer::endpointUrl() const {
 void S3TestServer::putObject(const std::string& bucket, const std::string& key,
                              std::vector<uint8_t> bytes) {
   std::lock_guard lock(mutex_);
+  etags_[bucket + '/' + key] = etagOf(bytes);
   buckets_[bucket][key] = std::move(bytes);
 }
 
@@ -317,7 +318,9 @@ void S3TestServer::serveDirectory(const std::string& bucket,
     std::ifstream in(entry.path(), std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
-    objects[std::filesystem::relative(entry.path(), directory).generic_string()] = std::move(bytes);
+    const std::string key = std::filesystem::relative(entry.path(), directory).generic_string();
+    etags_[bucket + '/' + key] = etagOf(bytes);
+    objects[key] = std::move(bytes);
   }
 }
 
@@ -490,7 +493,7 @@ bool S3TestServer::answer(int fd, const Request& request) {
           contents += "<Contents><Key>" + xmlEscape(it->first) +
                       "</Key><LastModified>2024-01-01T00:00:00.000Z"
                       "</LastModified><ETag>" +
-                      xmlEscape(etagOf(it->second)) + "</ETag><Size>" +
+                      xmlEscape(etags_.at(bucket + '/' + it->first)) + "</ETag><Size>" +
                       std::to_string(it->second.size()) +
                       "</Size><StorageClass>STANDARD</StorageClass></Contents>";
           lastKey = it->first;
@@ -536,7 +539,7 @@ bool S3TestServer::answer(int fd, const Request& request) {
           satisfiable = first < size && first <= last;
         }
       }
-      response.headers.emplace_back("ETag", etagOf(bytes));
+      response.headers.emplace_back("ETag", etags_.at(bucket + '/' + key));
       response.headers.emplace_back("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT");
       response.headers.emplace_back("Accept-Ranges", "bytes");
       if (!satisfiable) {

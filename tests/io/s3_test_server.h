@@ -80,6 +80,8 @@ class S3TestServer {
 
   std::mutex mutex_;  // guards everything below
   std::map<std::string, std::map<std::string, std::vector<uint8_t>>> buckets_;
+  /// Each object's ETag by bucket + '/' + key, computed once when it is stored.
+  std::map<std::string, std::string> etags_;
   std::vector<int> connections_;
   std::vector<std::thread> connectionThreads_;
   S3TestServerFaults faults_;

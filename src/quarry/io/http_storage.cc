@@ -15,6 +15,11 @@ HttpStorageObject::HttpStorageObject(std::string uri, std::string url, std::shar
       options_(options),
       prepare_(std::move(prepare)) {
   if (options_.tailBytes == 0) options_.tailBytes = 1;
+  if (options_.known) {
+    size_ = options_.known->size;
+    etag_ = options_.known->version;
+    known_ = true;
+  }
 }
 
 RangeResponse HttpStorageObject::fetch(const RangeRequest& range) const {

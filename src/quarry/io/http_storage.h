@@ -25,6 +25,10 @@ struct HttpStorageOptions {
   uint64_t tailBytes = 64 * 1024;
   /// How readRanges merges ranges into requests and how many it sends at once.
   CoalescePolicy coalesce;
+  /// The object's size and ETag when an earlier open learnt them: opening then
+  /// costs no request (nothing of the tail is cached), and every answer is
+  /// checked against them as against a first answer's.
+  std::optional<ObjectIdentity> known;
 };
 
 /// An object read over HTTP. Its first request is a suffix range GET of the tail,
@@ -48,6 +52,7 @@ class HttpStorageObject : public StorageObject {
   /// (planReads with options.coalesce) and sends those concurrently.
   void readRanges(std::span<const ReadRange> ranges) override;
   std::vector<uint8_t> readTail(uint64_t length) override;
+  std::optional<std::string> version() const override { return etag(); }
   uint64_t requestCount() const override { return requests_.load(std::memory_order_relaxed); }
   uint64_t bytesRead() const override { return bytes_.load(std::memory_order_relaxed); }
 

@@ -24,7 +24,9 @@ std::vector<uint8_t> StorageObject::readTail(uint64_t length) {
   return out;
 }
 
-std::unique_ptr<StorageObject> openObject(const std::string& uri) {
+namespace {
+
+std::unique_ptr<StorageObject> open(const std::string& uri, const std::optional<ObjectIdentity>& known) {
   static constexpr std::string_view kFileScheme = "file://";
   if (uri.starts_with(kFileScheme)) return LocalStorageProvider().open(uri.substr(kFileScheme.size()));
   const auto schemeEnd = uri.find("://");
@@ -33,9 +35,36 @@ std::unique_ptr<StorageObject> openObject(const std::string& uri) {
   std::string scheme = uri.substr(0, schemeEnd);
   std::transform(scheme.begin(), scheme.end(), scheme.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (scheme == "http" || scheme == "https") return HttpStorageProvider().open(uri);
-  if (scheme == "s3") return openS3Object(uri);
+  if (scheme == "http" || scheme == "https") {
+    HttpStorageOptions options;
+    options.known = known;
+    return HttpStorageProvider(options).open(uri);
+  }
+  if (scheme == "s3") {
+    S3StorageOptions options;
+    options.http.known = known;
+    return openS3Object(uri, options);
+  }
   throw IoError(redactUrl(uri) + ": the scheme '" + scheme + "' is not supported");
+}
+
+}  // namespace
+
+bool isRemoteUri(std::string_view uri) {
+  const auto schemeEnd = uri.find("://");
+  if (schemeEnd == std::string_view::npos) return false;
+  std::string scheme(uri.substr(0, schemeEnd));
+  std::transform(scheme.begin(), scheme.end(), scheme.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return scheme == "http" || scheme == "https" || scheme == "s3";
+}
+
+std::unique_ptr<StorageObject> openObject(const std::string& uri) {
+  return open(uri, std::nullopt);
+}
+
+std::unique_ptr<StorageObject> openObject(const std::string& uri, const ObjectIdentity& known) {
+  return open(uri, known);
 }
 
 }  // namespace quarry::io

@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 /// Storage as quarry's readers see it: objects of known size read by byte range.
@@ -14,6 +16,15 @@ namespace quarry::io {
 struct ReadRange {
   uint64_t offset = 0;
   std::span<uint8_t> out;
+};
+
+/// What an earlier open learnt of an object: its size and, where the storage
+/// has one, its version (an HTTP ETag). An object opened with them costs no
+/// request to open; every later answer is still checked against them, so an
+/// object changed in between fails with IoError rather than mixing versions.
+struct ObjectIdentity {
+  uint64_t size = 0;
+  std::optional<std::string> version;
 };
 
 /// One readable object (a file, an HTTP resource, an S3 key).
@@ -42,6 +53,9 @@ class StorageObject {
   /// one-request way to open a file whose size is not yet known.
   virtual std::vector<uint8_t> readTail(uint64_t length);
 
+  /// Returns the object's version when the storage tells one (an HTTP ETag).
+  virtual std::optional<std::string> version() const { return std::nullopt; }
+
   /// Returns how many read requests this object has served.
   virtual uint64_t requestCount() const = 0;
 
@@ -58,7 +72,14 @@ class StorageProvider {
   virtual std::unique_ptr<StorageObject> open(const std::string& uri) = 0;
 };
 
+/// Whether `uri` names an object behind a network round trip (http, https, s3).
+bool isRemoteUri(std::string_view uri);
+
 /// Opens `uri` with the provider its scheme names (a plain path is a local file).
 std::unique_ptr<StorageObject> openObject(const std::string& uri);
+
+/// Opens `uri` as an object already seen as `known` (same size and version):
+/// a remote object opens without a request.
+std::unique_ptr<StorageObject> openObject(const std::string& uri, const ObjectIdentity& known);
 
 }  // namespace quarry::io

@@ -35,6 +35,16 @@ TEST(FileSplitTest, RoundTripsWithoutStatistics) {
   EXPECT_EQ(deserializeFileSplit(bytes), split);
 }
 
+TEST(FileSplitTest, RoundTripsTheFileIdentity) {
+  FileSplit split{"s3://b/k.parquet", 4, 100, "parquet", std::nullopt};
+  split.units = 3;
+  split.fileSize = 123456;
+  split.fileVersion = "\"etag-1\"";
+  EXPECT_EQ(deserializeFileSplit(serialize(split)), split);
+  split.fileVersion.reset();
+  EXPECT_EQ(deserializeFileSplit(serialize(split)), split);
+}
+
 TEST(FileSplitTest, RoundTripsEveryValueKind) {
   const FileSplit split = withStatistics();
   const FileSplit back = deserializeFileSplit(serialize(split));

@@ -126,7 +126,13 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   const std::vector<std::string> uris = io::expandFilePatterns(patterns);
   ResolvedSource out;
   out.files.resize(uris.size());
-  ThreadPool pool(static_cast<size_t>(std::max(1, options.threads)));
+  // A remote footer read waits on a round trip, not on a core: as many in flight as
+  // kRemoteFooterReads allows, whatever the thread count.
+  size_t threads = static_cast<size_t>(std::max(1, options.threads));
+  if (std::any_of(uris.begin(), uris.end(), [](const std::string& uri) { return io::isRemoteUri(uri); })) {
+    threads = std::max(threads, kRemoteFooterReads);
+  }
+  ThreadPool pool(std::min(threads, std::max<size_t>(uris.size(), 1)));
   pool.parallelFor(uris.size(), [&](size_t i) {
     ResolvedFile& file = out.files[i];
     file.uri = uris[i];

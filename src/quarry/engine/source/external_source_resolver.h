@@ -42,6 +42,10 @@ struct ResolveOptions {
   int threads = 2;                               // footer reads in parallel
 };
 
+/// Footer reads in flight at once when a source is remote (each waits on a round
+/// trip rather than on a core).
+inline constexpr size_t kRemoteFooterReads = 16;
+
 class ExternalSourceResolver {
  public:
   // Expands globs (local, s3://; http(s) literal), reads every footer (in parallel), reconciles.

@@ -9,7 +9,7 @@
 namespace quarry::engine {
 namespace {
 
-constexpr uint8_t kVersion = 2;
+constexpr uint8_t kVersion = 3;
 
 // Value tags, in StatisticValue's alternative order.
 enum class Tag : uint8_t {
@@ -152,6 +152,9 @@ std::vector<uint8_t> serialize(const FileSplit& split) {
   w.u64(split.length);
   w.str(split.format);
   w.u64(split.units);
+  w.u64(split.fileSize);
+  w.u8(split.fileVersion ? 1 : 0);
+  if (split.fileVersion) w.str(*split.fileVersion);
   w.u8(split.statistics ? 1 : 0);
   if (split.statistics) {
     const SourceStatistics& s = *split.statistics;
@@ -183,6 +186,10 @@ FileSplit deserializeFileSplit(std::span<const uint8_t> bytes) {
   }
   split.format = r.str("format");
   split.units = r.u64("unit count");
+  split.fileSize = r.u64("file size");
+  const uint8_t hasVersion = r.u8("file version flag");
+  if (hasVersion > 1) r.fail("file version flag is " + std::to_string(hasVersion));
+  if (hasVersion == 1) split.fileVersion = r.str("file version");
   const uint8_t present = r.u8("statistics flag");
   if (present > 1) r.fail("statistics flag is " + std::to_string(present));
   if (present == 1) {

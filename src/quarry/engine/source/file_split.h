@@ -26,6 +26,12 @@ struct FileSplit {
   /// The row groups / stripes the range holds (0 when not known): what the
   /// profile counts when a split is answered from statistics.
   uint64_t units = 0;
+  /// The file's size and version (an HTTP ETag) when its footer was read for
+  /// the split (0 and absent when not known): a reader reopens the file without
+  /// a request, and every answer is still checked against them
+  /// (io::ObjectIdentity).
+  uint64_t fileSize = 0;
+  std::optional<std::string> fileVersion = std::nullopt;
 
   bool operator==(const FileSplit&) const = default;
 };

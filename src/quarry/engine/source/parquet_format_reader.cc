@@ -265,8 +265,8 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int6
 std::shared_ptr<const parquet::ParquetFooter> cachedFooter(parquet::FooterCache& cache,
                                                            io::StorageObject& object) {
   // The engine reads a file's footer for its metadata, then again for each split:
-  // within one process run, the uri and size identify the file.
-  return cache.read(object, [] { return std::optional<std::string>(std::string()); });
+  // the uri, size and version (an HTTP ETag, a local file's mtime) identify it.
+  return cache.read(object, [&object] { return std::optional<std::string>(object.version().value_or("")); });
 }
 
 /// One split's scan: the state behind the LocalSupplier read() returns.
@@ -295,7 +295,10 @@ class ParquetSplitScan {
   void open() {
     opened_ = true;
     const std::string& uri = split_.uri;
-    auto object = io::openObject(uri);
+    // The split knows the file's identity from the footer read that made it: a
+    // remote file then opens without a request, its footer from the cache.
+    auto object = split_.fileSize > 0 ? io::openObject(uri, io::ObjectIdentity{split_.fileSize, split_.fileVersion})
+                                      : io::openObject(uri);
     auto footer = cachedFooter(owner_.footerCache(), *object);
     parquet::ReaderOptions options;
     options.threads = 1;  // the engine runs splits in parallel
@@ -571,6 +574,10 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
   out.fileSize = object->size();
   out.statistics = ParquetFileStatistics::extract(footer->metadata, schema);
   out.splits = FileSplitProvider::parquetSplits(uri, footer->metadata, schema);
+  for (FileSplit& split : out.splits) {
+    split.fileSize = out.fileSize;
+    split.fileVersion = object->version();
+  }
   return out;
 }
 
