@@ -1,30 +1,43 @@
 // Times whole `quarry query` runs (a process each: start-up, footers, planning,
 // execution, output) against DuckDB running the same SQL in one persistent
 // in-process connection (no start-up, footers cached after the first run), both
-// with 2 threads, in one run, and prints the medians and their ratios. DuckDB's
-// side is favoured; a ratio <= 1.0 means quarry is at least as fast anyway.
+// with 2 threads, in one run, and prints the medians and the medians of the
+// per-round ratios. DuckDB's side is favoured; a ratio <= 1.0 means quarry is at
+// least as fast anyway.
 //
-// Usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T] FILE...
+// Usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T]
+//          [--small-files DIR] FILE...
 //
 // Queries (over lineitem files, bench/make-lineitem.mjs): TPC-H Q1 and Q6, a
 // grouped COUNT by a low-cardinality string, a full-scan SUM, and an ungrouped
 // COUNT(*)/MIN/MAX that quarry answers from footer statistics while DuckDB scans
-// the column for MIN/MAX. Results are compared (doubles to 1e-9 relative).
+// the column for MIN/MAX. With --small-files, the same COUNT(*)/MIN/MAX over
+// 1,000 small files under DIR (DIR/p=<n>/*.parquet, written by DuckDB here when
+// DIR does not hold them). Results are compared (doubles to 1e-9 relative).
+//
+// Besides the whole process, each quarry run's `--profile` elapsed_ms is kept
+// (parsing, footers, planning, execution: the process's start-up, exit and
+// output excluded), and the median of `quarry --version` runs is printed as the
+// process floor: what any quarry run costs before it does any work.
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
 
 function parseArgs(argv) {
-  const args = { quarry: null, runs: 7, threads: 2, files: [] };
+  const args = { quarry: null, runs: 7, threads: 2, smallFiles: null, files: [] };
   for (let i = 0; i < argv.length; ++i) {
     if (argv[i] === '--quarry') args.quarry = argv[++i];
     else if (argv[i] === '--runs') args.runs = Number(argv[++i]);
     else if (argv[i] === '--threads') args.threads = Number(argv[++i]);
+    else if (argv[i] === '--small-files') args.smallFiles = argv[++i];
     else args.files.push(argv[i]);
   }
   if (!args.quarry || args.files.length === 0) {
-    console.error('usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T] FILE...');
+    console.error('usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T] ' +
+                  '[--small-files DIR] FILE...');
     process.exit(2);
   }
   return args;
@@ -62,6 +75,31 @@ function queries(files) {
   ];
 }
 
+const kSmallFiles = 1000;
+
+/// Writes kSmallFiles Parquet files of 1 to 40 rows each (k BIGINT with nulls,
+/// v VARCHAR) under `dir`, one per partition directory, unless they are there.
+async function writeSmallFiles(connection, dir) {
+  const count = existsSync(dir) ? readdirSync(dir).filter((d) => d.startsWith('p=')).length : 0;
+  if (count === kSmallFiles) return;
+  console.error(`query_vs_duckdb: writing ${kSmallFiles} small files under ${dir} with DuckDB`);
+  rmSync(dir, { recursive: true, force: true });
+  await connection.run(`COPY (SELECT i % ${kSmallFiles} AS p,
+        CASE WHEN hash(i) % 7 = 0 THEN NULL ELSE (hash(i) % 1000000)::BIGINT - 500000 END AS k,
+        md5(i::VARCHAR) AS v
+      FROM range(${kSmallFiles} * 20) t(i)
+      WHERE i < ${kSmallFiles} OR hash(i * 3) % 40 <= (i % ${kSmallFiles}) % 40)
+    TO '${dir}' (FORMAT parquet, PARTITION_BY (p))`);
+}
+
+/// The COUNT(*)/MIN/MAX case over the small files.
+function smallFilesQuery(dir) {
+  const glob = join(dir, '*', '*.parquet');
+  return ['1000 files c/min/max',
+          `FROM "${glob}" | STATS n = COUNT(*), lo = MIN(k), hi = MAX(k)`,
+          `SELECT count(*) AS n, min(k) AS lo, max(k) AS hi FROM read_parquet('${glob}', hive_partitioning = false)`];
+}
+
 /// The rows of a CSV text without its header, each a list of cells.
 const csvRows = (text) => text.trim().split('\n').slice(1).map((line) => line.split(','));
 
@@ -82,12 +120,20 @@ const connection = await instance.connect();
 await connection.run(`SET threads = ${args.threads}`);
 
 const cases = queries(args.files);
-const samples = new Map(cases.map(([name]) => [name, { quarry: [], duckdb: [] }]));
+if (args.smallFiles) {
+  await writeSmallFiles(connection, args.smallFiles);
+  cases.push(smallFilesQuery(args.smallFiles));
+}
+const samples = new Map(cases.map(([name]) => [name, { quarry: [], engine: [], duckdb: [], ratio: [], engineRatio: [] }]));
+const profileDir = mkdtempSync(join(os.tmpdir(), 'quarry-bench-'));
+const profilePath = join(profileDir, 'profile.json');
+const floor = [];
 let mismatches = 0;
 for (let round = -1; round < args.runs; ++round) {  // round -1 warms both sides up
   for (const [name, query, sql] of cases) {
     const start = nowMs();
-    const r = spawnSync(args.quarry, ['query', '--threads', String(args.threads), '--format', 'csv', query],
+    const r = spawnSync(args.quarry, ['query', '--threads', String(args.threads), '--format', 'csv',
+                                      '--profile-out', profilePath, query],
                         { encoding: 'utf8', maxBuffer: 16 << 20 });
     const quarryMs = nowMs() - start;
     if (r.status !== 0) {
@@ -107,20 +153,34 @@ for (let round = -1; round < args.runs; ++round) {  // round -1 warms both sides
       continue;
     }
     samples.get(name).quarry.push(quarryMs);
+    const engineMs = JSON.parse(readFileSync(profilePath, 'utf8')).elapsed_ms;
+    samples.get(name).engine.push(engineMs);
+    samples.get(name).ratio.push(quarryMs / duckMs);
+    samples.get(name).engineRatio.push(engineMs / duckMs);
     samples.get(name).duckdb.push(duckMs);
   }
 }
+for (let i = 0; i < Math.max(args.runs, 5); ++i) {
+  const start = nowMs();
+  spawnSync(args.quarry, ['--version'], { encoding: 'utf8' });
+  floor.push(nowMs() - start);
+}
+rmSync(profileDir, { recursive: true, force: true });
 connection.closeSync();
 instance.closeSync();
 
 console.log(`query_vs_duckdb: ${args.files.length} files, ${args.threads} threads, median of ${args.runs} runs, ` +
             `${cpuModel()} (${os.cpus().length} CPUs)`);
-console.log('query                 quarry ms   DuckDB ms   ratio');
+console.log('query                 quarry ms   DuckDB ms   ratio   in-process ms   ratio');
 for (const [name] of cases) {
   const s = samples.get(name);
-  const q = median(s.quarry), d = median(s.duckdb);
-  console.log(`${name.padEnd(20)} ${fmtMs(q).padStart(10)} ${fmtMs(d).padStart(11)} ${(q / d).toFixed(2).padStart(7)}`);
+  // Ratios: the median of the per-round ratios (a round's two figures share its load).
+  const q = median(s.quarry), d = median(s.duckdb), e = median(s.engine);
+  console.log(`${name.padEnd(20)} ${fmtMs(q).padStart(10)} ${fmtMs(d).padStart(11)}` +
+              ` ${median(s.ratio).toFixed(2).padStart(7)} ${fmtMs(e).padStart(15)}` +
+              ` ${median(s.engineRatio).toFixed(2).padStart(7)}`);
 }
+console.log(`process floor (quarry --version): ${fmtMs(median(floor))} ms`);
 if (mismatches > 0) {
   console.error(`query_vs_duckdb: ${mismatches} result(s) differ from DuckDB's`);
   process.exit(1);

@@ -82,4 +82,17 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
     ${CMAKE_BINARY_DIR}/differential-engine)
   set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600)
+  # Aggregate pushdown (issue 9): COUNT(*)/COUNT/MIN/MAX answered from statistics
+  # equal the same aggregates forced to scan and DuckDB's, per column of the
+  # generated files, 3-file globs (union_by_name too) and parquet-testing; about 5 s.
+  quarry_add_node_test(differential_pushdown_equivalence
+    tests/differential/engine/pushdown_equivalence.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-pushdown)
+  set_tests_properties(differential_pushdown_equivalence PROPERTIES TIMEOUT 120)
+  # 1,000 small files: STATS COUNT(*), MIN(k), MAX(k) reads one range per file
+  # (the footer's tail read) and decodes no row; about 5 s.
+  quarry_add_node_test(differential_pushdown_io
+    tests/differential/engine/pushdown_io.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-pushdown-io)
+  set_tests_properties(differential_pushdown_io PROPERTIES TIMEOUT 120)
 endif()

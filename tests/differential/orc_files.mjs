@@ -39,7 +39,9 @@ const sqlString = (text) => `'${text.replaceAll("'", "''")}'`;
 // How chDB reads the files back: dictionary-encoded strings as plain String (as a
 // LowCardinality one, a map key of them cannot even be described); timestamps on
 // the writer's wall clock (see orc_values.mjs); output text that loses nothing.
-const kReadSettings = "input_format_orc_dictionary_as_low_cardinality = 0, session_timezone = 'UTC', " +
+// max_threads = 1: read back in file order (with several threads chDB may hand a
+// multi-stripe file's stripes over out of order, and the rows are compared by position).
+const kReadSettings = "max_threads = 1, input_format_orc_dictionary_as_low_cardinality = 0, session_timezone = 'UTC', " +
     "input_format_orc_reader_time_zone_name = 'GMT', output_format_json_quote_denormals = 1, " +
     'output_format_decimal_trailing_zeros = 1, output_format_json_named_tuples_as_objects = 1';
 

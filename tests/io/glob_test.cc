@@ -98,6 +98,20 @@ TEST_F(GlobLocalTest, DoubleStarRecurses) {
                                       at("2025/e.parquet")}));
 }
 
+// globLocal: "a symbolic link counts as the file it points to but is not walked
+// into" (so a link cycle cannot loop), and only directories whose segment matches
+// are listed.
+TEST_F(GlobLocalTest, SymbolicLinksCountAsTheirFilesButAreNotWalkedInto) {
+  std::filesystem::create_symlink(root_ / "a.parquet", root_ / "2025" / "link.parquet");
+  std::filesystem::create_directory_symlink(root_ / "2024", root_ / "2025" / "dirlink");
+  std::filesystem::create_directory_symlink(root_, root_ / "2025" / "cycle");
+  const std::vector<std::string> own{at("2025/e.parquet"), at("2025/link.parquet")};
+  EXPECT_EQ(globLocal(at("2025/*.parquet")), own);
+  EXPECT_EQ(globLocal(at("2025/**/*.parquet")), own);
+  EXPECT_EQ(globLocal(at("2025/dirlink/*.parquet")), (std::vector<std::string>{at("2025/dirlink/c.parquet")}));
+  EXPECT_EQ(globLocal(at("202[4]/*/*.parquet")), (std::vector<std::string>{at("2024/01/d.parquet")}));
+}
+
 TEST_F(GlobLocalTest, PatternWithoutWildcardsGivesTheFileWhenItExists) {
   EXPECT_EQ(globLocal(at("b.csv")), (std::vector<std::string>{at("b.csv")}));
   EXPECT_TRUE(globLocal(at("missing.csv")).empty());

@@ -32,6 +32,13 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   prepared.source = ExternalSourceResolver::resolve(patterns, resolve);
   prepared.metrics = std::make_shared<ScanMetrics>();
   prepared.metrics->files = prepared.source.files.size();
+  // The footers were read to resolve the schema: what the query read includes them.
+  for (const ResolvedFile& file : prepared.source.files) {
+    prepared.metrics->footerBytesRead += file.metadata.bytesRead;
+    prepared.metrics->footerRequests += file.metadata.requests;
+  }
+  prepared.metrics->bytesRead += prepared.metrics->footerBytesRead;
+  prepared.metrics->requests += prepared.metrics->footerRequests;
   PlannerOptions planner;
   planner.threads = options.threads;
   planner.text = text;
@@ -64,6 +71,8 @@ QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(c
   profile.bytesRead = m.bytesRead;
   profile.requests = m.requests;
   profile.rowsDecoded = m.rowsDecoded;
+  profile.footerBytesRead = m.footerBytesRead;
+  profile.footerRequests = m.footerRequests;
   profile.elapsedMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - query.started).count();
   return profile;
@@ -85,6 +94,8 @@ std::string profileJson(const QueryProfile& p) {
   out += ",\"pages\":{\"total\":" + number(p.pagesTotal) + ",\"skipped\":" + number(p.pagesSkipped) + "}";
   out += ",\"bytes_read\":" + number(p.bytesRead);
   out += ",\"requests\":" + number(p.requests);
+  out += ",\"footers\":{\"bytes_read\":" + number(p.footerBytesRead) +
+         ",\"requests\":" + number(p.footerRequests) + "}";
   out += ",\"rows_decoded\":" + number(p.rowsDecoded);
   out += ",\"rows_returned\":" + number(p.rowsReturned);
   out += ",\"operators\":[";

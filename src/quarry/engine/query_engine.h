@@ -48,6 +48,7 @@ struct QueryProfile {
            rowGroupsPrunedByDictionary = 0, rowGroupsAnsweredFromStatistics = 0;
   uint64_t pagesTotal = 0, pagesSkipped = 0;
   uint64_t bytesRead = 0, requests = 0, rowsDecoded = 0, rowsReturned = 0;
+  uint64_t footerBytesRead = 0, footerRequests = 0;  // the footers' part of bytesRead and requests
   std::vector<OperatorStats> operators;
 };
 

@@ -1,9 +1,14 @@
 #include "quarry/io/glob.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace quarry::io {
 namespace {
@@ -100,44 +105,122 @@ bool globMatch(std::string_view pattern, std::string_view path) {
   return Matcher(pattern, path).match(0, 0);
 }
 
+namespace {
+
+/// A walk of the directories below a glob's literal prefix, listing each one at most
+/// once with readdir: entries' types come from d_type (a stat only where the file
+/// system leaves it unknown, or for a symbolic link), and a directory is entered only
+/// when a path below it can still match, segment by segment. A file matches when
+/// globMatch says so of its whole path, as without the pruning.
+class LocalWalk {
+ public:
+  LocalWalk(const std::string& pattern, std::string_view rest) : pattern_(pattern) {
+    // The pattern's segments below the base; pruning by segment needs every '/' to
+    // separate segments, which a '/' inside an unclosed '[' would not.
+    size_t from = 0;
+    bool inBracket = false;
+    for (size_t i = 0; i <= rest.size(); ++i) {
+      if (i == rest.size() || rest[i] == '/') {
+        if (inBracket) prune_ = false;
+        segments_.push_back(rest.substr(from, i - from));
+        from = i + 1;
+      } else if (rest[i] == '[') {
+        inBracket = true;
+      } else if (rest[i] == ']') {
+        inBracket = false;
+      }
+    }
+    for (size_t i = 0; i < segments_.size() && firstDoubleStar_ == std::string_view::npos; ++i) {
+      if (segments_[i] == "**") firstDoubleStar_ = i;
+    }
+  }
+
+  /// Returns the files below `base` ("" for the working directory, else ending in
+  /// '/') that match, unsorted.
+  std::vector<std::string> run(const std::string& base) {
+    std::vector<std::string> out;
+    std::vector<std::string> level{base};
+    for (size_t depth = 0; !level.empty(); ++depth) {
+      std::vector<std::string> next;
+      for (const std::string& dir : level) {
+        Listing listing = list(dir, depth);
+        for (std::string& file : listing.files) out.push_back(std::move(file));
+        for (std::string& directory : listing.directories) next.push_back(std::move(directory));
+      }
+      level = std::move(next);
+    }
+    return out;
+  }
+
+ private:
+  struct Listing {
+    std::vector<std::string> files;        // that match
+    std::vector<std::string> directories;  // that may hold matches, ending in '/'
+  };
+
+  /// Lists `dir` ("" for the working directory, else ending in '/'), whose entries
+  /// are at `depth` below the base.
+  Listing list(const std::string& dir, size_t depth) const {
+    Listing listing;
+    DIR* handle = ::opendir(dir.empty() ? "." : dir.c_str());
+    if (handle == nullptr) return listing;  // a directory that cannot be read is skipped
+    while (const dirent* entry = ::readdir(handle)) {
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      std::string path = dir;
+      path += name;
+      bool file = entry->d_type == DT_REG;
+      bool directory = entry->d_type == DT_DIR;
+      if (entry->d_type == DT_UNKNOWN || entry->d_type == DT_LNK) {
+        // A symbolic link counts as the file it points to but is not walked into.
+        struct stat status {};
+        if (::lstat(path.c_str(), &status) != 0) continue;
+        const bool link = S_ISLNK(status.st_mode);
+        if (link && ::stat(path.c_str(), &status) != 0) continue;
+        file = S_ISREG(status.st_mode);
+        directory = !link && S_ISDIR(status.st_mode);
+      }
+      if (file) {
+        if (globMatch(pattern_, path)) listing.files.push_back(std::move(path));
+      } else if (directory && mayHoldMatches(depth, name)) {
+        path += '/';
+        listing.directories.push_back(std::move(path));
+      }
+    }
+    ::closedir(handle);
+    return listing;
+  }
+
+  /// Whether a directory `name` at `depth` below the base can hold a match: a "**"
+  /// segment at or above it takes any path; otherwise its segment must match and
+  /// the pattern must go deeper.
+  bool mayHoldMatches(size_t depth, std::string_view name) const {
+    if (!prune_ || firstDoubleStar_ <= depth) return true;
+    return depth + 1 < segments_.size() && globMatch(segments_[depth], name);
+  }
+
+  const std::string& pattern_;
+  std::vector<std::string_view> segments_;
+  size_t firstDoubleStar_ = std::string_view::npos;
+  bool prune_ = true;
+};
+
+}  // namespace
+
 std::vector<std::string> globLocal(const std::string& pattern) {
-  namespace fs = std::filesystem;
   std::vector<std::string> out;
-  std::error_code error;
   if (!hasGlob(pattern)) {
-    if (fs::is_regular_file(pattern, error)) out.push_back(pattern);
+    std::error_code error;
+    if (std::filesystem::is_regular_file(pattern, error)) out.push_back(pattern);
     return out;
   }
   // Walk from the deepest directory the pattern names literally.
   const std::string_view prefix = globLiteralPrefix(pattern);
   const size_t slash = prefix.rfind('/');
-  const std::string base =
-      slash == std::string_view::npos ? "." : std::string(prefix.substr(0, slash + 1));
-  const std::string_view rest = slash == std::string_view::npos
-                                    ? std::string_view(pattern)
-                                    : std::string_view(pattern).substr(slash + 1);
-  const bool recursive =
-      rest.find('/') != std::string_view::npos || rest.find("**") != std::string_view::npos;
-  const auto consider = [&](const fs::directory_entry& entry) {
-    std::error_code typeError;
-    if (!entry.is_regular_file(typeError)) return;
-    std::string path = entry.path().generic_string();
-    if (slash == std::string_view::npos && path.starts_with("./")) path.erase(0, 2);
-    if (globMatch(pattern, path)) out.push_back(std::move(path));
-  };
-  if (!fs::is_directory(base, error)) return out;
-  const auto options = fs::directory_options::skip_permission_denied;
-  if (recursive) {
-    for (fs::recursive_directory_iterator it(base, options, error), end; !error && it != end;
-         it.increment(error)) {
-      consider(*it);
-    }
-  } else {
-    for (fs::directory_iterator it(base, options, error), end; !error && it != end;
-         it.increment(error)) {
-      consider(*it);
-    }
-  }
+  const std::string base = slash == std::string_view::npos ? "" : std::string(prefix.substr(0, slash + 1));
+  const std::string_view rest =
+      slash == std::string_view::npos ? std::string_view(pattern) : std::string_view(pattern).substr(slash + 1);
+  out = LocalWalk(pattern, rest).run(base);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -7,9 +7,10 @@
 //   of digits (an int32 result where DuckDB says BIGINT, e.g. length(), is the
 //   same value). Decimals compare with their scale (1.50 != 1.5), as DuckDB's
 //   CSV prints them. Doubles compare bit for bit (NaN == NaN, -0.0 != 0.0) except
-//   in the columns the generator marked:
+//   in the columns the generator marked (FLOAT columns alike):
 //     relative   SUM of doubles and AVG: |a - b| <= 1e-12 * max(|a|, |b|)
 //     zero-sign  MIN/MAX of doubles: -0.0 and 0.0 are equal (either may win a tie)
+//   Under either tolerance a NaN equals any NaN (sign and payload are not compared).
 // - An ordered result compares row by row; else both sides are sorted by
 //   their canonical text (the exact columns first) and then compared.
 
@@ -31,12 +32,20 @@ function quarryValue(value, type, T) {
   return canonicalQuarry(value, type, T);
 }
 
-/// Returns the double of a canonical "f64:<hex>" form, or null for another form.
+/// Returns the number of a canonical "f64:<hex>" or "f32:<hex>" form, or null for
+/// another form.
 function doubleOf(canonical) {
-  if (typeof canonical !== 'string' || !canonical.startsWith('f64:')) return null;
+  if (typeof canonical !== 'string') return null;
   const view = new DataView(new ArrayBuffer(8));
-  view.setBigUint64(0, BigInt(`0x${canonical.slice(4)}`));
-  return view.getFloat64(0);
+  if (canonical.startsWith('f64:')) {
+    view.setBigUint64(0, BigInt(`0x${canonical.slice(4)}`));
+    return view.getFloat64(0);
+  }
+  if (canonical.startsWith('f32:')) {
+    view.setUint32(0, Number(`0x${canonical.slice(4)}`));
+    return view.getFloat32(0);
+  }
+  return null;
 }
 
 /// Returns true when canonical values `a` (quarry) and `b` (DuckDB) are equal

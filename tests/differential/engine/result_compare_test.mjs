@@ -31,6 +31,8 @@ async function main() {
       TIMESTAMPTZ '2020-01-02 03:04:05.5' AS tz, DATE '2020-01-02' AS day, '\\x00A'::BLOB AS bin`, T);
   const base = { s: 0.30000000000000004, m: -0.0, n: 'NaN', i: 5, b: '7', d: '1.50',
                  tz: '2020-01-02 03:04:05.5+00', day: '2020-01-02', bin: '\\x00A' };
+  // A FLOAT NaN whose sign and payload are not quarry's canonical -NaN.
+  const floats = await duckdbResult(connection, `SELECT 'NaN'::FLOAT AS f, -0.0::FLOAT AS g`, T);
   const many = await duckdbResult(connection,
       "SELECT * FROM (VALUES (1, 'a'), (2, NULL), (3, 'c')) t(k, v) ORDER BY k", T);
   const shuffled = [{ k: 3, v: 'c' }, { k: 1, v: 'a' }, { k: 2, v: null }];
@@ -46,6 +48,10 @@ async function main() {
     ['0.0 differs from -0.0 when exact', [{ ...base, m: 0 }], one, false, {}, false],
     ['0.0 agrees with -0.0 in a sorted result (DuckDB rebuilds sort keys)', [{ ...base, m: 0 }], one, true, {}, true],
     ['0.0 agrees with -0.0 when zero-sign', [{ ...base, m: 0 }], one, true, { m: 'zero-sign' }, true],
+    ['a FLOAT NaN agrees with another NaN when zero-sign', [{ f: '-NaN', g: 0 }], floats, true,
+     { f: 'zero-sign', g: 'zero-sign' }, true],
+    ['a FLOAT NaN differs from another NaN when exact', [{ f: '-NaN', g: -0.0 }], floats, true, {}, false],
+    ['a FLOAT 0.0 differs from -0.0 when exact', [{ f: 'NaN', g: 0 }], floats, false, {}, false],
     ['null differs from NaN', [{ ...base, n: null }], one, true, {}, false],
     ['an INTEGER may come as a string of digits', [{ ...base, i: '5' }], one, true, {}, true],
     ['a BIGINT may come as a number', [{ ...base, b: 7 }], one, true, {}, true],

@@ -29,6 +29,8 @@ class MemoryFormatReader final : public FormatReader {
   /// false; `uncountable` names columns whose null count is left unknown.
   bool withStatistics = false;
   std::vector<std::string> uncountable;
+  /// Pages ("uri:index") whose split carries no statistics at all, even from metadata().
+  std::vector<std::string> withoutStatistics;
   AggregatePushdownSupport pushdown = AggregatePushdownSupport::kNone;
   /// metadata() calls so far (footer reads).
   mutable std::atomic<int> metadataCalls{0};
@@ -45,7 +47,10 @@ class MemoryFormatReader final : public FormatReader {
       split.length = 1;
       split.format = name_;
       split.units = 1;
-      split.statistics = statisticsOf(file.schema, file.pages[i]);
+      const std::string unit = uri + ":" + std::to_string(i);
+      if (std::find(withoutStatistics.begin(), withoutStatistics.end(), unit) == withoutStatistics.end()) {
+        split.statistics = statisticsOf(file.schema, file.pages[i]);
+      }
       metadata.splits.push_back(split);
     }
     return metadata;

@@ -48,12 +48,17 @@ class PlannerTest : public ::testing::Test {
     options.threads = 2;
     options.exchange = exchange_;
     PlanNodePtr root = planQuery(query, reader_.resolve({"one", "two"}), options);
+    PlanNode* source = root.get();
+    while (!source->children.empty()) source = source->input().get();
+    source->request.metrics = &metrics_;
     if (optimized) optimize(*root);
     return root;
   }
 
   /// Runs `text`; returns rows as "v1|v2|..." (sorted unless `ordered`).
   std::vector<std::string> run(const std::string& text, bool ordered = false) {
+    metrics_.rowGroupsAnsweredFromStatistics = 0;
+    metrics_.rowGroupsPrunedByStatistics = 0;
     PlanNodePtr root = plan(text);
     OperatorPtr op = buildOperators(*root);
     std::vector<std::string> rows;
@@ -74,6 +79,7 @@ class PlannerTest : public ::testing::Test {
   Schema schema_;
   MemoryFormatReader reader_;
   bool exchange_ = true;
+  ScanMetrics metrics_;
 };
 
 TEST_F(PlannerTest, StatsSplitsIntoInitialBelowTheExchangeAndFinalAbove) {
@@ -190,31 +196,158 @@ TEST_F(PlannerTest, SingleModeGivesTheFinalValues) {
 TEST_F(PlannerTest, SplitsWithoutStatisticsReadFootersWhenThePlanRuns) {
   reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
   const std::string text = explain(*plan(kPushable));
-  EXPECT_NE(text.find("LocalSourceExec[FileStatsSupplier over 4 splits, else a scan]"), std::string::npos) << text;
+  EXPECT_NE(text.find("LocalSourceExec[FileStatsSupplier per row group over 4 splits, else a scan, mixed]"),
+            std::string::npos)
+      << text;
   const int before = reader_.metadataCalls;
   EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"}));
   EXPECT_EQ(reader_.metadataCalls - before, 2 + 4);  // resolution's two, then one per split
   EXPECT_TRUE(reader_.reads().empty());
 }
 
-TEST_F(PlannerTest, ASplitThatCannotAnswerScansEverySplit) {
-  // "All-or-nothing: if ANY split lacks statistics, ... normal scan for all splits"
+TEST_F(PlannerTest, UnitsThatCannotAnswerAreScannedWhole) {
+  // The plan's all-or-nothing rule, held per unit: a unit lacking a statistic
+  // an aggregate needs is scanned wholly.
   reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
   reader_.uncountable = {"x"};  // COUNT(x) needs null counts
   EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"}));
   EXPECT_EQ(reader_.reads().size(), 4u);
-  // With statistics in the splits, the rule does not fire and says why.
+  EXPECT_EQ(metrics_.rowGroupsAnsweredFromStatistics, 0u);
+  // With statistics in the splits, each one unit, the rule does not fire and says why.
   reader_.withStatistics = true;
   PlanNodePtr root = plan(kPushable, false);
   std::string why;
   EXPECT_FALSE(pushAggregatesToExternalSource(*root, &why));
-  EXPECT_EQ(why, "a statistic an aggregate needs is unknown in some split");
+  EXPECT_EQ(why, "a statistic an aggregate needs is unknown in every split");
+}
+
+// Issue 9: "mixed mode per row group — answer the row groups whose statistics
+// are exact, scan only the others, merge both".
+TEST_F(PlannerTest, AUnitWithoutStatisticsAmongOthersIsScannedAndMerged) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  reader_.withoutStatistics = {"two:1"};
+  for (const bool exchange : {true, false}) {
+    exchange_ = exchange;
+    const std::string text = explain(*plan(kPushable));
+    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, FileStatsSupplier per row group over 1 splits, "
+                        "else a scan, mixed]"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("ExternalSourceExec"), std::string::npos) << text;
+    const size_t readsBefore = reader_.reads().size();
+    EXPECT_EQ(run(kPushable), (std::vector<std::string>{"8|7|1|z4"})) << exchange;
+    const std::vector<ReadRequest> reads = reader_.reads();
+    ASSERT_EQ(reads.size() - readsBefore, 1u);  // only the unit without statistics
+    EXPECT_EQ(metrics_.rowGroupsAnsweredFromStatistics, 3u);
+  }
+}
+
+TEST_F(PlannerTest, AMultiUnitSplitIsDecidedUnitByUnitWhenThePlanRuns) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  reader_.withoutStatistics = {"one:0"};
+  PlanNodePtr root = plan(kPushable, false);
+  // One split covering both units of "one" whose merged statistics cannot
+  // answer (its first unit has none): only that unit is scanned.
+  PlanNode* source = root.get();
+  while (!source->children.empty()) source = source->input().get();
+  ASSERT_EQ(source->splits.size(), 4u);
+  SplitTask whole = source->splits[0];
+  whole.split.length = 2;
+  whole.split.units = 2;
+  whole.split.statistics.reset();
+  source->splits.erase(source->splits.begin(), source->splits.begin() + 2);
+  source->splits.insert(source->splits.begin(), whole);
+  optimize(*root);
+  const std::string text = explain(*root);
+  EXPECT_NE(text.find("LocalSourceExec[statistics of 2 splits, FileStatsSupplier per row group over 1 splits"),
+            std::string::npos)
+      << text;
+  OperatorPtr op = buildOperators(*root);
+  std::optional<Page> page = op->next();
+  ASSERT_TRUE(page.has_value());
+  std::string row;
+  for (size_t c = 0; c < page->blockCount(); ++c) {
+    if (c > 0) row += '|';
+    cli::appendBlockText(page->block(c), 0, row);
+  }
+  EXPECT_EQ(row, "8|7|1|z4");
+  const std::vector<ReadRequest> reads = reader_.reads();
+  EXPECT_EQ(reads.size(), 1u);
+  EXPECT_EQ(metrics_.rowGroupsAnsweredFromStatistics, 3u);
+}
+
+// Issue 9: "WHERE-filtered COUNT/MIN/MAX answered from statistics where each row
+// group ... is proven all-match or none-match, scanning only the undecided ones".
+TEST_F(PlannerTest, FilteredUnitsProvenNoneMatchAreSkippedAndAllMatchAnswered) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  // ids: one = [1, 2, 3], [4, 5]; two = [6], [7, 8]. id > 5: none, none, all, all.
+  const char* query = R"(FROM "one", "two" | WHERE id > 5 | STATS c = COUNT(*), n = COUNT(x), lo = MIN(id), hi = MAX(s))";
+  const std::string text = explain(*plan(query));
+  EXPECT_NE(text.find("LocalSourceExec[statistics of 2 splits, 2 splits skipped by statistics, filter=gt(id, 5)]"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("FilterExec"), std::string::npos) << text;
+  EXPECT_EQ(run(query), (std::vector<std::string>{"3|3|6|y8"}));
+  EXPECT_TRUE(reader_.reads().empty());
+  EXPECT_EQ(metrics_.rowGroupsAnsweredFromStatistics, 2u);
+  EXPECT_EQ(metrics_.rowGroupsPrunedByStatistics, 2u);
+  // Nothing matches: the empty answer.
+  EXPECT_EQ(run(R"(FROM "one", "two" | WHERE id > 50 | STATS c = COUNT(*), lo = MIN(id))"),
+            (std::vector<std::string>{"0|NULL"}));
+  EXPECT_TRUE(reader_.reads().empty());
+}
+
+TEST_F(PlannerTest, FilteredUndecidedUnitsAreScannedWithTheFilter) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  // id >= 3: [1, 2, 3] undecided, the rest every row.
+  const char* query = R"(FROM "one", "two" | WHERE id >= 3 | STATS c = COUNT(*), n = COUNT(x), lo = MIN(id), hi = MAX(s))";
+  for (const bool exchange : {true, false}) {
+    exchange_ = exchange;
+    const std::string text = explain(*plan(query));
+    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, scan of 1 splits, mixed, filter=gtEq(id, 3)]"),
+              std::string::npos)
+        << text;
+    const size_t readsBefore = reader_.reads().size();
+    // ids 3..8; x non-null for 3, 4, 5, 6, 7, 8; s max over x3, z4, null, x6, y7, y8.
+    EXPECT_EQ(run(query), (std::vector<std::string>{"6|6|3|z4"})) << exchange;
+    const std::vector<ReadRequest> reads = reader_.reads();
+    ASSERT_EQ(reads.size() - readsBefore, 1u);
+    ASSERT_TRUE(reads.back().filter.has_value());
+    EXPECT_EQ(reads.back().filter->toString(), "gtEq(id, 3)");
+    EXPECT_EQ(metrics_.rowGroupsAnsweredFromStatistics, 3u);
+  }
+}
+
+TEST_F(PlannerTest, AWhereThatIsNotExactlyTheSourcePredicateKeepsTheScan) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  // The translation drops the null item: not(in(id, 1, 2)) is true for id 3,
+  // where the query's NOT (id IN (1, 2, NULL)) is null. Answering [4, 5] and
+  // the "two" units as every-row would count rows the query rejects.
+  const char* query = R"(FROM "one", "two" | WHERE NOT (id IN (1, 2, NULL)) | STATS c = COUNT(*))";
+  PlanNodePtr root = plan(query, false);
+  pruneColumns(*root);
+  pushFiltersToSource(*root);
+  std::string why;
+  EXPECT_FALSE(pushAggregatesToExternalSource(*root, &why));
+  EXPECT_EQ(why, "the WHERE is not wholly a source predicate (rows are rechecked)");
+  EXPECT_EQ(run(query), (std::vector<std::string>{"0"}));
+  // A conjunct left to the recheck.
+  root = plan(R"(FROM "one" | WHERE id > 1 AND id + 1 > 3 | STATS c = COUNT(*))", false);
+  pruneColumns(*root);
+  pushFiltersToSource(*root);
+  EXPECT_FALSE(pushAggregatesToExternalSource(*root, &why));
+  EXPECT_EQ(why, "the WHERE is not wholly a source predicate (rows are rechecked)");
 }
 
 TEST_F(PlannerTest, FiltersGroupsAndOtherAggregatesKeepTheScan) {
   reader_.withStatistics = true;
   reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
-  for (const char* query : {R"(FROM "one" | WHERE id > 1 | STATS c = COUNT(*))",
+  for (const char* query : {R"(FROM "one" | WHERE id + 1 > 2 | STATS c = COUNT(*))",
                             R"(FROM "one" | STATS c = COUNT(*) BY g)", R"(FROM "one" | STATS s = SUM(id))"}) {
     EXPECT_NE(explain(*plan(query)).find("ExternalSourceExec"), std::string::npos) << query;
   }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/optimizer/mixed_statistics_supplier.h"
 #include "quarry/engine/plan/executor.h"
 #include "quarry/engine/source/file_stats_supplier.h"
 #include "quarry/engine/source/format_reader.h"
@@ -406,15 +407,57 @@ bool pushLimitToExternalSource(PlanNode& root) {
 
 namespace {
 
+/// Whether `expr` holds an IN list with a null item: the translation drops the
+/// item, which under NOT keeps rows the query rejects, so it is not exact.
+bool hasNullInList(const BoundExpr& expr) {
+  if (expr.kind == BoundExpr::Kind::kIn) {
+    for (size_t i = 1; i < expr.children.size(); ++i) {
+      const BoundExpr& item = *expr.children[i];
+      if (item.kind == BoundExpr::Kind::kLiteral && std::holds_alternative<std::monostate>(item.literal)) return true;
+    }
+  }
+  for (const BoundExprPtr& child : expr.children) {
+    if (hasNullInList(*child)) return true;
+  }
+  return false;
+}
+
+/// The WHERE of `aggregate` as an exact predicate over the source's columns
+/// (nullopt without a FilterExec below); `why` receives the reason when the
+/// WHERE has no exact form or is not the predicate the source was handed.
+std::optional<FilterPredicate> exactFilter(const PlanNode& aggregate, std::string& why) {
+  const PlanNode& below = *aggregate.input();
+  if (below.kind != PlanKind::kFilter) return std::nullopt;
+  const PlanNode& source = *below.input();
+  std::optional<FilterPredicate> exact = translate(*below.predicate, source.schema, false);
+  if (!exact || hasNullInList(*below.predicate)) {
+    why = "the WHERE is not wholly a source predicate (rows are rechecked)";
+    return std::nullopt;
+  }
+  if (!source.request.filter || source.request.filter->toString() != exact->toString()) {
+    why = "the source's predicate is not the WHERE";
+    return std::nullopt;
+  }
+  return exact;
+}
+
+/// The ExternalSourceExec `aggregate` reads, directly or through a FilterExec; nullptr otherwise.
+const PlanNode* aggregatedSource(const PlanNode& aggregate) {
+  if (aggregate.kind != PlanKind::kAggregate || aggregate.children.empty()) return nullptr;
+  const PlanNode* below = aggregate.input().get();
+  if (below->kind == PlanKind::kFilter) below = below->input().get();
+  return below->kind == PlanKind::kExternalSource ? below : nullptr;
+}
+
 /// Why `aggregate` (over an ExternalSourceExec) cannot be answered from
 /// statistics, or "" when it may be.
 std::string pushdownObstacle(const PlanNode& aggregate) {
-  const PlanNode& source = *aggregate.input();
+  const PlanNode& source = *aggregatedSource(aggregate);
   if (aggregate.mode != AggregatorMode::kSingle && aggregate.mode != AggregatorMode::kInitial) {
     return "the aggregate merges intermediate values";
   }
   if (!aggregate.groupChannels.empty()) return "the aggregate is grouped";
-  if (source.request.filter) return "the source is filtered";
+  if (aggregate.input()->kind != PlanKind::kFilter && source.request.filter) return "the source is filtered";
   if (source.request.limit) return "the source is limited";
   for (const AggregateSpec& spec : aggregate.aggregates) {
     if (!FileStatsSupplier::supports(spec)) {
@@ -430,73 +473,77 @@ std::string pushdownObstacle(const PlanNode& aggregate) {
   return "";
 }
 
-uint64_t unitsOf(const std::vector<SplitTask>& splits) {
-  uint64_t units = 0;
-  for (const SplitTask& task : splits) units += task.split.units;
-  return units;
+std::string count(size_t n, const char* what) { return std::to_string(n) + " " + what; }
+
+/// EXPLAIN's account of the decisions made at planning.
+std::string describe(const UnitDecisions& d, const std::optional<FilterPredicate>& filter) {
+  std::vector<std::string> parts;
+  const bool mixed = !d.scanned.empty() || !d.undecided.empty();
+  if (!d.answered.empty() || !mixed) parts.push_back("statistics of " + count(d.answered.size(), "splits"));
+  if (d.skippedSplits > 0) parts.push_back(count(d.skippedSplits, "splits skipped by statistics"));
+  if (!d.undecided.empty()) {
+    parts.push_back("FileStatsSupplier per row group over " + count(d.undecided.size(), "splits") +
+                    ", else a scan");
+  }
+  if (!d.scanned.empty()) parts.push_back("scan of " + count(d.scanned.size(), "splits"));
+  if (mixed) parts.push_back("mixed");
+  if (filter) parts.push_back("filter=" + filter->toString());
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : ", ") + part;
+  return out;
 }
 
 }  // namespace
 
 bool pushAggregatesToExternalSource(PlanNode& root, std::string* why) {
-  return forEachNode(root, [why](PlanNode& node) {
-    if (node.kind != PlanKind::kAggregate || node.children.empty() ||
-        node.input()->kind != PlanKind::kExternalSource) {
-      return false;
-    }
-    const std::string obstacle = pushdownObstacle(node);
+  int threads = 1;  // of the nearest exchange above
+  return forEachNode(root, [why, &threads](PlanNode& node) {
+    if (node.kind == PlanKind::kExchange) threads = node.threads;
+    const PlanNode* found = aggregatedSource(node);
+    if (found == nullptr) return false;
+    std::string obstacle = pushdownObstacle(node);
+    StatisticsPushdown pushdown;
+    if (obstacle.empty()) pushdown.filter = exactFilter(node, obstacle);
     if (!obstacle.empty()) {
       if (why != nullptr) *why = obstacle;
       return false;
     }
-    const PlanNode& source = *node.input();
-    auto supplier = std::make_shared<FileStatsSupplier>(source.splits, source.request.columns, node.aggregates,
-                                                        node.mode);
-    ScanMetrics* metrics = source.request.metrics;
-    const uint64_t units = unitsOf(source.splits);
-    const size_t splitCount = source.splits.size();
-    if (supplier->everySplitHasStatistics()) {
+    pushdown.original = std::make_shared<PlanNode>(node);
+    pushdown.threads = threads;
+    UnitDecisions decisions = decideSplits(pushdown);
+    if (decisions.answered.empty() && decisions.skippedSplits == 0 && decisions.undecided.empty()) {
+      // Every split is one unit whose statistics cannot answer: the plan stays.
+      if (why != nullptr) *why = "a statistic an aggregate needs is unknown in every split";
+      return false;
+    }
+    ScanMetrics* metrics = found->request.metrics;
+    node.description = describe(decisions, pushdown.filter);
+    std::optional<StatisticsAnswer> answer;
+    if (decisions.scanned.empty() && decisions.undecided.empty()) {
       // Phase 2: the splits' statistics answer now, with no I/O.
-      std::optional<StatisticsAnswer> answer = supplier->answer(false);
-      if (!answer) {
-        if (why != nullptr) *why = "a statistic an aggregate needs is unknown in some split";
-        return false;
-      }
+      answer = FileStatsSupplier(decisions.answered, found->request.columns, node.aggregates, node.mode).answer(false);
+    }
+    if (answer) {
       auto page = std::make_shared<Page>(std::move(answer->page));
       auto delivered = std::make_shared<bool>(false);
-      node.supplier = [page, delivered, metrics, units, splitCount]() -> std::optional<Page> {
+      const uint64_t splits = decisions.answered.size() + decisions.skippedSplits, answered = decisions.answeredUnits,
+                     skipped = decisions.skippedUnits;
+      node.supplier = [page, delivered, metrics, splits, answered, skipped]() -> std::optional<Page> {
         if (*delivered) return std::nullopt;
         *delivered = true;
         if (metrics != nullptr) {
-          metrics->splits += splitCount;
-          metrics->rowGroupsTotal += units;
-          metrics->rowGroupsAnsweredFromStatistics += units;
+          metrics->splits += splits;
+          metrics->rowGroupsTotal += answered + skipped;
+          metrics->rowGroupsAnsweredFromStatistics += answered;
+          metrics->rowGroupsPrunedByStatistics += skipped;
         }
         return *page;
       };
-      node.description = "statistics of " + std::to_string(splitCount) + " splits";
     } else {
-      // Phase 1: footers are read when the plan runs; any split that cannot
-      // answer sends every split through the original scan.
-      PlanNodePtr original = std::make_shared<PlanNode>(node);
-      auto state = std::make_shared<OperatorPtr>();
-      auto done = std::make_shared<bool>(false);
-      node.supplier = [supplier, original, state, done, metrics, units, splitCount]() -> std::optional<Page> {
-        if (*state) return (*state)->next();
-        if (*done) return std::nullopt;
-        *done = true;
-        if (std::optional<StatisticsAnswer> answer = supplier->answer(true)) {
-          if (metrics != nullptr) {
-            metrics->splits += splitCount;
-            metrics->rowGroupsTotal += units;
-            metrics->rowGroupsAnsweredFromStatistics += units;
-          }
-          return std::move(answer->page);
-        }
-        *state = buildOperators(*original);
-        return (*state)->next();
-      };
-      node.description = "FileStatsSupplier over " + std::to_string(splitCount) + " splits, else a scan";
+      // Mixed: footers of the undecided splits are read when the plan runs;
+      // units that cannot answer are scanned and merged with the answer.
+      auto mixed = std::make_shared<MixedStatisticsSupplier>(std::move(pushdown), std::move(decisions));
+      node.supplier = [mixed]() { return mixed->next(); };
     }
     node.kind = PlanKind::kLocalSource;
     node.children.clear();

@@ -19,15 +19,23 @@
 ///   unfiltered, and conjuncts not pushed are evaluated there.
 /// - PushLimitToExternalSource: a LimitExec over an ExternalSourceExec (through
 ///   ProjectExecs) without a filter bounds the rows each split reads.
-/// - PushAggregatesToExternalSource (aggregate-pushdown-plan.txt): an ungrouped
-///   AggregateExec[SINGLE or INITIAL] directly over an ExternalSourceExec without
-///   a filter or limit, whose aggregates are all COUNT(*), COUNT(col), MIN(col)
-///   or MAX(col) and whose formats declare AggregatePushdownSupport, becomes a
-///   LocalSourceExec. When every split carries statistics the rule computes the
-///   page itself (Phase 2; if a needed statistic is unknown the plan stays). Else
-///   the LocalSourceExec's supplier is a FileStatsSupplier reading footers when
-///   it runs (Phase 1), which scans every split through the original plan when
-///   any split cannot answer (all or nothing).
+/// - PushAggregatesToExternalSource (aggregate-pushdown-plan.txt, issue 9): an
+///   ungrouped AggregateExec[SINGLE or INITIAL] over an ExternalSourceExec
+///   without a limit, directly or through a FilterExec whose predicate the
+///   source was handed exactly (every conjunct translated, no IN list with a
+///   null item: the WHERE keeps a row exactly when the pushed predicate is
+///   true on it), whose aggregates are all COUNT(*), COUNT(col), MIN(col) or
+///   MAX(col) and whose formats declare AggregatePushdownSupport, becomes a
+///   LocalSourceExec. Each unit (split, row group, stripe) is answered wholly
+///   from its statistics or scanned wholly (mixed_statistics_supplier.h):
+///   with a filter, units proven to match no row are skipped and only units
+///   proven to match every row are answered. When every split is decided
+///   from the statistics it carries, the rule computes the page itself
+///   (Phase 2, no I/O). Otherwise the supplier reads the footers of the
+///   undecided splits when it runs, decides their row groups one by one,
+///   scans the rest through the original plan and merges both. The rule does
+///   not fire when no split can be answered or skipped and none is left to
+///   decide per row group (each is a single unit lacking a statistic).
 namespace quarry::engine {
 
 /// A rule's name and whether it fired, in the order run (for EXPLAIN).

@@ -144,6 +144,20 @@ class Reader {
 
 }  // namespace
 
+std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit> units) {
+  const uint64_t end = split.length > UINT64_MAX - split.start ? UINT64_MAX : split.start + split.length;
+  std::vector<FileSplit> out;
+  for (FileSplit& unit : units) {
+    if (unit.start < split.start || unit.start > end || unit.length > end - unit.start) continue;
+    unit.uri = split.uri;
+    unit.format = split.format;
+    unit.fileSize = split.fileSize;
+    unit.fileVersion = split.fileVersion;
+    out.push_back(std::move(unit));
+  }
+  return out;
+}
+
 std::vector<uint8_t> serialize(const FileSplit& split) {
   Writer w;
   w.u8(kVersion);

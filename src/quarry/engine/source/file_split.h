@@ -36,6 +36,10 @@ struct FileSplit {
   bool operator==(const FileSplit&) const = default;
 };
 
+/// The `units` whose byte range lies within `split`'s, in order, with `split`'s
+/// uri, format and file identity.
+std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit> units);
+
 /// Encodes `split` as bytes: a version, the fields little-endian, a presence
 /// flag before the statistics.
 std::vector<uint8_t> serialize(const FileSplit& split);

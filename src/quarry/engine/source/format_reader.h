@@ -32,6 +32,8 @@ struct SourceMetadata {
   std::optional<SourceStatistics> statistics;   // whole-file statistics when known
   uint64_t fileSize = 0;
   std::vector<FileSplit> splits;                // FileSplitProvider's splits of the file
+  uint64_t bytesRead = 0;                       // what reading the footer read from storage, and in
+  uint64_t requests = 0;                        // how many requests (0 when the footer was cached)
 };
 
 struct ReadRequest {
@@ -59,6 +61,14 @@ class FormatReader {
   // kMaxPageRows rows.
   virtual LocalSupplier read(const FileSplit& split, const ReadRequest& request) const = 0;
   virtual AggregatePushdownSupport aggregatePushdownSupport() const = 0;
+  /// The units of `split` (its row groups / stripes), each a split of its own
+  /// covering exactly that unit, with the unit's statistics where the footer has
+  /// them; reads the footer. What an aggregate answered unit by unit decides on
+  /// (PushAggregatesToExternalSource, mixed mode). The default: the splits of
+  /// metadata() that lie within `split` (readers whose splits are single units).
+  virtual std::vector<FileSplit> units(const FileSplit& split) const {
+    return unitsWithin(split, metadata(split.uri).splits);
+  }
 };
 
 /// The most rows a reader puts in one page (a larger row group is cut).

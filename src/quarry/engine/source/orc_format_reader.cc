@@ -362,7 +362,16 @@ SourceMetadata OrcFormatReader::metadata(const std::string& uri) const {
   out.fileSize = file->file().size();
   out.statistics = OrcFileStatistics::extract(file->tail(), file->schema());
   out.splits = FileSplitProvider::orcSplits(uri, file->tail(), file->schema());
+  out.bytesRead = file->file().bytesRead();
+  out.requests = file->file().requestCount();
   return out;
+}
+
+std::vector<FileSplit> OrcFormatReader::units(const FileSplit& split) const {
+  auto file = orc::OrcFileReader::open(split.uri);
+  SplitOptions oneStripeEach;
+  oneStripeEach.targetSplitBytes = 0;
+  return unitsWithin(split, FileSplitProvider::orcSplits(split.uri, file->tail(), file->schema(), oneStripeEach));
 }
 
 LocalSupplier OrcFormatReader::read(const FileSplit& split, const ReadRequest& request) const {

@@ -34,6 +34,8 @@ class OrcFormatReader final : public FormatReader {
   const std::string& name() const override;
   SourceMetadata metadata(const std::string& uri) const override;
   LocalSupplier read(const FileSplit& split, const ReadRequest& request) const override;
+  /// One split per row group / stripe of `split`, from the footer.
+  std::vector<FileSplit> units(const FileSplit& split) const override;
   AggregatePushdownSupport aggregatePushdownSupport() const override {
     return AggregatePushdownSupport::kFromStatistics;
   }

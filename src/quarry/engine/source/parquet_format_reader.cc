@@ -578,7 +578,24 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
     split.fileSize = out.fileSize;
     split.fileVersion = object->version();
   }
+  out.bytesRead = object->bytesRead();
+  out.requests = object->requestCount();
   return out;
+}
+
+std::vector<FileSplit> ParquetFormatReader::units(const FileSplit& split) const {
+  auto object = split.fileSize > 0 ? io::openObject(split.uri, io::ObjectIdentity{split.fileSize, split.fileVersion})
+                                   : io::openObject(split.uri);
+  auto footer = cachedFooter(footers_, *object);
+  parquet::FileSchema schema;
+  try {
+    schema = parquet::FileSchema::build(footer->metadata.schema);
+  } catch (const CorruptFile& e) {
+    throw CorruptFile(split.uri + ": " + e.what());
+  }
+  SplitOptions oneRowGroupEach;
+  oneRowGroupEach.targetSplitBytes = 0;
+  return unitsWithin(split, FileSplitProvider::parquetSplits(split.uri, footer->metadata, schema, oneRowGroupEach));
 }
 
 LocalSupplier ParquetFormatReader::read(const FileSplit& split, const ReadRequest& request) const {

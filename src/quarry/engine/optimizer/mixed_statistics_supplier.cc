@@ -1,0 +1,196 @@
+#include "quarry/engine/optimizer/mixed_statistics_supplier.h"
+
+#include <memory>
+
+#include "quarry/engine/exec/aggregate_exec.h"
+#include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/plan/executor.h"
+#include "quarry/engine/source/file_stats_supplier.h"
+#include "quarry/engine/source/statistics_filter.h"
+
+namespace quarry::engine {
+
+namespace {
+
+uint64_t unitCount(const FileSplit& split) {
+  return split.units == 0 ? 1 : split.units;
+}
+
+/// The intermediate columns of the aggregates, in order.
+Schema intermediateSchema(const std::vector<AggregateSpec>& aggregates) {
+  Schema schema;
+  for (const AggregateSpec& spec : aggregates) {
+    for (Field& field : intermediateFields(spec)) schema.push_back(std::move(field));
+  }
+  return schema;
+}
+
+/// The aggregates of a merge over intermediate columns: each reads its columns
+/// from the first of them.
+std::vector<AggregateSpec> mergeSpecs(std::vector<AggregateSpec> aggregates) {
+  int channel = 0;
+  for (AggregateSpec& spec : aggregates) {
+    const size_t width = intermediateFields(spec).size();
+    spec.inputChannel = channel;
+    channel += static_cast<int>(width);
+  }
+  return aggregates;
+}
+
+PlanNode& mutableSourceBelow(PlanNode& node) {
+  PlanNode* current = &node;
+  while (!current->children.empty()) current = current->children[0].get();
+  return *current;
+}
+
+}  // namespace
+
+const PlanNode& sourceBelow(const PlanNode& node) {
+  const PlanNode* current = &node;
+  while (!current->children.empty()) current = current->children[0].get();
+  return *current;
+}
+
+UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit) {
+  if (!unit.statistics) return UnitOutcome::kScanned;
+  if (pushdown.filter) {
+    switch (decideFromStatistics(*pushdown.filter, *unit.statistics)) {
+      case StatisticsDecision::kNoRow:
+        return UnitOutcome::kSkipped;
+      case StatisticsDecision::kSomeRows:
+        return UnitOutcome::kScanned;
+      case StatisticsDecision::kEveryRow:
+        break;
+    }
+  }
+  const PlanNode& aggregate = *pushdown.original;
+  const FileStatsSupplier alone({SplitTask{nullptr, unit}}, sourceBelow(aggregate).request.columns,
+                                aggregate.aggregates, AggregatorMode::kInitial);
+  return alone.answer(false) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
+}
+
+UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
+  UnitDecisions out;
+  for (const SplitTask& task : sourceBelow(*pushdown.original).splits) {
+    switch (decideUnit(pushdown, task.split)) {
+      case UnitOutcome::kSkipped:
+        ++out.skippedSplits;
+        out.skippedUnits += unitCount(task.split);
+        break;
+      case UnitOutcome::kAnswered:
+        out.answeredUnits += unitCount(task.split);
+        out.answered.push_back(task);
+        break;
+      case UnitOutcome::kScanned:
+        // A single unit with statistics gains nothing from a footer read.
+        if (task.split.statistics && task.split.units == 1) {
+          out.scanned.push_back(task);
+        } else {
+          out.undecided.push_back(task);
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+MixedStatisticsSupplier::MixedStatisticsSupplier(StatisticsPushdown pushdown,
+                                                 UnitDecisions decisions)
+    : pushdown_(std::move(pushdown)), decisions_(std::move(decisions)) {}
+
+std::optional<Page> MixedStatisticsSupplier::next() {
+  if (!started_) {
+    started_ = true;
+    start();
+  }
+  return merge_->next();
+}
+
+void MixedStatisticsSupplier::start() {
+  UnitDecisions d = std::move(decisions_);
+  // Splits answered or skipped whole (a split partly scanned is counted by its scan).
+  const uint64_t wholeSplits = d.answered.size() + d.skippedSplits;
+  // The undecided splits, row group by row group.
+  for (const SplitTask& task : d.undecided) {
+    std::vector<FileSplit> units;
+    if (task.reader != nullptr) units = task.reader->units(task.split);
+    if (units.empty()) {
+      d.scanned.push_back(task);
+      continue;
+    }
+    for (FileSplit& unit : units) {
+      switch (decideUnit(pushdown_, unit)) {
+        case UnitOutcome::kSkipped:
+          d.skippedUnits += unitCount(unit);
+          break;
+        case UnitOutcome::kAnswered:
+          d.answeredUnits += unitCount(unit);
+          d.answered.push_back({task.reader, std::move(unit)});
+          break;
+        case UnitOutcome::kScanned:
+          d.scanned.push_back({task.reader, std::move(unit)});
+          break;
+      }
+    }
+  }
+  const PlanNode& aggregate = *pushdown_.original;
+  const PlanNode& source = sourceBelow(aggregate);
+  // The statistics answer (over no unit: count 0, no value seen).
+  std::optional<StatisticsAnswer> answer =
+      FileStatsSupplier(d.answered, source.request.columns, aggregate.aggregates,
+                        AggregatorMode::kInitial)
+          .answer(false);
+  if (!answer) {
+    // Each unit answers alone but their bounds do not merge (values of
+    // different kinds): scan them too.
+    for (SplitTask& task : d.answered) d.scanned.push_back(std::move(task));
+    d.answered.clear();
+    d.answeredUnits = 0;
+    answer = FileStatsSupplier({}, source.request.columns, aggregate.aggregates,
+                               AggregatorMode::kInitial)
+                 .answer(false);
+  }
+  if (ScanMetrics* metrics = source.request.metrics) {
+    metrics->splits += wholeSplits;
+    metrics->rowGroupsTotal += d.answeredUnits + d.skippedUnits;
+    metrics->rowGroupsAnsweredFromStatistics += d.answeredUnits;
+    metrics->rowGroupsPrunedByStatistics += d.skippedUnits;
+  }
+  // The scan of the rest: the original subtree in INITIAL mode over those units.
+  std::shared_ptr<Operator> scan;
+  const Schema intermediate = intermediateSchema(aggregate.aggregates);
+  if (!d.scanned.empty()) {
+    PlanNodePtr partial = aggregate.clone();
+    partial->mode = AggregatorMode::kInitial;
+    partial->schema = intermediate;
+    mutableSourceBelow(*partial).splits = d.scanned;
+    if (pushdown_.threads > 1 && d.scanned.size() > 1) {
+      PlanNode exchange;
+      exchange.kind = PlanKind::kExchange;
+      exchange.schema = intermediate;
+      exchange.threads = pushdown_.threads;
+      exchange.children.push_back(std::move(partial));
+      scan = buildOperators(exchange);
+    } else {
+      scan = buildOperators(*partial);
+    }
+  }
+  auto page = std::make_shared<std::optional<Page>>(std::move(answer->page));
+  LocalSupplier partials = [page, scan]() -> std::optional<Page> {
+    if (page->has_value()) {
+      std::optional<Page> first = std::move(*page);
+      page->reset();
+      return first;
+    }
+    return scan ? scan->next() : std::nullopt;
+  };
+  const AggregatorMode mergeMode = aggregate.mode == AggregatorMode::kSingle
+                                       ? AggregatorMode::kFinal
+                                       : AggregatorMode::kIntermediate;
+  merge_ = std::make_unique<AggregateExec>(
+      std::make_unique<LocalSourceExec>(intermediate, std::move(partials),
+                                        "statistics and scanned row groups"),
+      mergeMode, std::vector<int>{}, mergeSpecs(aggregate.aggregates));
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/exec/operator.h"
+#include "quarry/engine/plan/plan_node.h"
+#include "quarry/formats/parquet/filter_predicate.h"
+
+/// An ungrouped COUNT / MIN / MAX aggregate answered unit by unit (a split, or
+/// a Parquet row group / ORC stripe within one): the plan's deferred "mixed
+/// mode" and the WHERE-filtered form (issue 9, "Beyond the plan"). Each unit is
+/// either answered wholly from its statistics or scanned wholly (the plan's
+/// all-or-nothing rule, held per unit):
+///
+///   - with a filter, a unit whose statistics prove no row matches is skipped,
+///     and only a unit proven to match in every row may be answered;
+///   - a unit is answered when its statistics are exact for every aggregate
+///     (FileStatsSupplier over that unit alone);
+///   - every other unit is scanned through the original plan (the aggregate in
+///     INITIAL mode over the filter and the source, splits narrowed to the
+///     scanned units, in parallel as the exchange above would run them).
+///
+/// The statistics answer is one INITIAL page in the aggregators' intermediate
+/// layout; one AggregateExec merges it with the scan's INITIAL pages
+/// (INTERMEDIATE for an INITIAL node, FINAL for a SINGLE one), so the output
+/// layout stays the node's mode's and equals a full scan's.
+///
+///   split 0 (statistics: 3 row groups)  -> answered at planning, no I/O
+///   split 1 (one row group lacks a bound) -> footer read when run:
+///       row group 3 answered, row group 4 scanned, row group 5 answered
+///   merge: INITIAL page of row groups 0..3, 5  +  INITIAL pages of the scan of 4
+namespace quarry::engine {
+
+/// How a unit is decided.
+enum class UnitOutcome : uint8_t { kSkipped, kAnswered, kScanned };
+
+/// The aggregate to answer and how.
+struct StatisticsPushdown {
+  /// The aggregate's subtree as planned: an ungrouped AggregateExec (SINGLE or
+  /// INITIAL) over a FilterExec over an ExternalSourceExec, or over the source.
+  PlanNodePtr original;
+  /// The filter as an exact predicate over the source's columns (the WHERE
+  /// keeps a row exactly when the predicate is true on it); nullopt: none.
+  std::optional<parquet::FilterPredicate> filter;
+  /// Driver threads for the scan of the undecided units.
+  int threads = 1;
+};
+
+/// Units by outcome.
+struct UnitDecisions {
+  std::vector<SplitTask> answered, scanned;
+  /// Splits to decide row group by row group when the plan runs (footer read).
+  std::vector<SplitTask> undecided;
+  uint64_t answeredUnits = 0, skippedUnits = 0, skippedSplits = 0;
+};
+
+/// Decides one unit from its statistics (kScanned when it has none).
+UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit);
+
+/// Decides the splits of `pushdown`'s source from the statistics they carry, no
+/// I/O: a split that cannot be answered or skipped as a whole, and holds more
+/// than one unit or no statistics, is left undecided.
+UnitDecisions decideSplits(const StatisticsPushdown& pushdown);
+
+/// The ExternalSourceExec at the bottom of `node`'s chain.
+const PlanNode& sourceBelow(const PlanNode& node);
+
+/// The LocalSupplier of the mixed plan: on the first call decides the
+/// undecided splits unit by unit (FormatReader::units), then returns the merged
+/// result. Counts answered and skipped units in the source's ScanMetrics.
+class MixedStatisticsSupplier {
+ public:
+  MixedStatisticsSupplier(StatisticsPushdown pushdown, UnitDecisions decisions);
+
+  std::optional<Page> next();
+
+ private:
+  void start();
+
+  StatisticsPushdown pushdown_;
+  UnitDecisions decisions_;
+  OperatorPtr merge_;
+  bool started_ = false;
+};
+
+}  // namespace quarry::engine

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Aggregate pushdown I/O (issue 9, acceptance): "`STATS COUNT(*), MIN(k), MAX(k)`
+// over 1,000 small files reads exactly one range per file and no data page."
+//
+// DuckDB writes 1,000 small Parquet files (one COPY ... PARTITION_BY, one file
+// per partition directory) and `quarry query --profile` answers the aggregates:
+//
+//   - requests == 1000 and footers.requests == 1000: one read per file, the
+//     footer's tail read, and no other (Phase 2: the footers read to resolve the
+//     schema answer the query; no second footer read, no data request);
+//   - bytes_read == footers.bytes_read == the sum over the files of
+//     min(file size, kFooterTailReadSize): the tail read and nothing else (a
+//     small file's tail read holds all of it; its pages are not decoded);
+//   - rows_decoded == 0, pages.total == 0, every row group answered from statistics;
+//   - the result equals DuckDB's.
+//
+// Then the same over 3 files larger than the tail read: bytes_read is exactly
+// 3 * kFooterTailReadSize, fewer than the files hold, so no data page is read.
+//
+//   node tests/differential/engine/pushdown_io.mjs QUARRY DIR
+//
+// Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
+// DuckDB oracle is not installed, 2 on bad usage.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+
+const kSkip = 77;
+const kFiles = 1000;
+// formats/parquet/footer.h: kFooterTailReadSize, the one read that opens a file.
+const kFooterTailReadSize = 64 * 1024;
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..', '..');
+
+function skip(message) {
+  process.stderr.write(`\n*** SKIPPED pushdown_io: ${message} ***\n\n`);
+  process.exit(kSkip);
+}
+
+/// The .parquet files under `dir`, recursively.
+function parquetFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...parquetFiles(path));
+    else if (entry.name.endsWith('.parquet')) out.push(path);
+  }
+  return out;
+}
+
+/// Runs `quarry query --profile`; returns { rows, profile, ms }.
+function quarryQuery(quarry, query) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(quarry, ['query', '--format', 'json', '--profile', query],
+                      { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60_000 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`quarry failed (${r.status ?? r.signal}): ${r.stderr}`);
+  const profileLine = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  return { rows: parseQuarryOutput(r.stdout), profile: JSON.parse(profileLine), ms };
+}
+
+async function main() {
+  const [quarry, dirArg] = process.argv.slice(2);
+  if (!quarry || !dirArg) {
+    process.stderr.write('usage: node tests/differential/engine/pushdown_io.mjs QUARRY DIR\n');
+    return 2;
+  }
+  if (!existsSync(quarry)) {
+    process.stderr.write(`pushdown_io: no quarry binary at ${quarry}\n`);
+    return 2;
+  }
+  const dir = resolve(dirArg);
+  let api;
+  try {
+    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
+                            'lib', 'index.js'));
+  } catch (e) {
+    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
+  }
+  const T = api.DuckDBTypeId;
+  const started = Date.now();
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const instance = await api.DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const failures = [];
+  const check = (ok, what) => {
+    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}\n`);
+    if (!ok) failures.push(what);
+  };
+
+  // 1,000 files of 1 to 40 rows: k BIGINT (nulls included), v VARCHAR.
+  const small = join(dir, 'small');
+  await connection.run(`COPY (SELECT i % ${kFiles} AS p,
+        CASE WHEN hash(i) % 7 = 0 THEN NULL ELSE (hash(i) % 1000000)::BIGINT - 500000 END AS k,
+        md5(i::VARCHAR) AS v
+      FROM range(${kFiles} * 20) t(i) WHERE i < ${kFiles} OR hash(i * 3) % 40 <= (i % ${kFiles}) % 40)
+    TO '${small}' (FORMAT parquet, PARTITION_BY (p))`);
+  const files = parquetFiles(small);
+  const tailBytes = files.reduce((sum, f) => sum + Math.min(statSync(f).size, kFooterTailReadSize), 0);
+  process.stdout.write(`pushdown_io: ${files.length} files written by DuckDB (${Date.now() - started} ms)\n`);
+  check(files.length === kFiles, `${kFiles} files (found ${files.length})`);
+
+  const glob = join(small, '*', '*.parquet');
+  const stats = 'STATS n = COUNT(*), lo = MIN(k), hi = MAX(k)';
+  const sql = 'SELECT count(*) AS n, min(k) AS lo, max(k) AS hi';
+  const pushed = quarryQuery(quarry, `FROM "${glob}" | ${stats}`);
+  const p = pushed.profile;
+  process.stdout.write(`  profile: ${JSON.stringify({ ...p, operators: undefined })} (${pushed.ms.toFixed(1)} ms)\n`);
+  check(p.files === kFiles, `files == ${kFiles} (${p.files})`);
+  check(p.requests === kFiles, `requests == ${kFiles}: one read per file (${p.requests})`);
+  check(p.footers?.requests === kFiles, `footers.requests == ${kFiles}: each read is the footer's (${p.footers?.requests})`);
+  check(p.bytes_read === tailBytes,
+        `bytes_read == ${tailBytes}, the files' tail reads (min(size, ${kFooterTailReadSize}) each) (${p.bytes_read})`);
+  check(p.footers?.bytes_read === p.bytes_read, `every byte read is a footer read (${p.footers?.bytes_read})`);
+  check(p.rows_decoded === 0, `rows_decoded == 0 (${p.rows_decoded})`);
+  check(p.pages.total === 0, `pages.total == 0 (${p.pages.total})`);
+  check(p.row_groups.total > 0 && p.row_groups.answered_from_statistics === p.row_groups.total,
+        `every row group answered from statistics (${p.row_groups.answered_from_statistics} of ${p.row_groups.total})`);
+  check(!p.operators.some((o) => o.name === 'ExternalSourceExec'), 'no ExternalSourceExec ran');
+  const duck = await duckdbResult(connection,
+                                  `${sql} FROM read_parquet('${glob}', hive_partitioning = false)`, T);
+  const problems = compareResult(pushed.rows, duck, { ordered: true, tolerance: {} }, T);
+  check(problems.length === 0, `result ${JSON.stringify(pushed.rows)} equals DuckDB's${problems.length ? `: ${problems[0]}` : ''}`);
+
+  // Files larger than the tail read: the tail read ends before the data pages.
+  const large = join(dir, 'large');
+  mkdirSync(large, { recursive: true });
+  const largeFiles = [];
+  for (let f = 0; f < 3; f++) {
+    const path = join(large, `part-${f}.parquet`);
+    await connection.run(`COPY (SELECT (hash(i + ${f * 100000}) % 1000000000)::BIGINT AS k FROM range(40000) t(i))
+      TO '${path}' (FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 10000)`);
+    largeFiles.push(path);
+  }
+  const largeBytes = largeFiles.reduce((sum, f) => sum + statSync(f).size, 0);
+  const largeGlob = join(large, '*.parquet');
+  const big = quarryQuery(quarry, `FROM "${largeGlob}" | ${stats}`);
+  const b = big.profile;
+  check(largeFiles.every((f) => statSync(f).size > 2 * kFooterTailReadSize),
+        `the 3 large files exceed twice the tail read (${largeBytes} bytes in all)`);
+  check(b.requests === 3 && b.footers?.requests === 3, `3 large files: requests == 3 (${b.requests})`);
+  check(b.bytes_read === 3 * kFooterTailReadSize,
+        `3 large files: bytes_read == 3 * ${kFooterTailReadSize}, no data page (${b.bytes_read})`);
+  check(b.rows_decoded === 0, `3 large files: rows_decoded == 0 (${b.rows_decoded})`);
+  const bigDuck = await duckdbResult(connection, `${sql} FROM read_parquet('${largeGlob}')`, T);
+  const bigProblems = compareResult(big.rows, bigDuck, { ordered: true, tolerance: {} }, T);
+  check(bigProblems.length === 0, `3 large files: result equals DuckDB's${bigProblems.length ? `: ${bigProblems[0]}` : ''}`);
+
+  connection.closeSync();
+  instance.closeSync();
+  process.stdout.write(`pushdown_io: ${failures.length === 0 ? 'all checks pass' : `${failures.length} checks fail`}, ` +
+                       `${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
