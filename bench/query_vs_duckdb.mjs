@@ -25,6 +25,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { median, nowMs, cpuModel, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
+import { lineitemQueries as queries } from './lineitem_queries.mjs';
 
 function parseArgs(argv) {
   const args = { quarry: null, runs: 7, threads: 2, smallFiles: null, files: [] };
@@ -41,38 +42,6 @@ function parseArgs(argv) {
     process.exit(2);
   }
   return args;
-}
-
-function queries(files) {
-  const from = `FROM ${files.map((f) => `"${f}"`).join(', ')}`;
-  const source = `read_parquet([${files.map((f) => `'${f}'`).join(', ')}])`;
-  return [
-    ['Q1', `${from} | WHERE l_shipdate <= DATE '1998-09-02'
-       | EVAL disc_price = l_extendedprice * (1 - l_discount), charge = l_extendedprice * (1 - l_discount) * (1 + l_tax)
-       | STATS sum_qty = SUM(l_quantity), sum_base_price = SUM(l_extendedprice), sum_disc_price = SUM(disc_price),
-               sum_charge = SUM(charge), avg_qty = AVG(l_quantity), avg_price = AVG(l_extendedprice),
-               avg_disc = AVG(l_discount), count_order = COUNT(*) BY l_returnflag, l_linestatus
-       | SORT l_returnflag, l_linestatus`,
-     `SELECT sum(l_quantity) AS sum_qty, sum(l_extendedprice) AS sum_base_price,
-        sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
-        sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge, avg(l_quantity) AS avg_qty,
-        avg(l_extendedprice) AS avg_price, avg(l_discount) AS avg_disc, count(*) AS count_order,
-        l_returnflag, l_linestatus
-      FROM ${source} WHERE l_shipdate <= DATE '1998-09-02'
-      GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus`],
-    ['Q6', `${from} | WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
-         AND l_discount >= 0.05 AND l_discount <= 0.07 AND l_quantity < 24
-       | STATS revenue = SUM(l_extendedprice * l_discount)`,
-     `SELECT sum(l_extendedprice * l_discount) AS revenue FROM ${source}
-      WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
-        AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24`],
-    ['count by shipmode', `${from} | STATS n = COUNT(*) BY l_shipmode | SORT l_shipmode`,
-     `SELECT count(*) AS n, l_shipmode FROM ${source} GROUP BY l_shipmode ORDER BY l_shipmode`],
-    ['sum extendedprice', `${from} | STATS s = SUM(l_extendedprice)`,
-     `SELECT sum(l_extendedprice) AS s FROM ${source}`],
-    ['count/min/max', `${from} | STATS n = COUNT(*), lo = MIN(l_orderkey), hi = MAX(l_orderkey)`,
-     `SELECT count(*) AS n, min(l_orderkey) AS lo, max(l_orderkey) AS hi FROM ${source}`],
-  ];
 }
 
 const kSmallFiles = 1000;

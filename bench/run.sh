@@ -2,7 +2,8 @@
 # Runs quarry's benchmarks against DuckDB (chDB for ORC) on the same data, in the
 # same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
-#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query, remote
+#   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query, remote,
+#                                     cluster
 #                                     (default: all of them)
 #
 # pages runs the filter driver on the lineitem rows rewritten by chDB with page
@@ -24,7 +25,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter pages orc query remote)
+known=(footer scan filter pages orc query remote cluster)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -37,6 +38,7 @@ for suite in "${suites[@]}"; do
     orc) targets+=(orc_scan_benchmark) ;;
     query) targets+=(quarry) ;;
     remote) targets+=(remote_latency_benchmark) ;;
+    cluster) targets+=(quarry quarry-cluster) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -147,6 +149,11 @@ for suite in "${suites[@]}"; do
         node bench/make-remote-files.mjs "$dir" 32 100000 >&2
       fi
       "$build/remote_latency_benchmark" "$dir" --latency-ms 20 --runs "$runs" --threads 2
+      ;;
+    cluster)
+      # The same queries in process and through 1, 2 and 3 local data nodes.
+      lineitem_files
+      node bench/cluster_bench.mjs --quarry "$build/quarry" --runs "$runs" "${files[@]}"
       ;;
   esac
 done

@@ -32,7 +32,17 @@ constexpr size_t kFlushBytes = 1 << 20;
 void addCommonOptions(CLI::App& command, QueryOptions& options) {
   command.add_option("query", options.query, "The query, e.g. 'FROM \"data/*.parquet\" | STATS COUNT(*)'")
       ->required();
-  command.add_option("--threads", options.threads, "Driver threads (default 2)")->check(CLI::Range(1, 256));
+  command.add_option("--threads", options.threads, "Driver threads (default 2; also asked of each data node)")
+      ->check(CLI::Range(1, 256));
+  ClusterOptions& cluster = options.cluster;
+  command.add_option("--nodes", cluster.nodes,
+                     "Run the query's scans on these data nodes (host:port,host:port; see `quarry serve`)");
+  command.add_option("--token-file", cluster.tokenFile, "The file holding the data nodes' shared token");
+  command.add_option("--cluster", cluster.clusterFile,
+                     "A cluster file: lines `node HOST:PORT`, `token-file PATH`, `tls-ca PATH`, `timeout-ms N`");
+  command.add_option("--tls-ca", cluster.tlsCa, "Connect to the data nodes over TLS, trusting this CA (PEM)");
+  command.add_option("--timeout-ms", cluster.timeoutMs, "The query's deadline on the data nodes (default 600000)")
+      ->check(CLI::Range(int64_t{1}, int64_t{86'400'000}));
 }
 
 /// Writes result pages in one format, streaming where the format allows.
@@ -232,7 +242,7 @@ CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options) {
   return *command;
 }
 
-int runQuery(const QueryOptions& options) {
+int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
     engine::QueryOptions engineOptions;
     engineOptions.threads = options.threads;
@@ -241,11 +251,14 @@ int runQuery(const QueryOptions& options) {
     engine::QueryProfile profile;
     {
       ProgressBar progress(*prepared.metrics, splitCount(*prepared.plan));
-      profile = engine::executeQuery(prepared, [&](const engine::Page& page) { writer.add(page); });
+      const engine::ExchangeBuilder* builder = placement != nullptr ? placement->place(prepared) : nullptr;
+      profile = engine::executeQuery(prepared, [&](const engine::Page& page) { writer.add(page); }, builder);
     }
     writer.finish();
     if (options.profile || !options.profileOut.empty()) {
-      const std::string json = engine::profileJson(profile) + "\n";
+      std::string json = engine::profileJson(profile);
+      if (placement != nullptr) json.insert(json.size() - 1, placement->profileFields());  // before the closing '}'
+      json += "\n";
       if (options.profileOut.empty()) {
         std::cerr << json << std::flush;
       } else {
@@ -258,12 +271,13 @@ int runQuery(const QueryOptions& options) {
   });
 }
 
-int runExplain(const QueryOptions& options) {
+int runExplain(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
     engine::QueryOptions engineOptions;
     engineOptions.threads = options.threads;
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
-    const std::string text = engine::explainQuery(prepared);
+    std::string text = engine::explainQuery(prepared);
+    if (placement != nullptr) text += "\n== placement\n" + placement->explainLine(prepared) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   });

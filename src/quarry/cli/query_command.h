@@ -1,9 +1,16 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
+
+#include "quarry/engine/plan/executor.h"
 
 namespace CLI {
 class App;
+}
+
+namespace quarry::engine {
+struct PreparedQuery;
 }
 
 /// `quarry query 'QUERY' [--format table|csv|json|ndjson] [--threads N]
@@ -17,18 +24,44 @@ namespace quarry::cli {
 
 enum class QueryFormat { kTable, kCsv, kJson, kNdjson };
 
+/// The coordinator's options (`--nodes` or `--cluster` hands the command to
+/// quarry-cluster, cluster/cluster_query_command.h, which reads the rest).
+struct ClusterOptions {
+  std::string nodes;  // host:port,host:port
+  std::string tokenFile;
+  std::string clusterFile;
+  std::string tlsCa;
+  int64_t timeoutMs = 0;  // 0: the default (10 minutes)
+};
+
 struct QueryOptions {
   std::string query;
   QueryFormat format = QueryFormat::kTable;
   int threads = 2;
   bool profile = false;
   std::string profileOut;
+  ClusterOptions cluster;
 };
 
 CLI::App& addQueryCommand(CLI::App& app, QueryOptions& options);
 CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options);
 
-int runQuery(const QueryOptions& options);
-int runExplain(const QueryOptions& options);
+/// Where a run places the plan's ExchangeExec. Without one (nullptr), the
+/// exchange runs in this process; a cluster's coordinator (cluster/) passes one
+/// that sends the exchange's input to data nodes.
+class ExchangePlacement {
+ public:
+  virtual ~ExchangePlacement() = default;
+  /// Returns the builder of the prepared query's exchange, or nullptr to run it
+  /// in this process (a small query). Called once per run, before it executes.
+  virtual const engine::ExchangeBuilder* place(const engine::PreparedQuery& prepared) = 0;
+  /// Returns EXPLAIN's line saying where the fragment below the exchange runs.
+  virtual std::string explainLine(const engine::PreparedQuery& prepared) = 0;
+  /// Returns fields appended to the --profile object, each starting with ','.
+  virtual std::string profileFields() const = 0;
+};
+
+int runQuery(const QueryOptions& options, ExchangePlacement* placement = nullptr);
+int runExplain(const QueryOptions& options, ExchangePlacement* placement = nullptr);
 
 }  // namespace quarry::cli

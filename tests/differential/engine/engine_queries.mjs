@@ -21,11 +21,18 @@
 //   --jobs J          quarry processes at once (default 2)
 //   --format F        json (default) or ndjson
 //   --print-queries   print the queries, one a line, and exit
+//   --quarry-args A   extra arguments of every `quarry query`, split on spaces
+//                     (e.g. "--nodes 127.0.0.1:7001,127.0.0.1:7002 --token-file F")
+//   --data-nodes N    start N data nodes (`quarry serve` on 127.0.0.1, allowed to
+//                     read DIR, a fresh token) once the data is written, run every
+//                     query through them (--nodes ... --token-file ...) and stop
+//                     them at the end: the corpus through a cluster
 //
 // Exit status: 0 when all agree, 1 with the count of mismatches, 77 (ctest:
 // skipped) when the DuckDB oracle is not installed, 2 on bad usage.
 
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,13 +54,14 @@ function usage(message) {
   process.stderr.write(`engine_queries: ${message}\n` +
       'usage: node tests/differential/engine/engine_queries.mjs QUARRY DIR [--self-check] [--stub]\n' +
       '       [--count N] [--seed S] [--limit K] [--only I] [--jobs J] [--format json|ndjson]\n' +
-      '       [--print-queries]\n');
+      '       [--print-queries] [--quarry-args "ARGS"] [--data-nodes N]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const options = { count: 2000, seed: 1, limit: null, only: null, jobs: 2, format: 'json',
-                    selfCheck: false, stub: false, printQueries: false, positional: [] };
+                    selfCheck: false, stub: false, printQueries: false, positional: [],
+                    quarryArgs: [], dataNodes: 0 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -73,6 +81,8 @@ function parseArgs(argv) {
     else if (arg === '--limit') options.limit = number();
     else if (arg === '--jobs') options.jobs = Math.max(1, number());
     else if (arg === '--only') options.only = value();
+    else if (arg === '--quarry-args') options.quarryArgs = value().split(/\s+/).filter((a) => a !== '');
+    else if (arg === '--data-nodes') options.dataNodes = number();
     else if (arg === '--format') {
       options.format = value();
       if (!['json', 'ndjson'].includes(options.format)) usage('--format is json or ndjson');
@@ -107,6 +117,41 @@ function run(command, args, env) {
                        stderr: Buffer.concat(err).toString('utf8'), status, signal });
     });
   });
+}
+
+/// Starts `count` data nodes (`quarry serve`) on 127.0.0.1 allowed to read
+/// `root`; resolves to { args (the query options that use them), stop() }.
+async function startDataNodes(quarry, root, count) {
+  const tokenFile = join(root, 'cluster-token');
+  writeFileSync(tokenFile, randomBytes(24).toString('hex') + '\n', { mode: 0o600 });
+  const children = [];
+  const stop = () => { for (const child of children) child.kill('SIGTERM'); };
+  const addresses = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const child = spawn(quarry, ['serve', '--listen', '127.0.0.1:0', '--token-file', tokenFile,
+                                   '--allow-root', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      addresses.push(await new Promise((resolvePromise, reject) => {
+        let text = '';
+        const timer = setTimeout(() => reject(new Error('a data node did not start in 30 s')), 30_000);
+        child.on('exit', (code) => reject(new Error(`a data node exited with ${code}`)));
+        child.stdout.on('data', (d) => {
+          text += d;
+          const m = /^quarry serve: listening on (\S+)\n/.exec(text);
+          if (m) {
+            clearTimeout(timer);
+            resolvePromise(m[1]);
+          }
+        });
+      }));
+    }
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  process.stdout.write(`engine_queries: ${count} data nodes at ${addresses.join(', ')}\n`);
+  return { args: ['--nodes', addresses.join(','), '--token-file', tokenFile], stop };
 }
 
 const oneLine = (text) => text.replace(/\s*\n\s*/g, ' ');
@@ -166,6 +211,13 @@ async function main() {
   const prefix = options.stub ? [join(here, 'stub_quarry.mjs')] : [];
   const env = { ...process.env, QUARRY_STUB_CORPUS: corpusPath };
 
+  let cluster = null;
+  if (options.dataNodes > 0 && !options.selfCheck && !options.stub) {
+    cluster = await startDataNodes(quarry, dir, options.dataNodes);
+    process.on('exit', () => cluster.stop());
+  }
+  const queryArgs = [...options.quarryArgs, ...(cluster ? cluster.args : [])];
+
   const failures = [];
   if (!options.selfCheck && !options.stub && options.only === null) {
     // The files first, whole, through `quarry print` (the reader and the JSON
@@ -194,7 +246,7 @@ async function main() {
       stats.shapes[pair.shape] = (stats.shapes[pair.shape] ?? 0) + 1;
       if (pair.ordered) stats.ordered++;
       const quarryRun = options.selfCheck ? null
-          : run(command, [...prefix, 'query', pair.query, '--format', options.format], env);
+          : run(command, [...prefix, 'query', pair.query, '--format', options.format, ...queryArgs], env);
       let duck;
       try {
         duck = await duckdbResult(connection, pair.sql, T, options.selfCheck);
@@ -273,6 +325,7 @@ async function main() {
   process.stdout.write(`\nengine_queries: ${pairs.length} queries (${shapes}; ${stats.ordered} ordered), ` +
                        `${stats.rows} DuckDB rows, ${stats.emptyResults} empty results, ` +
                        `${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  if (cluster) cluster.stop();
   for (const c of connections) c.closeSync();
   setup.closeSync();
   instance.closeSync();

@@ -18,6 +18,10 @@ Block::Block(DataType type) : type_(type) {
 
 Block Block::nulls(DataType type, size_t count) {
   Block block(type);
+  if (type.kind == TypeKind::kNull) {  // stores nothing per position
+    block.size_ = count;
+    return block;
+  }
   block.reserve(count);
   for (size_t i = 0; i < count; ++i) block.appendNull();
   return block;

@@ -524,6 +524,7 @@ bool pushAggregatesToExternalSource(PlanNode& root, std::string* why) {
       answer = FileStatsSupplier(decisions.answered, found->request.columns, node.aggregates, node.mode).answer(false);
     }
     if (answer) {
+      node.answeredAtPlanning = true;
       auto page = std::make_shared<Page>(std::move(answer->page));
       auto delivered = std::make_shared<bool>(false);
       const uint64_t splits = decisions.answered.size() + decisions.skippedSplits, answered = decisions.answeredUnits,

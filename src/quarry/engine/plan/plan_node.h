@@ -52,6 +52,9 @@ struct PlanNode {
   // kLocalSource
   LocalSupplier supplier;
   std::string description;
+  /// Whether the supplier's page was computed from statistics when the plan was
+  /// optimized: running it reads nothing (the plan's Phase 2).
+  bool answeredAtPlanning = false;
   // kFilter
   BoundExprPtr predicate;
   // kEval: columns appended after the input's
