@@ -95,11 +95,11 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
     tests/differential/engine/pushdown_io.mjs $<TARGET_FILE:quarry>
     ${CMAKE_BINARY_DIR}/differential-pushdown-io)
   set_tests_properties(differential_pushdown_io PROPERTIES TIMEOUT 120)
-  # The same corpus (its first 300 queries and TPC-H) through a coordinator and
+  # The same corpus (all 2,000 queries and TPC-H) through a coordinator and
   # three data nodes that the runner starts on 127.0.0.1 and stops: the issue's
   # "results identical to in-process", checked against DuckDB's answers.
   quarry_add_node_test(differential_engine_queries_cluster
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
-    ${CMAKE_BINARY_DIR}/differential-engine-cluster --count 300 --data-nodes 3)
+    ${CMAKE_BINARY_DIR}/differential-engine-cluster --data-nodes 3)
   set_tests_properties(differential_engine_queries_cluster PROPERTIES TIMEOUT 900)
 endif()
