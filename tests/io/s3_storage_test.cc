@@ -71,6 +71,16 @@ class S3StorageTest : public ::testing::Test {
     return out;
   }
 
+  /// Configures the process as the AWS CLI would be for the test server.
+  void pointEnvironmentAtServer(ScopedEnvironment& environment) const {
+    environment.set("AWS_ENDPOINT_URL", server_.endpointUrl());
+    environment.set("AWS_ACCESS_KEY_ID", serverOptions_.accessKeyId);
+    environment.set("AWS_SECRET_ACCESS_KEY", serverOptions_.secretAccessKey);
+    environment.set("AWS_REGION", serverOptions_.region);
+    for (const char* name : {"AWS_ENDPOINT_URL_S3", "AWS_SESSION_TOKEN", "AWS_PROFILE"})
+      environment.unset(name);
+  }
+
   testing::S3TestServerOptions serverOptions_;
   testing::S3TestServer server_{serverOptions_};
 };
@@ -193,12 +203,7 @@ TEST_F(S3StorageTest, ConfigurationComesFromTheEnvironment) {
   QUARRY_S3_CLIENT_OR_SKIP(client);
   server_.putObject("bucket", "env.bin", bytesOf("from env"));
   ScopedEnvironment environment;
-  environment.set("AWS_ENDPOINT_URL", server_.endpointUrl());
-  environment.set("AWS_ACCESS_KEY_ID", serverOptions_.accessKeyId);
-  environment.set("AWS_SECRET_ACCESS_KEY", serverOptions_.secretAccessKey);
-  environment.set("AWS_REGION", serverOptions_.region);
-  for (const char* name : {"AWS_ENDPOINT_URL_S3", "AWS_SESSION_TOKEN", "AWS_PROFILE"})
-    environment.unset(name);
+  pointEnvironmentAtServer(environment);
   EXPECT_EQ(openS3Object("s3://bucket/env.bin")->size(), 8u);
   EXPECT_EQ(openObject("s3://bucket/env.bin")->size(), 8u);  // the scheme dispatch reaches S3
 }
@@ -224,12 +229,7 @@ TEST_F(S3StorageTest, AQueryReadsEachFooterOnceAndOnlyTheRowGroupsItNeeds) {
     server_.putObject("bucket", "t/part-" + std::to_string(f) + ".parquet", rowGroupsFile(1000 * f, 4));
   }
   ScopedEnvironment environment;
-  environment.set("AWS_ENDPOINT_URL", server_.endpointUrl());
-  environment.set("AWS_ACCESS_KEY_ID", serverOptions_.accessKeyId);
-  environment.set("AWS_SECRET_ACCESS_KEY", serverOptions_.secretAccessKey);
-  environment.set("AWS_REGION", serverOptions_.region);
-  for (const char* name : {"AWS_ENDPOINT_URL_S3", "AWS_SESSION_TOKEN", "AWS_PROFILE"})
-    environment.unset(name);
+  pointEnvironmentAtServer(environment);
 
   const uint64_t before = server_.requestCount();
   engine::PreparedQuery query =

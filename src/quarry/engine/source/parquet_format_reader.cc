@@ -260,8 +260,15 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int6
   throw Unsupported(uri + ": column " + leaf.path + ": an unknown physical type");
 }
 
-/// Opens `uri` and returns its footer through `cache` (decoded at most once per
-/// uri and size within the process).
+/// Opens the file of `split`: with the size and version its footer read learnt,
+/// a remote file opens without a request (every answer still checked against them).
+std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split) {
+  if (split.fileSize == 0) return io::openObject(split.uri);
+  return io::openObject(split.uri, io::ObjectIdentity{split.fileSize, split.fileVersion});
+}
+
+/// Returns the footer of `object` through `cache` (decoded at most once per uri,
+/// size and version within the process).
 std::shared_ptr<const parquet::ParquetFooter> cachedFooter(parquet::FooterCache& cache,
                                                            io::StorageObject& object) {
   // The engine reads a file's footer for its metadata, then again for each split:
@@ -297,8 +304,7 @@ class ParquetSplitScan {
     const std::string& uri = split_.uri;
     // The split knows the file's identity from the footer read that made it: a
     // remote file then opens without a request, its footer from the cache.
-    auto object = split_.fileSize > 0 ? io::openObject(uri, io::ObjectIdentity{split_.fileSize, split_.fileVersion})
-                                      : io::openObject(uri);
+    auto object = openSplitFile(split_);
     auto footer = cachedFooter(owner_.footerCache(), *object);
     parquet::ReaderOptions options;
     options.threads = 1;  // the engine runs splits in parallel
@@ -584,8 +590,7 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
 }
 
 std::vector<FileSplit> ParquetFormatReader::units(const FileSplit& split) const {
-  auto object = split.fileSize > 0 ? io::openObject(split.uri, io::ObjectIdentity{split.fileSize, split.fileVersion})
-                                   : io::openObject(split.uri);
+  auto object = openSplitFile(split);
   auto footer = cachedFooter(footers_, *object);
   parquet::FileSchema schema;
   try {
