@@ -21,14 +21,6 @@ namespace {
 constexpr int kExitFailure = 1;
 constexpr int64_t kDefaultTimeoutMs = 10 * 60 * 1000;
 
-const engine::PlanNode* findExchange(const engine::PlanNode& node) {
-  if (node.kind == engine::PlanKind::kExchange) return &node;
-  for (const engine::PlanNodePtr& child : node.children) {
-    if (const engine::PlanNode* found = findExchange(*child)) return found;
-  }
-  return nullptr;
-}
-
 /// The node at the bottom of `node`'s chain.
 const engine::PlanNode& bottomOf(const engine::PlanNode& node) {
   const engine::PlanNode* current = &node;

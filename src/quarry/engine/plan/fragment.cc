@@ -11,16 +11,6 @@ namespace quarry::engine {
 
 namespace {
 
-/// The first ExchangeExec from the root down, or nullptr.
-const PlanNode* findExchange(const PlanNode& root) {
-  const PlanNode* current = &root;
-  while (current != nullptr) {
-    if (current->kind == PlanKind::kExchange) return current;
-    current = current->children.empty() ? nullptr : current->children[0].get();
-  }
-  return nullptr;
-}
-
 bool readsExternalSource(const PlanNode& node) {
   if (node.kind == PlanKind::kExternalSource) return true;
   for (const PlanNodePtr& child : node.children) {

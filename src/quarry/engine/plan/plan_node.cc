@@ -131,4 +131,12 @@ std::string explain(const PlanNode& root) {
   return out;
 }
 
+const PlanNode* findExchange(const PlanNode& root) {
+  if (root.kind == PlanKind::kExchange) return &root;
+  for (const PlanNodePtr& child : root.children) {
+    if (const PlanNode* found = findExchange(*child)) return found;
+  }
+  return nullptr;
+}
+
 }  // namespace quarry::engine

@@ -82,6 +82,10 @@ struct PlanNode {
 ///       ExternalSourceExec[files=3, splits=12, columns=[a, b], filter=gt(a, 5)]
 std::string explain(const PlanNode& root);
 
+/// The first ExchangeExec at or below `root` (the data-node fragment is its
+/// input), or nullptr.
+const PlanNode* findExchange(const PlanNode& root);
+
 /// The node's name as EXPLAIN and --profile show it ("AggregateExec[FINAL]").
 std::string nodeName(const PlanNode& node);
 
