@@ -107,7 +107,6 @@ constexpr std::array<uint16_t, 256> makeTagTable() {
 }
 
 constexpr std::array<uint16_t, 256> kTagTable = makeTagTable();
-constexpr uint32_t kTrailerMask[5] = {0, 0xff, 0xffff, 0xffffff, 0xffffffff};
 
 }  // namespace
 
@@ -142,42 +141,47 @@ const char* decompressSnappyBlock(std::span<const uint8_t> input, std::span<uint
 
   while (ip < ipEnd) {
     const uint8_t tag = *ip++;
-    const uint16_t entry = kTagTable[tag];
-    const size_t extra = entry >> 11;
-    // The bytes after the tag (literal length or copy offset), one load where
-    // four input bytes remain.
-    uint32_t trailer;
-    if (ipEnd - ip >= 4) {
-      uint32_t word;
-      std::memcpy(&word, ip, 4);
-      trailer = word & kTrailerMask[extra];
-    } else {
-      if (static_cast<size_t>(ipEnd - ip) < extra) {
-        return (tag & 3) == 0 ? "a literal's length is cut off" : "a copy's offset is cut off";
-      }
-      trailer = loadLe(ip, extra);
-    }
-    ip += extra;
     if ((tag & 3) == 0) {
-      const size_t len = (entry & 0xff) + static_cast<size_t>(trailer);
-      // The common short literal: one 16-byte move, input and output permitting.
+      // A literal. Up to 60 bytes its length is in the tag, so the next tag's
+      // position waits on no table lookup; beyond, the length - 1 follows in
+      // 1-4 bytes.
+      size_t len;
+      if (tag < 60 << 2) {
+        len = (tag >> 2) + 1u;
+      } else {
+        const size_t extra = (tag >> 2) - 59u;
+        if (static_cast<size_t>(ipEnd - ip) < extra) return "a literal's length is cut off";
+        len = loadLe(ip, extra) + size_t{1};
+        ip += extra;
+      }
+      if (len > static_cast<size_t>(opEnd - op)) return "it decompresses to more bytes than announced";
       if (len <= 16 && ipEnd - ip >= 16 && opCapEnd - op >= 16) {
-        if (len > static_cast<size_t>(opEnd - op)) return "it decompresses to more bytes than announced";
-        copy16(op, ip);
+        copy16(op, ip);  // the common short literal: one 16-byte move
       } else if (len <= 64 && static_cast<size_t>(ipEnd - ip) >= len + 16 &&
                  static_cast<size_t>(opCapEnd - op) >= len + 16) {
-        // Text: literals of a few words, 16 bytes at a time.
-        if (len > static_cast<size_t>(opEnd - op)) return "it decompresses to more bytes than announced";
-        for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
+        for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);  // text: a few words
       } else {
         if (len > static_cast<size_t>(ipEnd - ip)) return "a literal runs past the end of the input";
-        if (len > static_cast<size_t>(opEnd - op)) return "it decompresses to more bytes than announced";
         std::memcpy(op, ip, len);
       }
       op += len;
       ip += len;
       continue;
     }
+    // A copy: its length, offset bits and size from one table lookup, the offset
+    // from one load where four input bytes remain.
+    const uint16_t entry = kTagTable[tag];
+    const size_t extra = entry >> 11;
+    uint32_t trailer;
+    if (ipEnd - ip >= 4) {
+      uint32_t word;
+      std::memcpy(&word, ip, 4);
+      trailer = static_cast<uint32_t>(word & ((uint64_t{1} << (8 * extra)) - 1));
+    } else {
+      if (static_cast<size_t>(ipEnd - ip) < extra) return "a copy's offset is cut off";
+      trailer = loadLe(ip, extra);
+    }
+    ip += extra;
     const size_t len = entry & 0xff;
     const size_t offset = (entry & 0x700) + static_cast<size_t>(trailer);
     if (offset == 0 || offset > static_cast<size_t>(op - outStart)) {
