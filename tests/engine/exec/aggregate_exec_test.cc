@@ -221,6 +221,66 @@ TEST(AggregateExec, AvgMatchesDuckDBBitForBit) {
   EXPECT_EQ(std::get<double>(rows[0][2]), 0.42);
 }
 
+TEST(AggregateExec, OneGroupRunningSumsIgnoreWhatANullPositionHolds) {
+  // With one group, SUM/AVG/COUNT add a page in a running register sum; a null
+  // position contributes nothing, whatever value its producer left in it (here
+  // 999, NaN and 10^30, which a per-row path never reads either).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Int128 huge = static_cast<Int128>(1000000000000000LL) * 1000000000000000LL;
+  const std::vector<uint8_t> validity{1, 0, 1};
+  std::vector<Block> blocks;
+  blocks.push_back(Block::fromValues(DataType::int64(), std::vector<int64_t>{5, 999, 7}, validity));
+  blocks.push_back(Block::fromValues(DataType::float64(), std::vector<double>{1.5, nan, 2.5}, validity));
+  blocks.push_back(Block::fromValues(DataType::decimal(12, 2), std::vector<Int128>{150, huge, -25}, validity));
+  const Schema schema{{"a", DataType::int64()}, {"d", DataType::float64()}, {"m", DataType::decimal(12, 2)}};
+  std::vector<Page> pages;
+  pages.emplace_back(std::move(blocks), 3);
+  AggregateExec agg(sourceOf(schema, std::move(pages)), AggregatorMode::kSingle, {},
+                    {spec(AggregateFunction::kSum, 0, DataType::int64(), "sa"),
+                     spec(AggregateFunction::kAvg, 0, DataType::int64(), "aa"),
+                     spec(AggregateFunction::kCount, 0, DataType::int64(), "ca"),
+                     spec(AggregateFunction::kSum, 1, DataType::float64(), "sd"),
+                     spec(AggregateFunction::kAvg, 1, DataType::float64(), "ad"),
+                     spec(AggregateFunction::kSum, 2, DataType::decimal(12, 2), "sm"),
+                     spec(AggregateFunction::kAvg, 2, DataType::decimal(12, 2), "am")});
+  const std::vector<Row> rows = drain(agg);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (Row{i64(12), f64(6.0), i64(2), f64(4.0), f64(2.0), dec(125), f64(0.625)}));
+}
+
+TEST(AggregateExec, OneGroupSumOverflowNamesTheSameValuesAsPerRow) {
+  // The running sum stops at the first addition that overflows, past a null, and
+  // names its operands: "Overflow in SUM (total): 9223372036854775807 + 1".
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const Schema schema{{"a", DataType::int64()}};
+  AggregateExec agg(sourceOf(schema, {pageOfRows(schema, {{i64(max - 1)}, {kNull}, {i64(1)}, {i64(1)}})}),
+                    AggregatorMode::kSingle, {}, {spec(AggregateFunction::kSum, 0, DataType::int64(), "total")});
+  try {
+    agg.next();
+    FAIL() << "no overflow error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("Overflow in SUM (total): 9223372036854775807 + 1 does not fit in int64"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(AggregateExec, GroupedSumsAgreeBeforeAndAfterASecondGroupAppears) {
+  // A grouped aggregation runs the one-group path while it has seen one key, and
+  // the per-row path once a page brings a second.
+  const Schema schema{{"g", DataType::string()}, {"a", DataType::int64()}, {"d", DataType::float64()}};
+  std::vector<Page> pages{pageOfRows(schema, {{str("x"), i64(1), f64(0.5)}, {str("x"), kNull, kNull}}),
+                          pageOfRows(schema, {{str("y"), i64(10), f64(1.0)}, {str("x"), i64(2), f64(0.25)}}),
+                          pageOfRows(schema, {{str("x"), i64(4), kNull}})};
+  AggregateExec agg(sourceOf(schema, std::move(pages)), AggregatorMode::kSingle, {0},
+                    {spec(AggregateFunction::kSum, 1, DataType::int64(), "s"),
+                     spec(AggregateFunction::kAvg, 2, DataType::float64(), "a"),
+                     spec(AggregateFunction::kCount, 1, DataType::int64(), "c"),
+                     spec(AggregateFunction::kCountStar, -1, DataType::null(), "n")});
+  EXPECT_EQ(sorted(drain(agg)), sorted({{str("x"), i64(7), f64(0.375), i64(3), i64(4)},
+                                        {str("y"), i64(10), f64(1.0), i64(1), i64(1)}}));
+}
+
 TEST(AggregateExec, MinMaxOfDoublesPutNaNAboveEverything) {
   // "Double order: NaN compares greater than every other double" (MIN/MAX follow it).
   const Schema schema{{"d", DataType::float64()}};

@@ -54,6 +54,22 @@ Block booleanBlock(const std::vector<uint8_t>& flags) {
   return out;
 }
 
+/// The number of non-null positions of `block`.
+size_t valueCount(const Block& block) {
+  if (block.type().kind == TypeKind::kNull) return 0;
+  const std::span<const uint8_t> valid = block.validity();
+  if (valid.empty()) return block.size();
+  size_t count = 0;
+  for (uint8_t v : valid) count += v;
+  return count;
+}
+
+[[noreturn]] void throwSumOverflow(const char* function, const std::string& name, const std::string& sum,
+                                   const std::string& value, const std::string& limit) {
+  throw InvalidArgument(std::string("Overflow in ") + function + " (" + name + "): " + sum + " + " + value +
+                        " does not fit in " + limit);
+}
+
 Block int64Block(const std::vector<int64_t>& values) {
   Block out(DataType::int64());
   out.reserve(values.size());
@@ -75,6 +91,12 @@ class CountAggregator final : public Aggregator {
 
   void addInput(const Page& page, std::span<const uint32_t> groupIds) override {
     const size_t n = page.positionCount();
+    if (counts_.size() == 1) {  // one group: every row's id is 0
+      if (n == 0) return;
+      seen_[0] = 1;
+      counts_[0] += static_cast<int64_t>(star_ ? n : valueCount(page.block(channel_)));
+      return;
+    }
     if (star_ || !page.block(channel_).hasNulls()) {
       for (size_t r = 0; r < n; ++r) {
         ++counts_[groupIds[r]];
@@ -201,10 +223,24 @@ class SumAggregator final : public Aggregator {
     const Block& block = page.block(spec_.inputChannel);
     if (block.type().kind == TypeKind::kNull) return;
     const std::span<const T> values = block.values<T>();
-    const bool nulls = block.hasNulls();
-    for (size_t r = 0; r < block.size(); ++r) {
-      if (nulls && block.isNull(r)) continue;
-      add(groupIds[r], static_cast<A>(values[r]));
+    const std::span<const uint8_t> valid = block.validity();  // empty: no nulls
+    if (sums_.size() == 1) {  // one group: a running sum in a register
+      if (valueCount(block) == 0) return;
+      A sum = sums_[0];
+      for (size_t r = 0; r < values.size(); ++r) {
+        // A null adds zero (its stored value may be anything a producer left there).
+        const A v = valid.empty() || valid[r] ? static_cast<A>(values[r]) : A{};
+        sum = plus(sum, v);
+      }
+      sums_[0] = sum;
+      seen_[0] = 1;
+      return;
+    }
+    for (size_t r = 0; r < values.size(); ++r) {
+      if (!valid.empty() && !valid[r]) continue;
+      const uint32_t g = groupIds[r];
+      sums_[g] = plus(sums_[g], static_cast<A>(values[r]));
+      seen_[g] = 1;
     }
   }
 
@@ -244,18 +280,21 @@ class SumAggregator final : public Aggregator {
   }
 
  private:
-  void add(uint32_t g, A v) {
+  /// sum + v; an integer sum that overflows A is an InvalidArgument. (A double sum
+  /// starts at +0.0 and so never holds -0.0: adding +0.0 for a null changes nothing.)
+  A plus(A sum, A v) const {
     if constexpr (std::is_same_v<A, double>) {
-      sums_[g] += v;
+      return sum + v;
     } else {
       A result;
-      if (__builtin_add_overflow(sums_[g], v, &result)) {
-        throw InvalidArgument(std::string("Overflow in SUM (") + spec_.name +
-                              "): " + valueText(sums_[g]) + " + " + valueText(v) +
-                              " does not fit in " + resultType_.toString());
-      }
-      sums_[g] = result;
+      if (__builtin_add_overflow(sum, v, &result)) [[unlikely]]
+        throwSumOverflow("SUM", spec_.name, valueText(sum), valueText(v), resultType_.toString());
+      return result;
     }
+  }
+
+  void add(uint32_t g, A v) {
+    sums_[g] = plus(sums_[g], v);
     seen_[g] = 1;
   }
 
@@ -283,9 +322,21 @@ class AvgAggregator final : public Aggregator {
     const Block& block = page.block(spec_.inputChannel);
     if (block.type().kind == TypeKind::kNull) return;
     const std::span<const T> values = block.values<T>();
-    const bool nulls = block.hasNulls();
-    for (size_t r = 0; r < block.size(); ++r) {
-      if (nulls && block.isNull(r)) continue;
+    const std::span<const uint8_t> valid = block.validity();  // empty: no nulls
+    if (sums_.size() == 1) {  // one group: a running sum in a register
+      const size_t count = valueCount(block);
+      if (count == 0) return;
+      A sum = sums_[0];
+      for (size_t r = 0; r < values.size(); ++r) {
+        const A v = valid.empty() || valid[r] ? static_cast<A>(values[r]) : A{};
+        sum = plus(sum, v);
+      }
+      sums_[0] = sum;
+      counts_[0] += static_cast<int64_t>(count);
+      return;
+    }
+    for (size_t r = 0; r < values.size(); ++r) {
+      if (!valid.empty() && !valid[r]) continue;
       add(groupIds[r], static_cast<A>(values[r]), 1);
     }
   }
@@ -325,18 +376,20 @@ class AvgAggregator final : public Aggregator {
   }
 
  private:
-  void add(uint32_t g, A v, int64_t count) {
+  /// sum + v; an exact sum that overflows 128 bits is an InvalidArgument.
+  A plus(A sum, A v) const {
     if constexpr (std::is_same_v<A, double>) {
-      sums_[g] += v;
+      return sum + v;
     } else {
       A result;
-      if (__builtin_add_overflow(sums_[g], v, &result)) {
-        throw InvalidArgument(std::string("Overflow in AVG (") + spec_.name +
-                              "): " + int128ToString(sums_[g]) + " + " + int128ToString(v) +
-                              " does not fit in 128 bits");
-      }
-      sums_[g] = result;
+      if (__builtin_add_overflow(sum, v, &result)) [[unlikely]]
+        throwSumOverflow("AVG", spec_.name, int128ToString(sum), int128ToString(v), "128 bits");
+      return result;
     }
+  }
+
+  void add(uint32_t g, A v, int64_t count) {
+    sums_[g] = plus(sums_[g], v);
     counts_[g] += count;
   }
 

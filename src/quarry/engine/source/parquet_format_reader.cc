@@ -95,31 +95,33 @@ struct LeafConversion {
   DataType type;
 };
 
-/// Appends rows [offset, offset + count) of `batch` to `out` (of the leaf's
-/// engine type) through `convert(denseIndex)`, then sets the validity.
+/// Sets `out` (of the leaf's engine type) to rows [offset, offset + count) of
+/// `batch`, each value through `convert(denseIndex)`, written straight into the
+/// block's storage (a null's position holds zero).
 template <typename T, typename Convert>
 void fillFixed(const parquet::ColumnBatch& batch, int64_t offset, int64_t count, Block& out,
                Convert convert) {
   const parquet::ColumnChunkData& data = batch.data();
-  out.reserve(static_cast<size_t>(count));
+  const size_t n = static_cast<size_t>(count);
+  std::vector<T> values(n);
   if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
-    for (int64_t r = offset; r < offset + count; ++r) out.append<T>(convert(r));
+    for (size_t k = 0; k < n; ++k) values[k] = convert(offset + static_cast<int64_t>(k));
+    out = Block::fromValues(out.type(), std::move(values));
     return;
   }
-  std::span<const int64_t> index = batch.valueIndex();
-  std::vector<uint8_t> validity(static_cast<size_t>(count), 1);
+  const int64_t* index = batch.valueIndex().data() + offset;
+  std::vector<uint8_t> validity(n, 1);
   bool anyNull = false;
-  for (int64_t r = offset; r < offset + count; ++r) {
-    const int64_t v = index[static_cast<size_t>(r)];
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t v = index[k];
     if (v < 0) {
-      out.append<T>(T{});
-      validity[static_cast<size_t>(r - offset)] = 0;
+      validity[k] = 0;
       anyNull = true;
     } else {
-      out.append<T>(convert(v));
+      values[k] = convert(v);
     }
   }
-  if (anyNull) out.setValidity(std::move(validity));
+  out = Block::fromValues(out.type(), std::move(values), anyNull ? std::move(validity) : std::vector<uint8_t>{});
 }
 
 void fillBytes(const parquet::ColumnBatch& batch, int64_t offset, int64_t count, Block& out) {
