@@ -17,6 +17,7 @@
 #include "quarry/cli/query_command.h"
 #include "quarry/cli/schema_command.h"
 #include "quarry/common/error.h"
+#include "quarry/common/process_memory.h"
 
 namespace {
 
@@ -42,6 +43,7 @@ int fail(const std::string& file, bool json, const std::string& partial, const c
 }  // namespace
 
 int main(int argc, char** argv) {
+  quarry::keepFreedMemory();
   if (quarry::cli::wantsCluster(argc, argv)) {
     return quarry::cli::launchCluster(argc, argv);  // returns only on failure
   }

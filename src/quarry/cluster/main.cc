@@ -7,8 +7,10 @@
 
 #include "quarry/cluster/cluster_query_command.h"
 #include "quarry/cluster/serve_command.h"
+#include "quarry/common/process_memory.h"
 
 int main(int argc, char** argv) {
+  quarry::keepFreedMemory();
   const std::string_view command = argc > 1 ? argv[1] : "";
   if (command == "serve") return quarry::cluster::runServeCommand(argc - 1, argv + 1);
   if (command == "query" || command == "explain") return quarry::cluster::runClusterQueryCommand(argc - 1, argv + 1);
