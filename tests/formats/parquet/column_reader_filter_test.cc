@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -174,23 +175,39 @@ ReaderOptions withPruning(bool pruning) {
   return options;
 }
 
+/// With `selectionVector` (ReaderOptions::selectionVector), a batch's columns hold
+/// its whole row group and selectedRows() names the rows the filter kept.
 Table viaColumnReaders(const std::string& path, const ColumnProjection& projection,
-                       const FilterPredicate& filter, bool pruning, ReaderMetrics* metrics = nullptr) {
-  auto file = ParquetFileReader::open(path, withPruning(pruning));
+                       const FilterPredicate& filter, bool pruning, ReaderMetrics* metrics = nullptr,
+                       bool selectionVector = false) {
+  ReaderOptions options = withPruning(pruning);
+  options.selectionVector = selectionVector;
+  auto file = ParquetFileReader::open(path, options);
   auto readers = file->columnReaders(projection, filter);
   Table out;
   while (readers->nextBatch()) {
     const size_t first = out.size();
-    int64_t rows = -1;
+    const int64_t rows = readers->rowCount();
+    const std::span<const int64_t> selected = readers->selectedRows();
+    EXPECT_GT(rows, 0) << path << ": a batch without rows";
+    if (!selectionVector) {
+      EXPECT_TRUE(selected.empty()) << path;
+    }
+    if (!selected.empty()) {
+      EXPECT_EQ(static_cast<int64_t>(selected.size()), rows) << path;
+    }
+    out.resize(first + static_cast<size_t>(rows));
     for (size_t c = 0; c < readers->getColumnCount(); ++c) {
       const ColumnBatch batch = readers->column(c);
-      if (rows < 0) {
-        rows = batch.rowCount();
-        EXPECT_GT(rows, 0) << path << ": a batch without rows";
-        out.resize(first + static_cast<size_t>(rows));
+      if (selected.empty()) {
+        EXPECT_EQ(batch.rowCount(), rows) << path;
+      } else {
+        EXPECT_GT(batch.rowCount(), rows) << path << ": the whole row group, of which some rows are kept";
       }
       const BatchLeaf leaf(batch);
-      for (int64_t r = 0; r < rows; ++r) out[first + static_cast<size_t>(r)].push_back(leaf.row(r));
+      for (int64_t r = 0; r < rows; ++r) {
+        out[first + static_cast<size_t>(r)].push_back(leaf.row(selected.empty() ? r : selected[static_cast<size_t>(r)]));
+      }
     }
   }
   if (metrics != nullptr) *metrics = readers->metrics();
@@ -210,15 +227,18 @@ Table viaRowReader(const std::string& path, const ColumnProjection& projection,
   return out;
 }
 
-/// Expects ColumnReaders and RowReader to give the same rows, pruning on and off;
-/// returns them.
+/// Expects ColumnReaders (selected rows copied out, or named by selectedRows())
+/// and RowReader to give the same rows, pruning on and off; returns them.
 Table expectSameRows(const std::string& path, const ColumnProjection& projection,
                      const FilterPredicate& filter) {
   Table rows;
   for (const bool pruning : {true, false}) {
     rows = viaRowReader(path, projection, filter, pruning);
-    EXPECT_EQ(viaColumnReaders(path, projection, filter, pruning), rows)
-        << path << " with metadata pruning " << (pruning ? "on" : "off");
+    for (const bool selectionVector : {false, true}) {
+      EXPECT_EQ(viaColumnReaders(path, projection, filter, pruning, nullptr, selectionVector), rows)
+          << path << " with metadata pruning " << (pruning ? "on" : "off") << ", selection vector "
+          << (selectionVector ? "on" : "off");
+    }
   }
   return rows;
 }

@@ -95,25 +95,39 @@ struct LeafConversion {
   DataType type;
 };
 
-/// Sets `out` (of the leaf's engine type) to rows [offset, offset + count) of
-/// `batch`, each value through `convert(denseIndex)`, written straight into the
-/// block's storage (a null's position holds zero).
+/// The rows of a batch a page takes: [offset, offset + count), or, when the
+/// reader keeps a selection apart, the selected rows at [offset, offset + count).
+struct BatchRows {
+  int64_t offset = 0;
+  int64_t count = 0;
+  const int64_t* selected = nullptr;  // null: every row of the batch
+  int64_t operator[](size_t k) const {
+    return selected != nullptr ? selected[k] : offset + static_cast<int64_t>(k);
+  }
+};
+
+/// Sets `out` (of the leaf's engine type) to `rows` of `batch`, each value
+/// through `convert(denseIndex)`, written straight into the block's storage (a
+/// null's position holds zero).
 template <typename T, typename Convert>
-void fillFixed(const parquet::ColumnBatch& batch, int64_t offset, int64_t count, Block& out,
-               Convert convert) {
+void fillFixed(const parquet::ColumnBatch& batch, const BatchRows& rows, Block& out, Convert convert) {
   const parquet::ColumnChunkData& data = batch.data();
-  const size_t n = static_cast<size_t>(count);
+  const size_t n = static_cast<size_t>(rows.count);
   std::vector<T> values(n);
   if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
-    for (size_t k = 0; k < n; ++k) values[k] = convert(offset + static_cast<int64_t>(k));
+    if (rows.selected == nullptr) {
+      for (size_t k = 0; k < n; ++k) values[k] = convert(rows.offset + static_cast<int64_t>(k));
+    } else {
+      for (size_t k = 0; k < n; ++k) values[k] = convert(rows.selected[k]);
+    }
     out = Block::fromValues(out.type(), std::move(values));
     return;
   }
-  const int64_t* index = batch.valueIndex().data() + offset;
+  const int64_t* index = batch.valueIndex().data();
   std::vector<uint8_t> validity(n, 1);
   bool anyNull = false;
   for (size_t k = 0; k < n; ++k) {
-    const int64_t v = index[k];
+    const int64_t v = index[rows[k]];
     if (v < 0) {
       validity[k] = 0;
       anyNull = true;
@@ -124,26 +138,27 @@ void fillFixed(const parquet::ColumnBatch& batch, int64_t offset, int64_t count,
   out = Block::fromValues(out.type(), std::move(values), anyNull ? std::move(validity) : std::vector<uint8_t>{});
 }
 
-void fillBytes(const parquet::ColumnBatch& batch, int64_t offset, int64_t count, Block& out) {
+void fillBytes(const parquet::ColumnBatch& batch, const BatchRows& rows, Block& out) {
   const parquet::ColumnChunkData& data = batch.data();
-  out.reserve(static_cast<size_t>(count));
+  const size_t n = static_cast<size_t>(rows.count);
+  out.reserve(n);
   if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
-    if (data.valueWidth == 0) {  // BYTE_ARRAY: one copy of the run's bytes
+    if (data.valueWidth == 0 && rows.selected == nullptr) {  // BYTE_ARRAY: one copy of the run's bytes
       out.appendBytesRun(reinterpret_cast<const char*>(data.byteData.data()),
-                         std::span<const int64_t>(data.offsets.data() + offset, static_cast<size_t>(count) + 1));
+                         std::span<const int64_t>(data.offsets.data() + rows.offset, n + 1));
       return;
     }
-    for (int64_t r = offset; r < offset + count; ++r) out.appendBytes(data.bytes(r));
+    for (size_t k = 0; k < n; ++k) out.appendBytes(data.bytes(rows[k]));
     return;
   }
   std::span<const int64_t> index = batch.valueIndex();
-  std::vector<uint8_t> validity(static_cast<size_t>(count), 1);
+  std::vector<uint8_t> validity(n, 1);
   bool anyNull = false;
-  for (int64_t r = offset; r < offset + count; ++r) {
-    const int64_t v = index[static_cast<size_t>(r)];
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t v = index[static_cast<size_t>(rows[k])];
     if (v < 0) {
       out.appendBytes({});
-      validity[static_cast<size_t>(r - offset)] = 0;
+      validity[k] = 0;
       anyNull = true;
     } else {
       out.appendBytes(data.bytes(v));
@@ -152,34 +167,34 @@ void fillBytes(const parquet::ColumnBatch& batch, int64_t offset, int64_t count,
   if (anyNull) out.setValidity(std::move(validity));
 }
 
-/// Rows [offset, offset + count) of `batch` as a block of `type` (the leaf's engine type).
-Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int64_t offset,
-                   int64_t count, const std::string& uri) {
+/// `rows` of `batch` as a block of `type` (the leaf's engine type).
+Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, const BatchRows& rows,
+                   const std::string& uri) {
   const parquet::SchemaNode& leaf = batch.leaf();
   const parquet::ColumnChunkData& data = batch.data();
   Block out(type);
-  if (type.kind == TypeKind::kNull) return Block::nulls(type, static_cast<size_t>(count));
+  if (type.kind == TypeKind::kNull) return Block::nulls(type, static_cast<size_t>(rows.count));
   switch (*leaf.physicalType) {
     case PhysicalType::BOOLEAN: {
       auto v = data.values<uint8_t>();
-      fillFixed<uint8_t>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+      fillFixed<uint8_t>(batch, rows, out, [&](int64_t i) { return v[i]; });
       return out;
     }
     case PhysicalType::INT32: {
       auto v = data.values<int32_t>();
       switch (type.kind) {
         case TypeKind::kInt64:  // INT(32, unsigned)
-          fillFixed<int64_t>(batch, offset, count, out,
+          fillFixed<int64_t>(batch, rows, out,
                              [&](int64_t i) { return int64_t{static_cast<uint32_t>(v[i])}; });
           return out;
         case TypeKind::kTime:  // TIME(MILLIS)
-          fillFixed<int64_t>(batch, offset, count, out, [&](int64_t i) { return int64_t{v[i]}; });
+          fillFixed<int64_t>(batch, rows, out, [&](int64_t i) { return int64_t{v[i]}; });
           return out;
         case TypeKind::kDecimal:
-          fillFixed<Int128>(batch, offset, count, out, [&](int64_t i) { return Int128{v[i]}; });
+          fillFixed<Int128>(batch, rows, out, [&](int64_t i) { return Int128{v[i]}; });
           return out;
         default:  // int32, date; INT(8|16, unsigned) values are their int32 values
-          fillFixed<int32_t>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+          fillFixed<int32_t>(batch, rows, out, [&](int64_t i) { return v[i]; });
           return out;
       }
     }
@@ -187,20 +202,20 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int6
       auto v = data.values<int64_t>();
       switch (type.kind) {
         case TypeKind::kUInt64:
-          fillFixed<uint64_t>(batch, offset, count, out,
+          fillFixed<uint64_t>(batch, rows, out,
                               [&](int64_t i) { return static_cast<uint64_t>(v[i]); });
           return out;
         case TypeKind::kDecimal:
-          fillFixed<Int128>(batch, offset, count, out, [&](int64_t i) { return Int128{v[i]}; });
+          fillFixed<Int128>(batch, rows, out, [&](int64_t i) { return Int128{v[i]}; });
           return out;
         default:  // int64, time, timestamp
-          fillFixed<int64_t>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+          fillFixed<int64_t>(batch, rows, out, [&](int64_t i) { return v[i]; });
           return out;
       }
     }
     case PhysicalType::INT96: {
       const uint8_t* base = data.fixedValues.data();
-      fillFixed<int64_t>(batch, offset, count, out, [&](int64_t i) {
+      fillFixed<int64_t>(batch, rows, out, [&](int64_t i) {
         const uint8_t* p = base + i * 12;
         const int64_t nanosOfDay = littleEndian<int64_t>(p);
         const int64_t julianDay = littleEndian<int32_t>(p + 8);
@@ -220,18 +235,18 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int6
     }
     case PhysicalType::FLOAT: {
       auto v = data.values<float>();
-      fillFixed<double>(batch, offset, count, out, [&](int64_t i) { return double{v[i]}; });
+      fillFixed<double>(batch, rows, out, [&](int64_t i) { return double{v[i]}; });
       return out;
     }
     case PhysicalType::DOUBLE: {
       auto v = data.values<double>();
-      fillFixed<double>(batch, offset, count, out, [&](int64_t i) { return v[i]; });
+      fillFixed<double>(batch, rows, out, [&](int64_t i) { return v[i]; });
       return out;
     }
     case PhysicalType::BYTE_ARRAY:
     case PhysicalType::FIXED_LEN_BYTE_ARRAY: {
       if (type.kind == TypeKind::kDecimal) {
-        fillFixed<Int128>(batch, offset, count, out, [&](int64_t i) {
+        fillFixed<Int128>(batch, rows, out, [&](int64_t i) {
           const std::string_view b = data.bytes(i);
           if (b.size() > 16) {
             throw CorruptFile(uri + ": column " + leaf.path + ": a " + type.toString() +
@@ -243,19 +258,19 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, int6
       }
       if (type.kind == TypeKind::kDouble && leaf.logicalType.kind == LKind::DECIMAL) {
         const int32_t scale = leaf.logicalType.scale;
-        fillFixed<double>(batch, offset, count, out,
+        fillFixed<double>(batch, rows, out,
                           [&](int64_t i) { return bigEndianDecimalToDouble(data.bytes(i), scale); });
         return out;
       }
       if (type.kind == TypeKind::kDouble) {  // FLOAT16
-        fillFixed<double>(batch, offset, count, out, [&](int64_t i) {
+        fillFixed<double>(batch, rows, out, [&](int64_t i) {
           const std::string_view b = data.bytes(i);
           return halfToDouble(static_cast<uint16_t>(static_cast<uint8_t>(b[0]) |
                                                     (static_cast<uint8_t>(b[1]) << 8)));
         });
         return out;
       }
-      fillBytes(batch, offset, count, out);
+      fillBytes(batch, rows, out);
       return out;
     }
   }
@@ -310,6 +325,7 @@ class ParquetSplitScan {
     auto footer = cachedFooter(owner_.footerCache(), *object);
     parquet::ReaderOptions options;
     options.threads = 1;  // the engine runs splits in parallel
+    options.selectionVector = true;  // convertBatch gathers the filter's rows: no copy before it
     file_ = parquet::ParquetFileReader::open(std::move(object), footer, options);
     fileSize_ = file_->storage().size();
     const parquet::FileSchema& schema = file_->schema();
@@ -405,11 +421,16 @@ class ParquetSplitScan {
     const bool more = readers_->nextBatch();
     publish();
     if (!more) return false;
-    batchRows_ = readers_->column(0).rowCount();
+    batchRows_ = readers_->rowCount();
     return true;
   }
 
   Page makePage(int64_t offset, int64_t count) {
+    BatchRows rows{offset, count, nullptr};
+    if (readers_) {
+      const std::span<const int64_t> selected = readers_->selectedRows();
+      if (!selected.empty()) rows.selected = selected.data() + offset;
+    }
     std::vector<Block> blocks;
     blocks.reserve(sources_.size());
     const size_t n = static_cast<size_t>(count);
@@ -431,8 +452,8 @@ class ParquetSplitScan {
           for (size_t k = 0; k < n; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
           break;
         default:
-          block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i],
-                               offset, count, split_.uri);
+          block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i], rows,
+                               split_.uri);
           break;
       }
       if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);

@@ -50,6 +50,7 @@ void ColumnReaders::releaseCurrent() {
   }
   current_.reset();
   currentIsSelection_ = false;
+  selectionApart_ = false;
 }
 
 bool ColumnReaders::nextBatch() {
@@ -137,7 +138,9 @@ bool ColumnReaders::nextBatch() {
     metrics_.rowsDecoded += current_->numRows();
     if (!everyRow) {
       selected_ = selectRows(*filter_, *current_, &group);
-      if (static_cast<int64_t>(selected_.size()) < current_->numRows()) {
+      if (static_cast<int64_t>(selected_.size()) < current_->numRows() && file_.options().selectionVector) {
+        selectionApart_ = true;
+      } else if (static_cast<int64_t>(selected_.size()) < current_->numRows()) {
         AssembledRowGroup kept = keepRows(*current_, selected_, projectedLeaves_.leaves(),
                                           std::move(selectionSpare_));
         spare_ = current_->releaseColumns();
@@ -145,13 +148,18 @@ bool ColumnReaders::nextBatch() {
         currentIsSelection_ = true;
       }
     }
-    if (current_->numRows() > 0) {
-      metrics_.rowsReturned += current_->numRows();
+    if (rowCount() > 0) {
+      metrics_.rowsReturned += rowCount();
       return true;
     }
     releaseCurrent();
   }
   return false;
+}
+
+int64_t ColumnReaders::rowCount() const {
+  if (!current_) return 0;
+  return selectionApart_ ? static_cast<int64_t>(selected_.size()) : current_->numRows();
 }
 
 ColumnBatch ColumnReaders::column(size_t index) const {

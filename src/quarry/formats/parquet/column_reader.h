@@ -75,6 +75,15 @@ class ColumnReaders {
   size_t getColumnCount() const { return projection_.columnOrder().size(); }
   /// Returns position `index`'s batch; throws std::out_of_range past getColumnCount().
   ColumnBatch column(size_t index) const;
+  /// With ReaderOptions::selectionVector and a filter that kept some of the batch's
+  /// rows: the kept rows of the batches' row group, ascending (a batch's columns
+  /// then hold every row of it). Empty when every row of the batches is kept.
+  std::span<const int64_t> selectedRows() const {
+    return selectionApart_ ? std::span<const int64_t>(selected_) : std::span<const int64_t>();
+  }
+  /// The batch's rows: selectedRows().size() when a selection is apart, else the
+  /// batches' rowCount().
+  int64_t rowCount() const;
   /// Returns what the reader has pruned, decoded and returned so far (rowsReturned:
   /// the rows of the batches). Page and byte counts are not kept (0).
   const ReaderMetrics& metrics() const { return metrics_; }
@@ -96,6 +105,9 @@ class ColumnReaders {
   std::optional<AssembledRowGroup> current_;
   /// Whether current_ holds selected rows copied out of the decoded row group.
   bool currentIsSelection_ = false;
+  /// Whether current_ is the whole decoded row group and selected_ lists its rows
+  /// (ReaderOptions::selectionVector).
+  bool selectionApart_ = false;
   /// The current row group's selected rows (with a filter).
   std::vector<int64_t> selected_;
   /// The chunks of the last selection, whose memory the next one reuses.

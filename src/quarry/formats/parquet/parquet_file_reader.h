@@ -34,6 +34,11 @@ struct ReaderOptions {
   /// can match and evaluates no row of units every row of which matches. Off,
   /// every row group is read and filtered row by row; results are the same.
   bool metadataPruning = true;
+  /// With a filter, ColumnReaders leaves each batch's row group whole and lists
+  /// the rows the filter selects (ColumnReaders::selectedRows) instead of copying
+  /// them out of every column: for callers that gather the rows they convert
+  /// anyway. Off, a batch holds the selected rows only.
+  bool selectionVector = false;
 };
 
 class ParquetFileReader {
