@@ -5,8 +5,8 @@
 // per-round ratios. DuckDB's side is favoured; a ratio <= 1.0 means quarry is at
 // least as fast anyway.
 //
-// Usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T]
-//          [--small-files DIR] FILE...
+// Usage: node bench/query_vs_duckdb.mjs --quarry BIN [--timer BIN] [--runs N]
+//          [--threads T] [--small-files DIR] FILE...
 //
 // Queries (over lineitem files, bench/make-lineitem.mjs): TPC-H Q1 and Q6, a
 // grouped COUNT by a low-cardinality string, a full-scan SUM, and an ungrouped
@@ -19,6 +19,12 @@
 // (parsing, footers, planning, execution: the process's start-up, exit and
 // output excluded), and the median of `quarry --version` runs is printed as the
 // process floor: what any quarry run costs before it does any work.
+//
+// With --timer BIN (bench/process_timer.cc; bench/run.sh passes it), each quarry
+// process is started and timed by that small program: node forking itself (a
+// process of hundreds of megabytes, DuckDB loaded) would add milliseconds that
+// are node's, not quarry's. Without it, quarry is timed around node's spawnSync,
+// and `/bin/true` started the same way shows what that adds.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -28,16 +34,17 @@ import { loadDuckDB } from './load_duckdb.mjs';
 import { lineitemQueries as queries } from './lineitem_queries.mjs';
 
 function parseArgs(argv) {
-  const args = { quarry: null, runs: 7, threads: 2, smallFiles: null, files: [] };
+  const args = { quarry: null, timer: null, runs: 7, threads: 2, smallFiles: null, files: [] };
   for (let i = 0; i < argv.length; ++i) {
     if (argv[i] === '--quarry') args.quarry = argv[++i];
+    else if (argv[i] === '--timer') args.timer = argv[++i];
     else if (argv[i] === '--runs') args.runs = Number(argv[++i]);
     else if (argv[i] === '--threads') args.threads = Number(argv[++i]);
     else if (argv[i] === '--small-files') args.smallFiles = argv[++i];
     else args.files.push(argv[i]);
   }
   if (!args.quarry || args.files.length === 0) {
-    console.error('usage: node bench/query_vs_duckdb.mjs --quarry BIN [--runs N] [--threads T] ' +
+    console.error('usage: node bench/query_vs_duckdb.mjs --quarry BIN [--timer BIN] [--runs N] [--threads T] ' +
                   '[--small-files DIR] FILE...');
     process.exit(2);
   }
@@ -96,15 +103,26 @@ if (args.smallFiles) {
 const samples = new Map(cases.map(([name]) => [name, { quarry: [], engine: [], duckdb: [], ratio: [], engineRatio: [] }]));
 const profileDir = mkdtempSync(join(os.tmpdir(), 'quarry-bench-'));
 const profilePath = join(profileDir, 'profile.json');
+const timingPath = join(profileDir, 'ms.txt');
+
+/// Runs `program` with `argv`; returns spawnSync's result and the process's wall
+/// time in ms (through --timer when given).
+function timedRun(program, argv) {
+  const start = nowMs();
+  const r = args.timer
+    ? spawnSync(args.timer, [timingPath, program, ...argv], { encoding: 'utf8', maxBuffer: 16 << 20 })
+    : spawnSync(program, argv, { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const ms = nowMs() - start;
+  return { r, ms: args.timer && r.status === 0 ? Number(readFileSync(timingPath, 'utf8')) : ms };
+}
+
 const floor = [];
+const trueFloor = [];
 let mismatches = 0;
 for (let round = -1; round < args.runs; ++round) {  // round -1 warms both sides up
   for (const [name, query, sql] of cases) {
-    const start = nowMs();
-    const r = spawnSync(args.quarry, ['query', '--threads', String(args.threads), '--format', 'csv',
-                                      '--profile-out', profilePath, query],
-                        { encoding: 'utf8', maxBuffer: 16 << 20 });
-    const quarryMs = nowMs() - start;
+    const { r, ms: quarryMs } = timedRun(args.quarry, ['query', '--threads', String(args.threads), '--format', 'csv',
+                                                      '--profile-out', profilePath, query]);
     if (r.status !== 0) {
       console.error(`query_vs_duckdb: ${name}: quarry exited with ${r.status ?? r.signal}: ${r.stderr}`);
       process.exit(1);
@@ -130,9 +148,8 @@ for (let round = -1; round < args.runs; ++round) {  // round -1 warms both sides
   }
 }
 for (let i = 0; i < Math.max(args.runs, 5); ++i) {
-  const start = nowMs();
-  spawnSync(args.quarry, ['--version'], { encoding: 'utf8' });
-  floor.push(nowMs() - start);
+  floor.push(timedRun(args.quarry, ['--version']).ms);
+  trueFloor.push(timedRun('/bin/true', []).ms);
 }
 rmSync(profileDir, { recursive: true, force: true });
 connection.closeSync();
@@ -149,7 +166,8 @@ for (const [name] of cases) {
               ` ${median(s.ratio).toFixed(2).padStart(7)} ${fmtMs(e).padStart(15)}` +
               ` ${median(s.engineRatio).toFixed(2).padStart(7)}`);
 }
-console.log(`process floor (quarry --version): ${fmtMs(median(floor))} ms`);
+console.log(`process floor (quarry --version): ${fmtMs(median(floor))} ms; /bin/true: ${fmtMs(median(trueFloor))} ms ` +
+            `(${args.timer ? 'processes timed by ' + args.timer : 'processes timed around node spawnSync'})`);
 if (mismatches > 0) {
   console.error(`query_vs_duckdb: ${mismatches} result(s) differ from DuckDB's`);
   process.exit(1);

@@ -36,7 +36,7 @@ for suite in "${suites[@]}"; do
     scan) targets+=(scan_benchmark) ;;
     filter | pages) targets+=(filter_benchmark) ;;
     orc) targets+=(orc_scan_benchmark) ;;
-    query) targets+=(quarry) ;;
+    query) targets+=(quarry process_timer) ;;
     remote) targets+=(remote_latency_benchmark) ;;
     cluster) targets+=(quarry quarry-cluster) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
@@ -139,7 +139,7 @@ for suite in "${suites[@]}"; do
       # 1,000 small files.
       lineitem_files
       # The 1,000 small files of the COUNT(*)/MIN/MAX case are written by the driver.
-      node --expose-gc bench/query_vs_duckdb.mjs --quarry "$build/quarry" --runs "$runs" \
+      node --expose-gc bench/query_vs_duckdb.mjs --quarry "$build/quarry" --timer "$build/process_timer" --runs "$runs" \
         --small-files "$data/small-files" "${files[@]}"
       ;;
     remote)
