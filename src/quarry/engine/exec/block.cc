@@ -1,12 +1,9 @@
 #include "quarry/engine/exec/block.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace quarry::engine {
-
-namespace {
-
-}  // namespace
 
 Block::Block(DataType type) : type_(type) {
   if (type_.isBytes()) {
@@ -27,6 +24,64 @@ Block Block::nulls(DataType type, size_t count) {
   return block;
 }
 
+Block Block::fromDictionary(DataType type, std::shared_ptr<const ByteDictionary> dictionary,
+                            std::vector<uint32_t> ids, std::vector<uint8_t> validity) {
+  if (!type.isBytes() || dictionary == nullptr) {
+    throw std::logic_error("Block::fromDictionary: a " + type.toString() + " block");
+  }
+  if (!validity.empty() && validity.size() != ids.size()) {
+    throw std::logic_error("Block::fromDictionary: validity of " + std::to_string(validity.size()) +
+                           " positions for " + std::to_string(ids.size()) + " ids");
+  }
+  // One pass a compiler vectorizes: the highest id at a non-null position.
+  uint32_t highest = 0;
+  bool any = false;
+  if (validity.empty()) {
+    for (uint32_t id : ids) highest = std::max(highest, id);
+    any = !ids.empty();
+  } else {
+    for (size_t i = 0; i < ids.size(); ++i) {
+      highest = std::max(highest, validity[i] != 0 ? ids[i] : 0);
+      any |= validity[i] != 0;
+    }
+  }
+  if (any && highest >= dictionary->size()) {
+    throw std::logic_error("Block::fromDictionary: id " + std::to_string(highest) + " is past a dictionary of " +
+                           std::to_string(dictionary->size()) + " values");
+  }
+  Block block(type);
+  block.size_ = ids.size();
+  block.dictionary_ = std::move(dictionary);
+  block.ids_ = std::move(ids);
+  if (!validity.empty()) block.setValidity(std::move(validity));
+  return block;
+}
+
+const Block::Bytes& Block::plainBytes() const {
+  if (!dictionary_) return std::get<Bytes>(storage_);
+  if (!plain_) {
+    auto plain = std::make_shared<Bytes>();
+    plain->offsets.resize(size_ + 1);
+    size_t total = 0;
+    for (size_t i = 0; i < size_; ++i) total += bytes(i).size();
+    plain->data.reserve(total);
+    for (size_t i = 0; i < size_; ++i) {
+      plain->data.append(bytes(i));
+      plain->offsets[i + 1] = plain->data.size();
+    }
+    plain_ = std::move(plain);
+  }
+  return *plain_;
+}
+
+void Block::flatten() {
+  if (!dictionary_) return;
+  storage_ = Bytes(plainBytes());
+  dictionary_.reset();
+  ids_ = {};
+  plain_.reset();
+}
+
 Scalar Block::scalarAt(size_t i) const {
   if (isNull(i)) return std::monostate{};
   if (type_.isBytes()) return std::string(bytes(i));
@@ -43,6 +98,7 @@ Scalar Block::scalarAt(size_t i) const {
 }
 
 void Block::reserve(size_t positions) {
+  if (dictionary_) return;  // a hint: not worth leaving the form for
   std::visit(
       [&](auto& values) {
         using V = std::decay_t<decltype(values)>;
@@ -61,6 +117,7 @@ void Block::markNull() {
 }
 
 void Block::appendBytes(std::string_view value) {
+  flatten();
   Bytes& b = std::get<Bytes>(storage_);
   b.data.append(value);
   b.offsets.push_back(b.data.size());
@@ -70,6 +127,7 @@ void Block::appendBytes(std::string_view value) {
 
 void Block::appendBytesRun(const char* data, std::span<const int64_t> offsets) {
   if (offsets.size() < 2) return;
+  flatten();
   Bytes& b = std::get<Bytes>(storage_);
   const int64_t first = offsets.front();
   const uint64_t base = b.data.size();
@@ -83,6 +141,7 @@ void Block::appendBytesRun(const char* data, std::span<const int64_t> offsets) {
 }
 
 void Block::appendNull() {
+  flatten();
   if (type_.kind != TypeKind::kNull) {
     std::visit(
         [&](auto& values) {
@@ -100,6 +159,7 @@ void Block::appendNull() {
 }
 
 void Block::appendScalar(const Scalar& value) {
+  flatten();
   if (std::holds_alternative<std::monostate>(value)) {
     appendNull();
     return;
@@ -124,6 +184,7 @@ void Block::appendScalar(const Scalar& value) {
 }
 
 void Block::appendFrom(const Block& other, size_t i) {
+  flatten();
   if (other.isNull(i)) {
     appendNull();
     return;
@@ -150,17 +211,33 @@ void Block::appendAll(const Block& other) {
     size_ += other.size_;
     return;
   }
+  if (other.dictionary_ && size_ == 0 && !dictionary_) {
+    // An empty block takes the other's form (and its dictionary).
+    dictionary_ = other.dictionary_;
+    ids_ = other.ids_;
+    valid_ = other.valid_;
+    storage_ = Bytes{};
+    size_ = other.size_;
+    return;
+  }
+  if (dictionary_ && other.dictionary_ != dictionary_) flatten();
   if (other.hasNulls()) {
     if (valid_.empty()) valid_.assign(size_, 1);
     valid_.insert(valid_.end(), other.valid_.begin(), other.valid_.end());
   } else if (!valid_.empty()) {
     valid_.insert(valid_.end(), other.size_, 1);
   }
+  if (dictionary_) {  // both of one dictionary
+    ids_.insert(ids_.end(), other.ids_.begin(), other.ids_.end());
+    plain_.reset();
+    size_ += other.size_;
+    return;
+  }
   std::visit(
       [&](auto& values) {
         using V = std::decay_t<decltype(values)>;
         if constexpr (std::is_same_v<V, Bytes>) {
-          const Bytes& from = std::get<Bytes>(other.storage_);
+          const Bytes& from = other.plainBytes();
           const uint64_t base = values.data.size();
           values.data.append(from.data);
           for (size_t k = 1; k < from.offsets.size(); ++k) values.offsets.push_back(base + from.offsets[k]);
@@ -190,23 +267,29 @@ Block Block::take(std::span<const uint32_t> positions) const {
     out.size_ = positions.size();
     return out;
   }
-  std::visit(
-      [&](const auto& values) {
-        using V = std::decay_t<decltype(values)>;
-        if constexpr (std::is_same_v<V, Bytes>) {
-          Bytes& to = std::get<Bytes>(out.storage_);
-          to.offsets.reserve(positions.size() + 1);
-          for (uint32_t p : positions) {
-            to.data.append(values.data, values.offsets[p], values.offsets[p + 1] - values.offsets[p]);
-            to.offsets.push_back(to.data.size());
+  if (dictionary_) {
+    out.dictionary_ = dictionary_;
+    out.ids_.resize(positions.size());
+    for (size_t k = 0; k < positions.size(); ++k) out.ids_[k] = ids_[positions[k]];
+  } else {
+    std::visit(
+        [&](const auto& values) {
+          using V = std::decay_t<decltype(values)>;
+          if constexpr (std::is_same_v<V, Bytes>) {
+            Bytes& to = std::get<Bytes>(out.storage_);
+            to.offsets.reserve(positions.size() + 1);
+            for (uint32_t p : positions) {
+              to.data.append(values.data, values.offsets[p], values.offsets[p + 1] - values.offsets[p]);
+              to.offsets.push_back(to.data.size());
+            }
+          } else if constexpr (!std::is_same_v<V, std::monostate>) {
+            V& to = std::get<V>(out.storage_);
+            to.resize(positions.size());
+            for (size_t k = 0; k < positions.size(); ++k) to[k] = values[positions[k]];
           }
-        } else if constexpr (!std::is_same_v<V, std::monostate>) {
-          V& to = std::get<V>(out.storage_);
-          to.resize(positions.size());
-          for (size_t k = 0; k < positions.size(); ++k) to[k] = values[positions[k]];
-        }
-      },
-      storage_);
+        },
+        storage_);
+  }
   if (!valid_.empty()) {
     out.valid_.resize(positions.size());
     bool any = false;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,7 +16,35 @@
 /// kind names (data_type.h): a null position holds a zero value (or empty bytes)
 /// that nothing may read. Bytes kinds (string, binary, uuid) keep one buffer and
 /// offsets. A Block owns its memory and is cheap to move.
+///
+/// A bytes block may instead be in the dictionary form: per position a uint32 id
+/// into a ByteDictionary shared (immutable) by every block made from one file
+/// dictionary, e.g. the pages of one Parquet row group. Consumers that know the
+/// form (take, slice, appendAll of blocks of one dictionary, group-by) read the
+/// ids; every other accessor works as on the plain form. byteData() and
+/// byteOffsets() build the plain form on first use, so a dictionary block is, as
+/// every Block, used by one thread at a time: pages move between threads, they
+/// are not shared.
+///
+/// Example: dictionary ["AIR", "RAIL"], ids [1, 0, 1] is the block
+/// ["RAIL", "AIR", "RAIL"]; take([2, 1]) gives ids [1, 0] over the same dictionary.
 namespace quarry::engine {
+
+/// The values a dictionary block's ids index: value k is data[offsets[k], offsets[k + 1]).
+/// Values need not be distinct. Immutable once shared.
+struct ByteDictionary {
+  std::vector<uint64_t> offsets{0};
+  std::string data;
+
+  size_t size() const { return offsets.size() - 1; }
+  std::string_view at(size_t k) const {
+    return std::string_view(data).substr(offsets[k], offsets[k + 1] - offsets[k]);
+  }
+  void append(std::string_view value) {
+    data.append(value);
+    offsets.push_back(data.size());
+  }
+};
 
 /// The C++ type a kind stores per position (bytes kinds excepted).
 template <TypeKind K>
@@ -110,7 +139,20 @@ class Block {
     return block;
   }
 
+  /// A block of bytes kind `type` in the dictionary form: position i is
+  /// dictionary->at(ids[i]), or null where `validity` (as fromValues') says so.
+  /// Every id of a non-null position must be below dictionary->size(); a null
+  /// position's id is not read. Throws std::logic_error otherwise.
+  static Block fromDictionary(DataType type, std::shared_ptr<const ByteDictionary> dictionary,
+                              std::vector<uint32_t> ids, std::vector<uint8_t> validity = {});
+
   const DataType& type() const { return type_; }
+  /// Whether the block is in the dictionary form.
+  bool isDictionary() const { return dictionary_ != nullptr; }
+  /// The dictionary form's dictionary (null in the plain form).
+  const std::shared_ptr<const ByteDictionary>& dictionary() const { return dictionary_; }
+  /// The dictionary form's ids, one per position (empty in the plain form).
+  std::span<const uint32_t> dictionaryIds() const { return ids_; }
   size_t size() const { return size_; }
   /// Whether position `i` is null.
   bool isNull(size_t i) const { return type_.kind == TypeKind::kNull || (!valid_.empty() && valid_[i] == 0); }
@@ -130,13 +172,15 @@ class Block {
   }
   /// The bytes at position `i` of a bytes kind (empty when null).
   std::string_view bytes(size_t i) const {
+    if (dictionary_) [[unlikely]] return isNull(i) ? std::string_view() : dictionary_->at(ids_[i]);
     const Bytes& b = std::get<Bytes>(storage_);
     return std::string_view(b.data).substr(b.offsets[i], b.offsets[i + 1] - b.offsets[i]);
   }
   /// A bytes kind's storage, for tight loops: value i is
-  /// byteData()[byteOffsets()[i], byteOffsets()[i + 1]).
-  const char* byteData() const { return std::get<Bytes>(storage_).data.data(); }
-  std::span<const uint64_t> byteOffsets() const { return std::get<Bytes>(storage_).offsets; }
+  /// byteData()[byteOffsets()[i], byteOffsets()[i + 1]). A dictionary block builds
+  /// this plain form on the first call (see the class comment on threads).
+  const char* byteData() const { return plainBytes().data.data(); }
+  std::span<const uint64_t> byteOffsets() const { return plainBytes().offsets; }
   /// The value at `i` as a Scalar (monostate when null). For generic, slow paths.
   Scalar scalarAt(size_t i) const;
 
@@ -172,6 +216,10 @@ class Block {
     std::string data;
   };
   void markNull();
+  /// The plain form of a bytes block (built once for a dictionary block).
+  const Bytes& plainBytes() const;
+  /// Turns a dictionary block into the plain form, before it is appended to.
+  void flatten();
 
   DataType type_;
   size_t size_ = 0;
@@ -179,6 +227,11 @@ class Block {
   std::variant<std::monostate, std::vector<uint8_t>, std::vector<int32_t>, std::vector<int64_t>,
                std::vector<uint64_t>, std::vector<double>, std::vector<Int128>, Bytes>
       storage_;
+  /// The dictionary form (storage_ then holds an empty Bytes).
+  std::shared_ptr<const ByteDictionary> dictionary_;
+  std::vector<uint32_t> ids_;
+  /// The dictionary form's plain bytes, once byteData() or byteOffsets() asked.
+  mutable std::shared_ptr<const Bytes> plain_;
 };
 
 /// A batch of rows: one Block per column, all of the same size.

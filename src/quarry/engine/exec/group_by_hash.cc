@@ -114,6 +114,11 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
   const size_t width = keyTypes_.size() == 1 ? fixedWidth(keyTypes_[0].kind) : 0;
   wordKeys_ = width > 0 && width <= 8;
   bytesKey_ = keyTypes_.size() == 1 && keyTypes_[0].isBytes();
+  packedKeys_ = keyTypes_.size() >= 2 && keyTypes_.size() <= 4;
+  for (const DataType& type : keyTypes_) {
+    const size_t keyWidth = fixedWidth(type.kind);
+    packedKeys_ &= type.isBytes() || (keyWidth > 0 && keyWidth <= 8);
+  }
   if (wordKeys_) {
     wordSlots_.resize(1024);
     mask_ = wordSlots_.size() - 1;
@@ -263,6 +268,130 @@ void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupI
   }
 }
 
+void GroupByHash::addDictionaryKeys(const Block& block, std::vector<uint32_t>& groupIds) {
+  const ByteDictionary& dictionary = *block.dictionary();
+  if (groupsDictionary_ != block.dictionary()) {
+    groupsDictionary_ = block.dictionary();
+    entryGroups_.assign(dictionary.size(), kEmpty);
+  }
+  uint32_t* entryGroups = entryGroups_.data();
+  const std::span<const uint32_t> ids = block.dictionaryIds();
+  const std::vector<const Block*> keys{&block};
+  const bool nulls = block.hasNulls();
+  const size_t rows = block.size();
+  for (size_t r = 0; r < rows; ++r) {
+    if (nulls && block.isNull(r)) {  // a null's id is not read
+      if (nullGroup_ == kEmpty) {
+        nullGroup_ = newGroup(keys, r);
+        groupKeyOffsets_.push_back(groupKeyBytes_.size());  // keeps offsets indexed by group
+      }
+      groupIds[r] = nullGroup_;
+      continue;
+    }
+    const uint32_t id = ids[r];
+    uint32_t group = entryGroups[id];
+    if (group == kEmpty) {  // the entry's first row: found or made by its bytes, in row order
+      const std::string_view value = dictionary.at(id);
+      group = findOrInsert(hashBytes(value.data(), value.size()), value.data(), value.size(), keys, r);
+      entryGroups[id] = group;
+    }
+    groupIds[r] = group;
+  }
+}
+
+bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+  for (size_t c = 0; c < keys.size(); ++c) {
+    if (keyTypes_[c].isBytes() && !keys[c]->isDictionary()) return false;
+  }
+  const size_t rows = keys[0]->size();
+  const unsigned bits = static_cast<unsigned>(64 / keys.size());  // 32, 21 or 16
+  const uint64_t limit = uint64_t{1} << bits;                     // codes are below it
+  if (keyCodes_.empty()) {
+    keyCodes_.resize(keys.size());
+    for (size_t c = 0; c < keys.size(); ++c) {
+      keyCodes_[c].values = std::make_unique<GroupByHash>(std::vector<DataType>{keyTypes_[c]});
+    }
+    packedSlots_.assign(1024, WordSlot{});
+    packedMask_ = packedSlots_.size() - 1;
+  }
+  rowWords_.assign(rows, 0);
+  for (size_t c = 0; c < keys.size(); ++c) {
+    const Block& block = *keys[c];
+    KeyCodes& codes = keyCodes_[c];
+    const unsigned shift = bits * static_cast<unsigned>(c);
+    uint64_t* words = rowWords_.data();
+    if (block.isDictionary()) {
+      if (codes.dictionary != block.dictionary()) {
+        const ByteDictionary& dictionary = *block.dictionary();
+        Block entries(keyTypes_[c]);
+        for (size_t k = 0; k < dictionary.size(); ++k) entries.appendBytes(dictionary.at(k));
+        codes.values->addRows({&entries}, codes.entryCodes);
+        codes.dictionary = block.dictionary();
+      }
+      if (codes.values->groupCount() >= limit) return false;
+      const uint32_t* entryCodes = codes.entryCodes.data();
+      const std::span<const uint32_t> ids = block.dictionaryIds();
+      if (!block.hasNulls()) {
+        for (size_t r = 0; r < rows; ++r) words[r] |= uint64_t{entryCodes[ids[r]] + 1} << shift;
+      } else {
+        for (size_t r = 0; r < rows; ++r) {
+          if (!block.isNull(r)) words[r] |= uint64_t{entryCodes[ids[r]] + 1} << shift;  // null: code 0
+        }
+      }
+    } else {
+      codes.values->addRows({&block}, columnCodes_);  // a null is a value of its own there
+      if (codes.values->groupCount() >= limit) return false;
+      for (size_t r = 0; r < rows; ++r) words[r] |= uint64_t{columnCodes_[r] + 1} << shift;
+    }
+  }
+  size_t misses = 0;
+  bool serialized = false;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint64_t word = rowWords_[r];
+    uint64_t i = mix(word) & packedMask_;
+    while (true) {
+      WordSlot& slot = packedSlots_[i];
+      if (slot.group == kEmpty) {
+        // A combination the cache has not seen: its group comes from the serialized path.
+        if (!serialized) {
+          serialize(keys, rows);
+          serialized = true;
+        }
+        const char* key = rowKeyBytes_.data() + rowKeyOffsets_[r];
+        const size_t length = rowKeyOffsets_[r + 1] - rowKeyOffsets_[r];
+        slot.key = word;
+        slot.group = findOrInsert(hashBytes(key, length), key, length, keys, r);
+        groupIds[r] = slot.group;
+        ++misses;
+        if (++packedCount_ * 2 > packedSlots_.size()) growPacked();
+        break;
+      }
+      if (slot.key == word) {
+        groupIds[r] = slot.group;
+        break;
+      }
+      i = (i + 1) & packedMask_;
+    }
+  }
+  // Mostly new combinations (many groups): the cache only adds work, so later
+  // pages take the serialized path alone.
+  constexpr size_t kMinMisses = 256;
+  if (misses > kMinMisses && misses * 4 > rows) packedKeys_ = false;
+  return true;
+}
+
+void GroupByHash::growPacked() {
+  std::vector<WordSlot> old = std::move(packedSlots_);
+  packedSlots_.assign(old.size() * 2, WordSlot{});
+  packedMask_ = packedSlots_.size() - 1;
+  for (const WordSlot& slot : old) {
+    if (slot.group == kEmpty) continue;
+    uint64_t i = mix(slot.key) & packedMask_;
+    while (packedSlots_[i].group != kEmpty) i = (i + 1) & packedMask_;
+    packedSlots_[i] = slot;
+  }
+}
+
 void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) {
   // Row lengths first (constant for fixed-width keys), then columns written one at a time.
   rowKeyOffsets_.assign(rows + 1, 0);
@@ -350,9 +479,19 @@ void GroupByHash::addRows(const std::vector<const Block*>& keys, std::vector<uin
     return;
   }
   if (bytesKey_) {
-    addBytesKeys(*keys[0], groupIds);
+    if (keys[0]->isDictionary()) {
+      addDictionaryKeys(*keys[0], groupIds);
+    } else {
+      addBytesKeys(*keys[0], groupIds);
+    }
     return;
   }
+  if (packedKeys_ && addPackedKeys(keys, groupIds)) return;
+  addSerializedKeys(keys, groupIds);
+}
+
+void GroupByHash::addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+  const size_t rows = keys[0]->size();
   serialize(keys, rows);
   const char* bytes = rowKeyBytes_.data();
   // Hash the page first, then probe with the slot a few rows ahead prefetched: with many groups

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,16 @@
 /// (doubles canonical), are the table's keys, and nulls have a group of their own.
 /// So does one bytes key (string, binary, uuid): its bytes are hashed and kept as
 /// they are, and nulls have a group of their own.
+///
+/// Dictionary blocks (block.h) skip the per-row bytes: a single bytes key maps
+/// each dictionary entry to its group once per dictionary (kept while consecutive
+/// pages share it), then a row's group is that of its id. Two to four keys each a
+/// dictionary block or of a fixed width of at most 8 bytes get per key a small
+/// code (an id of the value within the column, 0 for null: per dictionary entry
+/// once, per row for fixed-width keys) and the codes packed into one word look up
+/// the group in a cache. A word the cache does not know goes through the
+/// serialized path, which stays the one place groups are made: so pages of
+/// either form can follow each other, and groups keep their first-seen order.
 ///
 /// Example: keys (int32 a, string b), row (7, "xy") serializes to
 ///   00 07 00 00 00 | 00 02 00 00 00 78 79     (flag, value | flag, length, bytes)
@@ -61,6 +72,21 @@ class GroupByHash {
   /// The single bytes key path: the values' bytes as the keys.
   void addBytesKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
+  /// The single bytes key path for a dictionary block.
+  void addDictionaryKeys(const Block& keys, std::vector<uint32_t>& groupIds);
+  /// The packed-codes path; false (nothing done) when a page does not suit it.
+  bool addPackedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
+  void growPacked();
+  /// Per page: the serialized path's group of each row.
+  void addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
+
+  /// What the packed path keeps per key column: the column's values, each with
+  /// an id (a GroupByHash of that key alone), and the last dictionary's entries' ids.
+  struct KeyCodes {
+    std::unique_ptr<GroupByHash> values;
+    std::shared_ptr<const ByteDictionary> dictionary;
+    std::vector<uint32_t> entryCodes;
+  };
 
   std::vector<DataType> keyTypes_;
   size_t groups_ = 0;
@@ -78,6 +104,16 @@ class GroupByHash {
   std::string rowKeyBytes_;
   std::vector<uint64_t> rowKeyOffsets_;
   std::vector<uint64_t> rowHashes_;
+  // The single dictionary key path: the last dictionary and its entries' groups.
+  std::shared_ptr<const ByteDictionary> groupsDictionary_;
+  std::vector<uint32_t> entryGroups_;
+  // The packed-codes path: per key column, then the word -> group cache.
+  bool packedKeys_ = false;
+  std::vector<KeyCodes> keyCodes_;
+  std::vector<uint32_t> columnCodes_;
+  std::vector<WordSlot> packedSlots_;
+  uint64_t packedMask_ = 0;
+  size_t packedCount_ = 0;
 };
 
 }  // namespace quarry::engine

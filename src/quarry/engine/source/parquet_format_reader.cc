@@ -167,9 +167,51 @@ void fillBytes(const parquet::ColumnBatch& batch, const BatchRows& rows, Block& 
   if (anyNull) out.setValidity(std::move(validity));
 }
 
+/// The engine copy of the last Parquet dictionary a column's blocks used: the
+/// pages of one row group share it (the Parquet one is held, so its address is
+/// not reused while cached).
+struct DictionaryCache {
+  std::shared_ptr<const parquet::Dictionary> parquet;
+  std::shared_ptr<const ByteDictionary> engine;
+};
+
+/// `rows` of a chunk in the dictionary form as a dictionary block; ids were
+/// checked against the dictionary when decoded.
+Block fillDictionaryIds(const parquet::ColumnBatch& batch, const DataType& type, const BatchRows& rows,
+                        DictionaryCache& cache) {
+  const parquet::ColumnChunkData& data = batch.data();
+  if (cache.parquet != data.dictionary) {
+    auto dictionary = std::make_shared<ByteDictionary>();
+    dictionary->offsets.reserve(data.dictionary->count + 1);
+    dictionary->data.reserve(data.dictionary->bytes.size());
+    for (size_t k = 0; k < data.dictionary->count; ++k) dictionary->append(data.dictionary->entry(k));
+    cache.parquet = data.dictionary;
+    cache.engine = std::move(dictionary);
+  }
+  const size_t n = static_cast<size_t>(rows.count);
+  std::vector<uint32_t> ids(n);
+  const uint32_t* from = data.dictionaryIds.data();
+  if (data.definitionLevels.empty() && data.valueCount == batch.rowCount()) {
+    if (rows.selected == nullptr) {
+      std::copy(from + rows.offset, from + rows.offset + rows.count, ids.begin());
+    } else {
+      for (size_t k = 0; k < n; ++k) ids[k] = from[rows.selected[k]];
+    }
+    return Block::fromDictionary(type, cache.engine, std::move(ids));
+  }
+  std::span<const int64_t> index = batch.valueIndex();
+  std::vector<uint8_t> validity(n, 1);
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t v = index[static_cast<size_t>(rows[k])];
+    ids[k] = v < 0 ? 0 : from[v];
+    validity[k] = v >= 0;
+  }
+  return Block::fromDictionary(type, cache.engine, std::move(ids), std::move(validity));
+}
+
 /// `rows` of `batch` as a block of `type` (the leaf's engine type).
 Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, const BatchRows& rows,
-                   const std::string& uri) {
+                   const std::string& uri, DictionaryCache& dictionaryCache) {
   const parquet::SchemaNode& leaf = batch.leaf();
   const parquet::ColumnChunkData& data = batch.data();
   Block out(type);
@@ -270,6 +312,7 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
         });
         return out;
       }
+      if (data.dictionary) return fillDictionaryIds(batch, type, rows, dictionaryCache);
       fillBytes(batch, rows, out);
       return out;
     }
@@ -326,6 +369,7 @@ class ParquetSplitScan {
     parquet::ReaderOptions options;
     options.threads = 1;  // the engine runs splits in parallel
     options.selectionVector = true;  // convertBatch gathers the filter's rows: no copy before it
+    options.dictionaryIds = true;    // string columns become dictionary blocks
     file_ = parquet::ParquetFileReader::open(std::move(object), footer, options);
     fileSize_ = file_->storage().size();
     const parquet::FileSchema& schema = file_->schema();
@@ -351,6 +395,7 @@ class ParquetSplitScan {
         }
       }
       sources_.push_back(source);
+      dictionaries_.emplace_back();
       fileTypes_.push_back(fileType);
       outTypes_.push_back(request_.outputSchema.size() == request_.columns.size()
                               ? request_.outputSchema[i].type
@@ -453,7 +498,7 @@ class ParquetSplitScan {
           break;
         default:
           block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i], rows,
-                               split_.uri);
+                               split_.uri, dictionaries_[i]);
           break;
       }
       if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);
@@ -502,6 +547,8 @@ class ParquetSplitScan {
   std::unique_ptr<parquet::ColumnReaders> readers_;
   uint64_t fileSize_ = 0;
   std::vector<int> sources_;
+  /// Per requested column, its last dictionary.
+  std::vector<DictionaryCache> dictionaries_;
   std::vector<DataType> fileTypes_;
   std::vector<DataType> outTypes_;
   std::vector<const parquet::SchemaNode*> leaves_;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,21 @@
 /// levels and its non-null values stored densely, in the physical type's
 /// in-memory form. Record assembly and the typed readers work from this.
 namespace quarry::parquet {
+
+/// A chunk's dictionary, in the same dense form as ColumnChunkData's values.
+struct Dictionary {
+  size_t count = 0;
+  size_t width = 0;  // as ColumnChunkData::valueWidth; 0 for BYTE_ARRAY
+  RawVector<uint8_t> fixed;
+  RawVector<int64_t> offsets;
+  RawVector<uint8_t> bytes;
+
+  /// Returns BYTE_ARRAY entry `i` (i < count).
+  std::string_view entry(size_t i) const {
+    return {reinterpret_cast<const char*>(bytes.data()) + offsets[i],
+            static_cast<size_t>(offsets[i + 1] - offsets[i])};
+  }
+};
 
 struct ColumnChunkData {
   const SchemaNode* leaf = nullptr;
@@ -35,6 +51,13 @@ struct ColumnChunkData {
   /// BYTE_ARRAY: value i is byteData[offsets[i], offsets[i + 1]); valueCount + 1 entries.
   RawVector<int64_t> offsets;
   RawVector<uint8_t> byteData;
+  /// BYTE_ARRAY decoded with ColumnChunkReadOptions::dictionaryIds from a chunk
+  /// whose data pages are all dictionary-encoded: the chunk's dictionary (shared,
+  /// never modified), and per non-null value its index there (valueCount entries,
+  /// each checked below dictionary->count when decoded). `offsets` and `byteData`
+  /// are then empty. Null otherwise.
+  std::shared_ptr<const Dictionary> dictionary;
+  RawVector<uint32_t> dictionaryIds;
 
   /// Returns the values of a fixed-width type as T (T must match valueWidth).
   template <typename T>
@@ -44,6 +67,7 @@ struct ColumnChunkData {
   /// Returns the bytes of value `i` for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY columns.
   std::string_view bytes(int64_t i) const {
     if (valueWidth == 0) {
+      if (dictionary) return dictionary->entry(dictionaryIds[static_cast<size_t>(i)]);
       return {reinterpret_cast<const char*>(byteData.data()) + offsets[i],
               static_cast<size_t>(offsets[i + 1] - offsets[i])};
     }

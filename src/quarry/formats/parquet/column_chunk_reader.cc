@@ -131,6 +131,8 @@ class ChunkDecoder {
     out_.fixedValues.clear();
     out_.offsets.clear();
     out_.byteData.clear();
+    out_.dictionary.reset();
+    out_.dictionaryIds.clear();
     if (out_.valueWidth == 0) out_.offsets.push_back(0);
   }
 
@@ -231,8 +233,31 @@ class ChunkDecoder {
                         " is not supported");
     }
     const auto page = decompressed(body, header.uncompressed_page_size, true);
+    // Ids already kept index the dictionary they were decoded against: a second
+    // dictionary page (which writers do not make) turns the chunk plain.
+    materializeDictionaryIds(out_);
     decodeDictionary(page, dict.num_values, leaf_, buffers_.dictionary);
     dictionary_ = &buffers_.dictionary;
+  }
+
+  /// Appends a data page's `values` non-null values. With
+  /// ColumnChunkReadOptions::dictionaryIds, a BYTE_ARRAY chunk whose pages so far
+  /// are dictionary-encoded keeps their indices; the first page of another
+  /// encoding turns what came before plain, and the chunk stays plain.
+  void appendValues(Encoding encoding, std::span<const uint8_t> page, size_t values) {
+    const bool dictionaryEncoded = encoding == Encoding::RLE_DICTIONARY || encoding == Encoding::PLAIN_DICTIONARY;
+    if (options_.dictionaryIds && out_.valueWidth == 0 && dictionaryEncoded && dictionary_ != nullptr) {
+      if (!out_.dictionary && out_.valueCount == 0) {
+        out_.dictionary = std::make_shared<const Dictionary>(*dictionary_);
+        out_.offsets.clear();
+      }
+      if (out_.dictionary) {
+        appendDictionaryIds(page, values, out_);
+        return;
+      }
+    }
+    materializeDictionaryIds(out_);
+    appendPageValues(encoding, page, values, dictionary_, out_);
   }
 
   /// Makes room for `n` more level entries, refusing counts the chunk metadata rules out.
@@ -306,8 +331,7 @@ class ChunkDecoder {
           pos += used;
           return used != 0;
         });
-    appendPageValues(h.encoding, page.subspan(pos), values, dictionary_,
-                     out_);
+    appendValues(h.encoding, page.subspan(pos), values);
   }
 
   void readDataPageV2(const PageHeader& header, std::span<const uint8_t> body) {
@@ -350,7 +374,7 @@ class ChunkDecoder {
     }
     const auto page = decompressed(body.subspan(static_cast<size_t>(levelsSize)),
                                    static_cast<int32_t>(valuesSize), h.is_compressed);
-    appendPageValues(h.encoding, page, values, dictionary_, out_);
+    appendValues(h.encoding, page, values);
   }
 
   const ColumnMetaData& meta_;

@@ -22,6 +22,11 @@ struct ColumnChunkReadOptions {
   /// Verifies each page's CRC32 when the page header carries one; a mismatch is
   /// CorruptFile. Off trades that safety for a little speed.
   bool verifyChecksums = true;
+  /// Keeps a BYTE_ARRAY chunk whose data pages are all dictionary-encoded as
+  /// dictionary indices plus the chunk's dictionary (ColumnChunkData::dictionary)
+  /// instead of copying each value's bytes. A chunk that falls back to another
+  /// encoding is decoded plain, as without the option.
+  bool dictionaryIds = false;
 };
 
 /// Returns the byte range [offset, offset + length) a column chunk's pages occupy,

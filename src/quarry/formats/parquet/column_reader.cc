@@ -56,6 +56,7 @@ void ColumnReaders::releaseCurrent() {
 bool ColumnReaders::nextBatch() {
   ColumnChunkReadOptions options;
   options.verifyChecksums = file_.options().verifyChecksums;
+  options.dictionaryIds = file_.options().dictionaryIds;
   // The previous batch is done with once this is called: its memory is reused.
   releaseCurrent();
   while (nextRowGroup_ < file_.numRowGroups()) {

@@ -28,6 +28,11 @@ constexpr size_t kBatch = 1024;
                     std::to_string(wanted));
 }
 
+[[noreturn]] void throwIndexOutOfRange(uint32_t index, size_t count) {
+  throw CorruptFile("dictionary index " + std::to_string(index) + " is out of range for a dictionary of " +
+                    std::to_string(count) + " values");
+}
+
 /// Grows `out`'s fixed-width value storage by `count` values and returns where they go.
 uint8_t* growFixed(ColumnChunkData& out, size_t count) {
   const size_t at = out.fixedValues.size();
@@ -290,6 +295,50 @@ void appendPageValues(Encoding encoding, std::span<const uint8_t> bytes, size_t 
     default: break;
   }
   throwUnsupported(encoding, *out.leaf);
+}
+
+void appendDictionaryIds(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out) {
+  const size_t dictionaryCount = out.dictionary->count;
+  RleBitPackedDecoder indices = dictionaryIndexDecoder(bytes);
+  const size_t at = out.dictionaryIds.size();
+  out.dictionaryIds.resize(at + count);
+  uint32_t* ids = out.dictionaryIds.data() + at;
+  for (size_t done = 0; done < count;) {
+    const size_t n = std::min(kBatch, count - done);
+    const size_t got = indices.getBatch(ids + done, n);
+    if (got != n) {
+      out.dictionaryIds.resize(at);
+      throwShort("the dictionary index stream", done + got, count);
+    }
+    // Indices are untrusted: one max-reduction per batch (vectorized), before any is used.
+    uint32_t highest = 0;
+    for (size_t i = 0; i < n; ++i) highest = std::max(highest, ids[done + i]);
+    if (n > 0 && highest >= dictionaryCount) {
+      out.dictionaryIds.resize(at);
+      throwIndexOutOfRange(highest, dictionaryCount);
+    }
+    done += n;
+  }
+  out.valueCount += static_cast<int64_t>(count);
+}
+
+void materializeDictionaryIds(ColumnChunkData& out) {
+  if (!out.dictionary) return;
+  const std::shared_ptr<const Dictionary> dictionary = std::move(out.dictionary);
+  out.dictionary.reset();
+  const RawVector<uint32_t> ids = std::move(out.dictionaryIds);
+  out.dictionaryIds.clear();
+  out.offsets.clear();
+  out.byteData.clear();
+  out.offsets.push_back(0);
+  out.valueCount = 0;
+  std::string_view views[kBatch];
+  for (size_t done = 0; done < ids.size();) {
+    const size_t n = std::min(kBatch, ids.size() - done);
+    for (size_t i = 0; i < n; ++i) views[i] = dictionary->entry(ids[done + i]);  // checked when decoded
+    appendViews(views, n, out);
+    done += n;
+  }
 }
 
 }  // namespace quarry::parquet

@@ -15,15 +15,6 @@
 /// the loops below it run over contiguous batches.
 namespace quarry::parquet {
 
-/// A chunk's dictionary, in the same dense form as ColumnChunkData's values.
-struct Dictionary {
-  size_t count = 0;
-  size_t width = 0;  // as ColumnChunkData::valueWidth; 0 for BYTE_ARRAY
-  RawVector<uint8_t> fixed;
-  RawVector<int64_t> offsets;
-  RawVector<uint8_t> bytes;
-};
-
 /// Returns the in-memory width of one value of `leaf`'s physical type (0 for BYTE_ARRAY).
 size_t valueWidthOf(const SchemaNode& leaf);
 
@@ -38,5 +29,15 @@ void decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const Sc
 /// required by the dictionary encodings.
 void appendPageValues(Encoding encoding, std::span<const uint8_t> bytes, size_t count,
                       const Dictionary* dictionary, ColumnChunkData& out);
+
+/// Appends `count` dictionary indices of a data page's values section (RLE_DICTIONARY
+/// or PLAIN_DICTIONARY) to `out.dictionaryIds`, checking each below the size of
+/// `out.dictionary` (an index out of range is CorruptFile).
+void appendDictionaryIds(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out);
+
+/// Turns a chunk in the dictionary form (ColumnChunkData::dictionary) into the
+/// plain one: its values' bytes copied out of the dictionary into offsets and
+/// byteData. Does nothing to a chunk in the plain form.
+void materializeDictionaryIds(ColumnChunkData& out);
 
 }  // namespace quarry::parquet

@@ -39,6 +39,11 @@ struct ReaderOptions {
   /// them out of every column: for callers that gather the rows they convert
   /// anyway. Off, a batch holds the selected rows only.
   bool selectionVector = false;
+  /// ColumnReaders only: BYTE_ARRAY chunks whose data pages are all
+  /// dictionary-encoded come as dictionary indices plus the chunk's dictionary
+  /// (ColumnChunkData::dictionary; ColumnChunkData::bytes(i) still gives each
+  /// value). Other readers decode plain whatever this says.
+  bool dictionaryIds = false;
 };
 
 class ParquetFileReader {

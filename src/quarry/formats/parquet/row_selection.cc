@@ -12,7 +12,8 @@ namespace {
 class ValueCopier {
  public:
   ValueCopier(const ColumnChunkData& from, ColumnChunkData& to) : from_(from), to_(to) {
-    if (from_.valueWidth == 0) to_.offsets.push_back(0);
+    to_.dictionary = from_.dictionary;  // the kept rows' indices share it
+    if (from_.valueWidth == 0 && !from_.dictionary) to_.offsets.push_back(0);
   }
 
   /// Adds value `index` (values must come in ascending order).
@@ -38,6 +39,10 @@ class ValueCopier {
       const auto width = static_cast<int64_t>(from_.valueWidth);
       appendCopy(to_.fixedValues, from_.fixedValues.data() + begin * width,
                  static_cast<size_t>((end - begin) * width));
+      return;
+    }
+    if (from_.dictionary) {
+      appendCopy(to_.dictionaryIds, from_.dictionaryIds.data() + begin, static_cast<size_t>(end - begin));
       return;
     }
     const int64_t shift = to_.offsets.back() - from_.offsets[static_cast<size_t>(begin)];
@@ -128,6 +133,7 @@ ColumnChunkData keepRows(const ColumnChunkData& column, std::span<const int64_t>
   out.fixedValues.clear();
   out.offsets.clear();
   out.byteData.clear();
+  out.dictionaryIds.clear();
   ValueCopier values(column, out);
   if (column.repetitionLevels.empty()) {
     keepFlatRows(column, rows, values, out);

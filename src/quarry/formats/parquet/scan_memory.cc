@@ -17,7 +17,8 @@ size_t bytesOf(const ScanMemory& memory) {
   for (const auto* columns : {&memory.columns, &memory.filterColumns}) {
     for (const auto& c : *columns) {
       total += c.definitionLevels.capacity() * 2 + c.repetitionLevels.capacity() * 2 +
-               c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity();
+               c.fixedValues.capacity() + c.offsets.capacity() * 8 + c.byteData.capacity() +
+               c.dictionaryIds.capacity() * 4;
     }
   }
   return total;
