@@ -111,5 +111,57 @@ TEST(EvalExecTest, AppendsNamedColumnsAfterTheInputs) {
   EXPECT_EQ(stats[0].pagesOut, 3u);
 }
 
+TEST(EvalExecTest, LaterExpressionReadsAnEarlierOneItContains) {
+  // charge = price * (1 - discount) * (1 + tax) after disc_price = price * (1 - discount):
+  // the subtree is read from disc_price's block, inside CASE (a subset of rows) too.
+  std::vector<std::pair<std::string, BoundExprPtr>> columns;
+  columns.emplace_back("y", bindText("x * 2", schema()));
+  columns.emplace_back("z", bindText("x * 2 + 1", schema()));
+  columns.emplace_back("w", bindText("CASE WHEN x > 2 THEN x * 2 ELSE 0 END", schema()));
+  columns.emplace_back("v", bindText("x * 2 + 1 > 3", schema()));
+  EvalExec eval(input(), std::move(columns));
+  // The operator still reports the expressions as written.
+  EXPECT_EQ(eval.columns()[1].second->toString(), "((x * 2) + 1)");
+  std::vector<std::vector<V>> pages;
+  while (std::optional<Page> p = eval.next()) {
+    ASSERT_EQ(p->blockCount(), 6u);
+    std::vector<V> blocks;
+    for (size_t b = 2; b < 6; ++b) {
+      EXPECT_EQ(p->block(b).size(), p->positionCount());
+      blocks.push_back(renderAll(p->block(b)));
+    }
+    pages.push_back(blocks);
+  }
+  ASSERT_EQ(pages.size(), 3u);
+  EXPECT_EQ(pages[0], (std::vector<V>{{"2", "10", "NULL"},
+                                      {"3", "11", "NULL"},
+                                      {"0", "10", "0"},
+                                      {"false", "true", "NULL"}}));
+  EXPECT_EQ(pages[1], (std::vector<V>{{"0", "-2"}, {"1", "-1"}, {"0", "0"}, {"false", "false"}}));
+  EXPECT_EQ(pages[2],
+            (std::vector<V>{{"20", "40"}, {"21", "41"}, {"20", "40"}, {"true", "true"}}));
+}
+
+TEST(EvalExecTest, ExpressionReadsOneComputedByTheEvalExecBelow) {
+  // One EvalExec per EVAL assignment: `EVAL y = x * 2 | EVAL z = x * 2 + 1`.
+  std::vector<std::pair<std::string, BoundExprPtr>> first;
+  first.emplace_back("y", bindText("x * 2", schema()));
+  auto below = std::make_unique<EvalExec>(input(), std::move(first));
+  const Schema middle = below->schema();
+  std::vector<std::pair<std::string, BoundExprPtr>> second;
+  second.emplace_back("z", bindText("x * 2 + 1", middle));
+  second.emplace_back("twice", bindText("y * 2", middle));
+  EvalExec eval(std::move(below), std::move(second));
+  std::vector<V> zs;
+  std::vector<V> twices;
+  while (std::optional<Page> p = eval.next()) {
+    ASSERT_EQ(p->blockCount(), 5u);
+    zs.push_back(renderAll(p->block(3)));
+    twices.push_back(renderAll(p->block(4)));
+  }
+  EXPECT_EQ(zs, (std::vector<V>{{"3", "11", "NULL"}, {"1", "-1"}, {"21", "41"}}));
+  EXPECT_EQ(twices, (std::vector<V>{{"4", "20", "NULL"}, {"0", "-4"}, {"40", "80"}}));
+}
+
 }  // namespace
 }  // namespace quarry::engine

@@ -90,15 +90,7 @@ std::string decimalToString(Int128 unscaled, int32_t scale) {
   return negative ? "-" + digits : digits;
 }
 
-double decimalToDouble(Int128 unscaled, int32_t scale) {
-  // Both operands exact (|unscaled| < 2^53, 10^scale <= 10^22): one correctly
-  // rounded division gives the double nearest the decimal, as DuckDB's cast does.
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  constexpr Int128 kExact = Int128{1} << 53;
-  if (scale >= 0 && scale <= 22 && unscaled < kExact && unscaled > -kExact) {
-    return static_cast<double>(static_cast<int64_t>(unscaled)) / kPow10[scale];
-  }
+double decimalToDoubleWide(Int128 unscaled, int32_t scale) {
   // Splitting keeps both parts exactly representable for the common precisions.
   const Int128 divisor = pow10Int128(scale);
   const Int128 whole = unscaled / divisor;

@@ -19,6 +19,11 @@ bool isComparison(BinaryOp op) {
          op == BinaryOp::kGt || op == BinaryOp::kGe;
 }
 
+bool isArithmetic(BinaryOp op) {
+  return op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply ||
+         op == BinaryOp::kDivide || op == BinaryOp::kModulo;
+}
+
 Block literalBlock(const BoundExpr& expr, size_t n) {
   if (std::holds_alternative<std::monostate>(expr.literal)) return Block::nulls(expr.type, n);
   if (expr.type.isBytes()) {
@@ -227,6 +232,22 @@ Block evaluate(const BoundExpr& expr, const Page& page) {
           return literalRight ? compareBlocks(op, column, constant)
                               : compareBlocks(expr.binaryOp, constant, column);
         }
+      }
+      if (isArithmetic(expr.binaryOp) && (expr.children[0]->kind == BoundExpr::Kind::kLiteral ||
+                                          expr.children[1]->kind == BoundExpr::Kind::kLiteral)) {
+        // column op literal (or literal op column): the literal is converted once.
+        const bool literalRight = expr.children[1]->kind == BoundExpr::Kind::kLiteral;
+        const BoundExpr& literal = *expr.children[literalRight ? 1 : 0];
+        Block storage;
+        const Block& column = evaluateInto(*expr.children[literalRight ? 0 : 1], page, storage);
+        if (std::optional<Block> out =
+                arithmeticWithConstant(expr.binaryOp, column, literal.literal, literal.type,
+                                       !literalRight, expr.type)) {
+          return std::move(*out);
+        }
+        const Block constant = literalBlock(literal, n);
+        return literalRight ? arithmeticBlocks(expr.binaryOp, column, constant, expr.type)
+                            : arithmeticBlocks(expr.binaryOp, constant, column, expr.type);
       }
       Block leftStorage;
       Block rightStorage;

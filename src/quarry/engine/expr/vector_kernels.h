@@ -45,6 +45,15 @@ BinaryOp flipComparison(BinaryOp op);
 Block arithmeticBlocks(BinaryOp op, const Block& left, const Block& right,
                        const DataType& resultType);
 
+/// arithmeticBlocks with one side a constant `value` of `valueType` (a literal)
+/// standing for every position of `column`: the constant is converted once, never
+/// broadcast. Same results and errors as arithmeticBlocks over a broadcast
+/// constant. Returns nullopt when that general path must run instead (a null
+/// constant, an empty column, a constant that does not convert).
+std::optional<Block> arithmeticWithConstant(BinaryOp op, const Block& column, const Scalar& value,
+                                            const DataType& valueType, bool constantOnLeft,
+                                            const DataType& resultType);
+
 /// Negates a numeric block into `resultType` (overflow throws InvalidArgument).
 Block negateBlock(const Block& in, const DataType& resultType);
 
