@@ -1,3 +1,4 @@
+#include "quarry/common/thread_pool.h"
 #include "quarry/io/glob.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +97,27 @@ TEST_F(GlobLocalTest, DoubleStarRecurses) {
   EXPECT_EQ(globLocal(at("202?/**")),
             (std::vector<std::string>{at("2024/01/d.parquet"), at("2024/c.parquet"),
                                       at("2025/e.parquet")}));
+}
+
+// globLocal: "With a `pool`, the directories of one depth are listed in parallel";
+// the matches are the same, in the same (sorted) order, as a walk on one thread.
+TEST_F(GlobLocalTest, ParallelListingOfManyDirectoriesMatchesTheSequentialWalk) {
+  for (int p = 0; p < 40; ++p) {
+    const std::string dir = "parts/p=" + std::to_string(p);
+    std::filesystem::create_directories(root_ / dir / "sub");
+    std::ofstream(root_ / dir / "data.parquet") << "x";
+    std::ofstream(root_ / dir / "sub" / "deep.parquet") << "x";
+    std::ofstream(root_ / dir / "notes.txt") << "x";
+  }
+  ThreadPool pool(2);
+  for (const char* pattern : {"parts/*/*.parquet", "parts/**/*.parquet", "parts/p=1*/**"}) {
+    SCOPED_TRACE(pattern);
+    const std::vector<std::string> sequential = globLocal(at(pattern));
+    EXPECT_FALSE(sequential.empty());
+    EXPECT_EQ(globLocal(at(pattern), &pool), sequential);
+  }
+  EXPECT_EQ(globLocal(at("parts/*/*.parquet"), &pool).size(), 40u);
+  EXPECT_EQ(globLocal(at("parts/**/*.parquet"), &pool).size(), 80u);
 }
 
 // globLocal: "a symbolic link counts as the file it points to but is not walked

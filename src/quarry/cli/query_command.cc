@@ -17,6 +17,7 @@
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
+#include "quarry/common/process_memory.h"
 #include "quarry/common/json_text.h"
 #include "quarry/engine/parse/query_diagnostic.h"
 #include "quarry/engine/query_engine.h"
@@ -267,6 +268,9 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
         if (!out) throw IoError("cannot write the profile to " + options.profileOut);
       }
     }
+    // The query is the command's last act: its footers, splits and plan are left to
+    // the process's exit rather than freed one by one.
+    keepUntilExit(std::move(prepared));
     return 0;
   });
 }

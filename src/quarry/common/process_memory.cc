@@ -1,5 +1,8 @@
 #include "quarry/common/process_memory.h"
 
+#include <mutex>
+#include <vector>
+
 #if __has_include(<malloc.h>)
 #include <malloc.h>
 #endif
@@ -12,6 +15,14 @@ void keepFreedMemory() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
 #endif
+}
+
+void keepUntilExit(std::shared_ptr<const void> state) {
+  // Never destroyed, so nothing parked here is freed by the exit-time destructors.
+  static auto* mutex = new std::mutex;
+  static auto* parked = new std::vector<std::shared_ptr<const void>>;
+  const std::lock_guard<std::mutex> lock(*mutex);
+  parked->push_back(std::move(state));
 }
 
 }  // namespace quarry

@@ -8,7 +8,8 @@
 
 namespace quarry::io {
 
-std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns) {
+std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns,
+                                            ThreadPool* pool) {
   std::vector<std::string> files;
   for (const std::string& pattern : patterns) {
     const std::string_view text = pattern;
@@ -22,7 +23,8 @@ std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patt
     } else {
       constexpr std::string_view kFileScheme = "file://";
       matches = globLocal(text.starts_with(kFileScheme) ? pattern.substr(kFileScheme.size())
-                                                        : pattern);
+                                                        : pattern,
+                         pool);
     }
     if (matches.empty()) {
       throw InvalidArgument(pattern + ": the pattern matches no file");

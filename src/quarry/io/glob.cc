@@ -10,6 +10,8 @@
 #include <system_error>
 #include <vector>
 
+#include "quarry/common/thread_pool.h"
+
 namespace quarry::io {
 namespace {
 
@@ -136,14 +138,21 @@ class LocalWalk {
   }
 
   /// Returns the files below `base` ("" for the working directory, else ending in
-  /// '/') that match, unsorted.
-  std::vector<std::string> run(const std::string& base) {
+  /// '/') that match, unsorted. The directories of one depth are listed on `pool`
+  /// when there is one and they are many.
+  std::vector<std::string> run(const std::string& base, ThreadPool* pool) {
     std::vector<std::string> out;
     std::vector<std::string> level{base};
     for (size_t depth = 0; !level.empty(); ++depth) {
+      std::vector<Listing> listings(level.size());
+      auto listOne = [&](size_t i) { listings[i] = list(level[i], depth); };
+      if (pool != nullptr && pool->size() > 1 && level.size() >= kParallelDirectories) {
+        pool->parallelFor(level.size(), listOne);
+      } else {
+        for (size_t i = 0; i < level.size(); ++i) listOne(i);
+      }
       std::vector<std::string> next;
-      for (const std::string& dir : level) {
-        Listing listing = list(dir, depth);
+      for (Listing& listing : listings) {
         for (std::string& file : listing.files) out.push_back(std::move(file));
         for (std::string& directory : listing.directories) next.push_back(std::move(directory));
       }
@@ -153,6 +162,10 @@ class LocalWalk {
   }
 
  private:
+  /// Below this many directories at one depth, handing them to threads costs more
+  /// than listing them.
+  static constexpr size_t kParallelDirectories = 16;
+
   struct Listing {
     std::vector<std::string> files;        // that match
     std::vector<std::string> directories;  // that may hold matches, ending in '/'
@@ -207,7 +220,7 @@ class LocalWalk {
 
 }  // namespace
 
-std::vector<std::string> globLocal(const std::string& pattern) {
+std::vector<std::string> globLocal(const std::string& pattern, ThreadPool* pool) {
   std::vector<std::string> out;
   if (!hasGlob(pattern)) {
     std::error_code error;
@@ -220,7 +233,7 @@ std::vector<std::string> globLocal(const std::string& pattern) {
   const std::string base = slash == std::string_view::npos ? "" : std::string(prefix.substr(0, slash + 1));
   const std::string_view rest =
       slash == std::string_view::npos ? std::string_view(pattern) : std::string_view(pattern).substr(slash + 1);
-  out = LocalWalk(pattern, rest).run(base);
+  out = LocalWalk(pattern, rest).run(base, pool);
   std::sort(out.begin(), out.end());
   return out;
 }

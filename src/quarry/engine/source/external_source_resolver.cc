@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "quarry/common/error.h"
@@ -9,6 +10,7 @@
 #include "quarry/engine/source/format_reader_registry.h"
 #include "quarry/engine/source/type_widening.h"
 #include "quarry/io/file_patterns.h"
+#include "quarry/io/glob.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::engine {
@@ -123,17 +125,25 @@ Schema ExternalSourceResolver::reconcile(const std::vector<ResolvedFile>& files,
 ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& patterns,
                                                const ResolveOptions& options) {
   if (patterns.empty()) throw InvalidArgument("FROM names no file");
-  const std::vector<std::string> uris = io::expandFilePatterns(patterns);
+  const size_t localThreads = static_cast<size_t>(std::max(1, options.threads));
+  // One pool lists the directories of local patterns and reads the footers; it is
+  // started only when there is more than one thing to do at a time.
+  std::optional<ThreadPool> pool;
+  if (std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) { return io::hasGlob(p); })) {
+    pool.emplace(localThreads);
+  }
+  const std::vector<std::string> uris = io::expandFilePatterns(patterns, pool ? &*pool : nullptr);
   ResolvedSource out;
   out.files.resize(uris.size());
   // A remote footer read waits on a round trip, not on a core: as many in flight as
   // kRemoteFooterReads allows, whatever the thread count.
-  size_t threads = static_cast<size_t>(std::max(1, options.threads));
+  size_t threads = localThreads;
   if (std::any_of(uris.begin(), uris.end(), [](const std::string& uri) { return io::isRemoteUri(uri); })) {
     threads = std::max(threads, kRemoteFooterReads);
   }
-  ThreadPool pool(std::min(threads, std::max<size_t>(uris.size(), 1)));
-  pool.parallelFor(uris.size(), [&](size_t i) {
+  threads = std::min(threads, std::max<size_t>(uris.size(), 1));
+  if (!pool || pool->size() != threads) pool.emplace(threads);
+  pool->parallelFor(uris.size(), [&](size_t i) {
     ResolvedFile& file = out.files[i];
     file.uri = uris[i];
     file.reader = readerOf(file.uri, options);

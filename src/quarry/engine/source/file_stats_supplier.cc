@@ -120,14 +120,18 @@ bool FileStatsSupplier::everySplitHasStatistics() const {
   return true;
 }
 
-std::optional<SourceStatistics> FileStatsSupplier::statisticsOf(const SplitTask& task, bool readFooters) const {
-  if (task.split.statistics) return task.split.statistics;
-  if (!readFooters || task.reader == nullptr) return std::nullopt;
+const SourceStatistics* FileStatsSupplier::statisticsOf(const SplitTask& task, bool readFooters,
+                                                        std::optional<SourceStatistics>& read) const {
+  if (task.split.statistics) return &*task.split.statistics;
+  if (!readFooters || task.reader == nullptr) return nullptr;
   const SourceMetadata metadata = task.reader->metadata(task.split.uri);
   for (const FileSplit& split : metadata.splits) {
-    if (split.start == task.split.start && split.length == task.split.length) return split.statistics;
+    if (split.start == task.split.start && split.length == task.split.length && split.statistics) {
+      read = std::move(split.statistics);
+      return &*read;
+    }
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 std::optional<StatisticsAnswer> FileStatsSupplier::answer(bool readFooters) const {
@@ -138,8 +142,9 @@ std::optional<StatisticsAnswer> FileStatsSupplier::answer(bool readFooters) cons
   std::vector<int64_t> mergedRows(n, 0);
   bool first = true;
   for (const SplitTask& task : splits_) {
-    std::optional<SourceStatistics> stats = statisticsOf(task, readFooters);
-    if (!stats) return std::nullopt;
+    std::optional<SourceStatistics> read;
+    const SourceStatistics* stats = statisticsOf(task, readFooters, read);
+    if (stats == nullptr) return std::nullopt;
     for (size_t a = 0; a < n; ++a) {
       const AggregateSpec& spec = aggregates_[a];
       if (spec.function == AggregateFunction::kCountStar) {

@@ -45,7 +45,10 @@ class FileStatsSupplier {
   static bool supports(const AggregateSpec& spec);
 
  private:
-  std::optional<SourceStatistics> statisticsOf(const SplitTask& task, bool readFooters) const;
+  /// The statistics of `task`: its own, else (`readFooters`) those its file's footer
+  /// gives its range, kept in `read`; nullptr when unknown.
+  const SourceStatistics* statisticsOf(const SplitTask& task, bool readFooters,
+                                       std::optional<SourceStatistics>& read) const;
 
   std::vector<SplitTask> splits_;
   std::vector<std::string> columns_;

@@ -29,8 +29,9 @@ FormatReaderRegistry::FormatReaderRegistry() {
 }
 
 const FormatReaderRegistry& FormatReaderRegistry::instance() {
-  static const FormatReaderRegistry registry;
-  return registry;
+  // Never destroyed: the readers' footer caches are left to the process's exit.
+  static const auto* registry = new FormatReaderRegistry;
+  return *registry;
 }
 
 const FormatReader* FormatReaderRegistry::findByName(std::string_view name) const {

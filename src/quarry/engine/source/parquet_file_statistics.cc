@@ -4,8 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "quarry/common/error.h"
 #include "quarry/formats/parquet/column_bounds.h"
 
 namespace quarry::engine {
@@ -137,27 +140,29 @@ SourceStatistics ParquetFileStatistics::extractRowGroups(const parquet::FileMeta
   const size_t groups = metadata.row_groups.size();
   first = std::min(first, groups);
   const size_t last = first + std::min(count, groups - first);
+  const std::vector<const parquet::SchemaNode*>& leaves = schema.leaves();
+  // Each column is merged across the row groups in place (what merge() does for two
+  // units with the same columns), without a map per row group.
+  std::vector<ColumnStatistics> columns(leaves.size());
   SourceStatistics out;
   for (size_t g = first; g < last; ++g) {
     const parquet::RowGroup& rowGroup = metadata.row_groups[g];
-    SourceStatistics part;
-    part.rowCount = rowGroup.num_rows;
-    for (const parquet::SchemaNode* leaf : schema.leaves()) {
-      part.columns[leaf->path] = chunk(metadata, *leaf, rowGroup);
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      ColumnStatistics part = chunk(metadata, *leaves[i], rowGroup);
+      columns[i] = g == first ? std::move(part)
+                              : mergeColumn(columns[i], out.rowCount, part, rowGroup.num_rows);
     }
-    if (g == first) {
-      out = std::move(part);
-    } else {
-      out = merge(out, part);
+    int64_t rows = 0;
+    if (__builtin_add_overflow(out.rowCount, rowGroup.num_rows, &rows)) {
+      throw CorruptFile("row counts " + std::to_string(out.rowCount) + " and " +
+                        std::to_string(rowGroup.num_rows) + " overflow when merged");
     }
+    out.rowCount = rows;
   }
-  if (first == last) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
     // No row group: every column is empty, so all-null.
-    for (const parquet::SchemaNode* leaf : schema.leaves()) {
-      ColumnStatistics empty;
-      if (!underRepeatedField(*leaf)) empty.nullCount = 0;
-      out.columns[leaf->path] = empty;
-    }
+    if (first == last && !underRepeatedField(*leaves[i])) columns[i].nullCount = 0;
+    out.columns.emplace(leaves[i]->path, std::move(columns[i]));
   }
   return out;
 }

@@ -84,8 +84,9 @@ void FooterCache::clear() {
 }
 
 FooterCache& FooterCache::shared() {
-  static FooterCache cache;
-  return cache;
+  // Never destroyed: freeing thousands of decoded footers at exit would only delay it.
+  static auto* cache = new FooterCache;
+  return *cache;
 }
 
 }  // namespace quarry::parquet
