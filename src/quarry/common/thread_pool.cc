@@ -37,8 +37,10 @@ ThreadPool::~ThreadPool() {
 }
 
 ThreadPool& ThreadPool::shared() {
-  static ThreadPool pool;
-  return pool;
+  // Never destroyed: its workers wait out the process instead of being woken and
+  // joined at exit, which cost a short-lived query up to milliseconds on a busy VM.
+  static auto* pool = new ThreadPool;
+  return *pool;
 }
 
 void ThreadPool::runLoop(Loop& loop) {

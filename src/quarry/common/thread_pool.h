@@ -31,7 +31,8 @@ class ThreadPool {
   /// caller sees never depends on scheduling.
   void parallelFor(size_t n, const std::function<void(size_t)>& fn);
 
-  /// Returns a process-wide pool sized to the hardware.
+  /// Returns a process-wide pool sized to the hardware. It is never destroyed: its
+  /// workers stay parked until the process exits.
   static ThreadPool& shared();
 
  private:

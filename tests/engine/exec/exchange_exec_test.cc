@@ -124,5 +124,58 @@ TEST(ExchangeExec, DestroyingBeforeReadingOrMidwayDoesNotHang) {
   for (int i = 0; i < 3; ++i) EXPECT_TRUE(exchange.next().has_value());
 }
 
+// exchange_exec.h: "one chain alone runs on the consumer's thread, in its next()".
+TEST(ExchangeExec, OneChainRunsOnTheConsumersThread) {
+  const std::thread::id consumer = std::this_thread::get_id();
+  auto sawThread = std::make_shared<std::thread::id>();
+  PipelineFactory recording = [sawThread]() -> OperatorPtr {
+    auto done = std::make_shared<bool>(false);
+    return std::make_unique<LocalSourceExec>(
+        kSchema,
+        [sawThread, done]() -> std::optional<Page> {
+          *sawThread = std::this_thread::get_id();
+          if (*done) return std::nullopt;
+          *done = true;
+          return pageOfRows(kSchema, {{i64(7)}});
+        },
+        "recording");
+  };
+  ExchangeExec exchange(kSchema, {recording}, 4);
+  EXPECT_EQ(drain(exchange).size(), 1u);
+  EXPECT_EQ(*sawThread, consumer);
+  EXPECT_FALSE(exchange.next().has_value());
+}
+
+TEST(ExchangeExec, OneChainKeepsStatsErrorsAndEarlyStops) {
+  {
+    ExchangeExec exchange(kSchema, {chain(0, 3)}, 2);
+    ASSERT_TRUE(exchange.next().has_value());
+    std::vector<OperatorStats> midway;  // the chain has not ended: its stats so far
+    exchange.collectStats(midway);
+    ASSERT_EQ(midway.size(), 3u);
+    EXPECT_EQ(midway[1].name, "ProjectExec");
+    EXPECT_EQ(midway[1].rowsOut, 10u);
+    EXPECT_EQ(drain(exchange).size(), 20u);
+    std::vector<OperatorStats> stats;
+    exchange.collectStats(stats);
+    ASSERT_EQ(stats.size(), 3u);
+    EXPECT_EQ(stats[0].rowsOut, 30u);
+    EXPECT_EQ(stats[0].pagesOut, 3u);
+    EXPECT_EQ(stats[2].name, "LocalSourceExec");
+    EXPECT_EQ(stats[2].pagesOut, 3u);
+  }
+  {
+    ExchangeExec exchange(kSchema, {chain(0, 5, 2, "chain 0 failed")}, 2);
+    try {
+      drain(exchange);
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "chain 0 failed");
+    }
+  }
+  LimitExec limit(std::make_unique<ExchangeExec>(kSchema, std::vector<PipelineFactory>{chain(0, -1)}, 2), 25);
+  EXPECT_EQ(drain(limit).size(), 25u);
+}
+
 }  // namespace
 }  // namespace quarry::engine

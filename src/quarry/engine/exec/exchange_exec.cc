@@ -110,7 +110,29 @@ void ExchangeExec::runChain(size_t index) {
   }
 }
 
+std::optional<Page> ExchangeExec::nextInline() {
+  if (!inlineChain_ && !inlineDone_) inlineChain_ = pipelines_[0]();
+  std::optional<Page> page = inlineChain_ ? inlineChain_->next() : std::nullopt;
+  if (!page) {
+    if (inlineChain_) {
+      std::vector<OperatorStats> stats;
+      inlineChain_->collectStats(stats);
+      inlineChain_.reset();
+      std::lock_guard<std::mutex> lock(mutex_);
+      chainStats_[0] = std::move(stats);
+    }
+    inlineDone_ = true;
+    return std::nullopt;
+  }
+  ++stats_.pagesOut;
+  stats_.rowsOut += page->positionCount();
+  return page;
+}
+
 std::optional<Page> ExchangeExec::next() {
+  // One chain has nothing to run beside: the consumer runs it, and no driver thread
+  // is started (a query answered from statistics is one such chain).
+  if (pipelines_.size() == 1) return nextInline();
   OperatorTimer timer(stats_.nanos);
   if (!started_) start();
   std::unique_lock<std::mutex> lock(mutex_);
@@ -140,6 +162,10 @@ std::optional<Page> ExchangeExec::next() {
 
 void ExchangeExec::collectStats(std::vector<OperatorStats>& out) const {
   out.push_back(stats_);
+  if (inlineChain_) {  // the one chain, run inline and not finished
+    inlineChain_->collectStats(out);
+    return;
+  }
   std::vector<OperatorStats> summed;
   std::lock_guard<std::mutex> lock(mutex_);
   for (const std::vector<OperatorStats>& chain : chainStats_) {

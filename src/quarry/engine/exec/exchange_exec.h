@@ -51,6 +51,8 @@ class ExchangeExec final : public Operator {
   void start();
   void driverMain();
   void runChain(size_t index);
+  /// next() when there is one chain: pulls it on the caller's thread.
+  std::optional<Page> nextInline();
   /// Whether chain `index` must stop producing (caller holds mutex_).
   bool mustStop(size_t index) const {
     return cancelled_ || (failedChain_ && index > *failedChain_);
@@ -63,6 +65,9 @@ class ExchangeExec final : public Operator {
   size_t maxQueuedPages_;
   std::vector<std::thread> drivers_;
   bool started_ = false;
+  /// The one chain run on the consumer's thread, and whether it has ended.
+  OperatorPtr inlineChain_;
+  bool inlineDone_ = false;
 
   mutable std::mutex mutex_;
   std::condition_variable notEmpty_;  // the consumer waits for a page, a failure or the end

@@ -125,30 +125,40 @@ Schema ExternalSourceResolver::reconcile(const std::vector<ResolvedFile>& files,
 ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& patterns,
                                                const ResolveOptions& options) {
   if (patterns.empty()) throw InvalidArgument("FROM names no file");
+  // Directories of local patterns are listed, and footers read, `options.threads` at
+  // a time. Work on cores runs on the process-wide pool when it has no more workers
+  // than that (its threads are already started, and are not joined when the query
+  // ends); other counts get a pool of their own.
   const size_t localThreads = static_cast<size_t>(std::max(1, options.threads));
-  // One pool lists the directories of local patterns and reads the footers; it is
-  // started only when there is more than one thing to do at a time.
-  std::optional<ThreadPool> pool;
-  if (std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) { return io::hasGlob(p); })) {
-    pool.emplace(localThreads);
-  }
-  const std::vector<std::string> uris = io::expandFilePatterns(patterns, pool ? &*pool : nullptr);
+  std::optional<ThreadPool> own;
+  auto poolOf = [&own](size_t threads, bool remote) -> ThreadPool* {
+    if (threads <= 1) return nullptr;
+    if (!remote && threads >= ThreadPool::shared().size()) return &ThreadPool::shared();
+    if (!own || own->size() != threads) own.emplace(threads);
+    return &*own;
+  };
+  const bool anyGlob = std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) { return io::hasGlob(p); });
+  const std::vector<std::string> uris =
+      io::expandFilePatterns(patterns, anyGlob ? poolOf(localThreads, false) : nullptr);
   ResolvedSource out;
   out.files.resize(uris.size());
   // A remote footer read waits on a round trip, not on a core: as many in flight as
   // kRemoteFooterReads allows, whatever the thread count.
   size_t threads = localThreads;
-  if (std::any_of(uris.begin(), uris.end(), [](const std::string& uri) { return io::isRemoteUri(uri); })) {
-    threads = std::max(threads, kRemoteFooterReads);
-  }
-  threads = std::min(threads, std::max<size_t>(uris.size(), 1));
-  if (!pool || pool->size() != threads) pool.emplace(threads);
-  pool->parallelFor(uris.size(), [&](size_t i) {
+  const bool remote =
+      std::any_of(uris.begin(), uris.end(), [](const std::string& uri) { return io::isRemoteUri(uri); });
+  if (remote) threads = std::max(threads, kRemoteFooterReads);
+  auto readFooter = [&](size_t i) {
     ResolvedFile& file = out.files[i];
     file.uri = uris[i];
     file.reader = readerOf(file.uri, options);
     file.metadata = file.reader->metadata(file.uri);
-  });
+  };
+  if (ThreadPool* pool = poolOf(std::min(threads, uris.size()), remote)) {
+    pool->parallelFor(uris.size(), readFooter);
+  } else {
+    for (size_t i = 0; i < uris.size(); ++i) readFooter(i);
+  }
   out.schema = reconcile(out.files, options.schemaResolution);
   return out;
 }
