@@ -82,6 +82,13 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
     ${CMAKE_BINARY_DIR}/differential-engine)
   set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600)
+  # LIST columns: KEEP, WHERE, IS NULL, TopN and EVAL over a DuckDB-written file of
+  # list<int|bigint|double|varchar> (null lists, empty lists, null elements, several
+  # row groups), as JSON and as DuckDB's CSV text of the same SELECT; a few seconds.
+  quarry_add_node_test(differential_engine_lists
+    tests/differential/engine/list_columns.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-engine-lists)
+  set_tests_properties(differential_engine_lists PROPERTIES TIMEOUT 120)
   # Aggregate pushdown (issue 9): COUNT(*)/COUNT/MIN/MAX answered from statistics
   # equal the same aggregates forced to scan and DuckDB's, per column of the
   # generated files, 3-file globs (union_by_name too) and parquet-testing; about 5 s.

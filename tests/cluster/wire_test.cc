@@ -113,6 +113,21 @@ TEST(ClusterWire, TypesAndSchemasRoundTrip) {
   EXPECT_EQ(fromProto(fields), schema);
 }
 
+TEST(ClusterWire, ListTypesTravelInSchemasButListPagesAreRefused) {
+  const Schema schema = {
+      {"tags", DataType::list(DataType::string())},
+      {"amounts", DataType::list(DataType::decimal(9, 2))},
+      {"at", DataType::list(DataType::timestamp(engine::TimeUnit::kMillis, false))}};
+  google::protobuf::RepeatedPtrField<proto::Field> fields;
+  toProto(schema, &fields);
+  EXPECT_EQ(fromProto(fields), schema);
+  Block elements(DataType::string());
+  elements.appendBytes("a");
+  const Block lists = Block::fromList(schema[0].type, {0, 1}, elements);
+  proto::Page message;
+  EXPECT_THROW(toProto(engine::Page({lists}, 1), &message), Unsupported);
+}
+
 class ClusterWireCorrupt : public ::testing::Test {
  protected:
   void SetUp() override {

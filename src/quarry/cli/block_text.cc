@@ -38,6 +38,49 @@ void appendTime(int64_t value, const DataType& type, std::string& out) {
   out += duckDbTime(value * nanosPerUnit, fractionDigits(type.unit));
 }
 
+/// Whether DuckDB quotes `text` as an element of a list cast to VARCHAR: when it
+/// is empty, reads as NULL, starts or ends with white space, or holds a character
+/// of its nested-value syntax. (Numbers never do, so the rule applies to every kind.)
+bool needsListQuotes(std::string_view text) {
+  if (text.empty()) return true;
+  if (text.size() == 4 && (text[0] | 0x20) == 'n' && (text[1] | 0x20) == 'u' &&
+      (text[2] | 0x20) == 'l' && (text[3] | 0x20) == 'l') {
+    return true;
+  }
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  if (space(text.front()) || space(text.back())) return true;
+  return text.find_first_of("\"'(),:=[]{}") != std::string_view::npos;
+}
+
+/// Appends a list as DuckDB casts it to VARCHAR: "[1, 2, NULL]", "[]",
+/// "[a, 'x,y', 'it\'s']" (quoted elements escape ' and \ with a backslash).
+void appendListText(const Block& block, size_t i, std::string& out) {
+  const Block& elements = block.listElements();
+  const auto offsets = block.listOffsets();
+  out += '[';
+  std::string text;
+  for (uint64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+    if (e > offsets[i]) out += ", ";
+    if (elements.isNull(e)) {
+      out += "NULL";
+      continue;
+    }
+    text.clear();
+    appendBlockText(elements, e, text);
+    if (!needsListQuotes(text)) {
+      out += text;
+      continue;
+    }
+    out += '\'';
+    for (char c : text) {
+      if (c == '\'' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '\'';
+  }
+  out += ']';
+}
+
 void appendUuid(std::string_view bytes, std::string& out) {
   Uuid uuid;
   for (size_t k = 0; k < uuid.bytes.size() && k < bytes.size(); ++k) uuid.bytes[k] = static_cast<uint8_t>(bytes[k]);
@@ -108,6 +151,9 @@ void appendBlockText(const Block& block, size_t i, std::string& out) {
     case TypeKind::kUuid:
       appendUuid(block.bytes(i), out);
       return;
+    case TypeKind::kList:
+      appendListText(block, i, out);
+      return;
   }
 }
 
@@ -122,6 +168,16 @@ void appendBlockJson(const Block& block, size_t i, std::string& out) {
     case TypeKind::kInt32:
       appendBlockText(block, i, out);
       return;
+    case TypeKind::kList: {  // a JSON array of the elements' JSON
+      const auto offsets = block.listOffsets();
+      out += '[';
+      for (uint64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
+        if (e > offsets[i]) out += ',';
+        appendBlockJson(block.listElements(), e, out);
+      }
+      out += ']';
+      return;
+    }
     case TypeKind::kDouble: {
       const double v = block.values<double>()[i];
       if (std::isfinite(v)) {

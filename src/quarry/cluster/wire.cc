@@ -14,7 +14,8 @@ using engine::DataType;
 using engine::TimeUnit;
 using engine::TypeKind;
 
-constexpr uint32_t kLastKind = static_cast<uint32_t>(TypeKind::kUuid);
+constexpr uint32_t kLastKind = static_cast<uint32_t>(TypeKind::kList);
+constexpr uint32_t kLastElementKind = static_cast<uint32_t>(TypeKind::kUuid);
 constexpr uint32_t kLastUnit = static_cast<uint32_t>(TimeUnit::kNanos);
 /// The most positions of a page whose columns carry no bytes (only null-typed
 /// columns, or none): engine pages hold far fewer (kMaxPageRows), and a corrupt
@@ -125,8 +126,11 @@ Block bytesFromProto(const proto::Column& column, const DataType& type, size_t c
 
 }  // namespace
 
-void toProto(const DataType& type, proto::DataType* out) {
-  out->set_kind(static_cast<uint32_t>(type.kind));
+void toProto(const DataType& list, proto::DataType* out) {
+  out->set_kind(static_cast<uint32_t>(list.kind));
+  // A list's parameters are its elements'.
+  const DataType type = list.isList() ? list.elementType() : list;
+  if (list.isList()) out->set_element_kind(static_cast<uint32_t>(type.kind));
   if (type.kind == TypeKind::kDecimal) {
     out->set_precision(type.precision);
     out->set_scale(type.scale);
@@ -138,8 +142,12 @@ void toProto(const DataType& type, proto::DataType* out) {
 
 DataType fromProto(const proto::DataType& type) {
   if (type.kind() > kLastKind) corrupt("unknown type kind " + std::to_string(type.kind()));
+  const bool list = type.kind() == static_cast<uint32_t>(TypeKind::kList);
+  if (list && type.element_kind() > kLastElementKind) {
+    corrupt("unknown list element kind " + std::to_string(type.element_kind()));
+  }
   DataType out;
-  out.kind = static_cast<TypeKind>(type.kind());
+  out.kind = static_cast<TypeKind>(list ? type.element_kind() : type.kind());
   if (out.kind == TypeKind::kDecimal) {
     if (type.precision() < 1 || type.precision() > 38 || type.scale() < 0 ||
         type.scale() > type.precision()) {
@@ -154,7 +162,7 @@ DataType fromProto(const proto::DataType& type) {
     out.unit = static_cast<TimeUnit>(type.unit());
   }
   if (out.kind == TypeKind::kTimestamp) out.utcAdjusted = type.utc_adjusted();
-  return out;
+  return list ? DataType::list(out) : out;
 }
 
 void toProto(const engine::Schema& schema, google::protobuf::RepeatedPtrField<proto::Field>* out) {
@@ -183,6 +191,11 @@ void toProto(const engine::Page& page, proto::Page* out) {
     toProto(block.type(), column->mutable_type());
     const TypeKind kind = block.type().kind;
     if (kind == TypeKind::kNull) continue;
+    if (kind == TypeKind::kList) {
+      throw Unsupported(
+          "a list column (" + block.type().toString() +
+          ") cannot travel between cluster nodes yet; run the query without --cluster");
+    }
     std::span<const uint8_t> validity = block.validity();
     if (!validity.empty()) column->set_validity(validity.data(), validity.size());
     std::string* values = column->mutable_values();
@@ -240,6 +253,7 @@ engine::Page fromProto(const proto::Page& page, const engine::Schema& schema) {
       blocks.push_back(Block::nulls(type, count));
       continue;
     }
+    if (type.isList()) corrupt(where + ": a list column");
     checkValidity(column.validity(), count, where);
     if (type.isBytes()) {
       blocks.push_back(bytesFromProto(column, type, count, where));

@@ -52,6 +52,8 @@ function doubleOf(canonical) {
 /// under `tolerance`.
 function sameValue(a, b, tolerance) {
   if (a === b) return true;
+  // Lists (canonical arrays of canonical elements) compare exactly, element by element.
+  if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
   if (tolerance === 'exact' || a === null || b === null) return false;
   const x = doubleOf(a);
   const y = doubleOf(b);

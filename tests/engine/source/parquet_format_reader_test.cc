@@ -64,7 +64,7 @@ TEST(ParquetFormatReader, SchemaMapsEveryTypeOfTheTable) {
       {"u", DataType::uuid()},
       {"st.a", DataType::int32()},  // struct leaves by dotted name
       {"st.b", DataType::string()},
-      // "l" (a LIST) is left out: the engine does not query lists yet.
+      {"l", DataType::list(DataType::int32())},  // a LIST: one column named by its node
   };
   EXPECT_EQ(m.schema, expected);
   ASSERT_TRUE(m.statistics.has_value());

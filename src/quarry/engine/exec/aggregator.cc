@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/exec/list_aggregator.h"
 #include "quarry/engine/exec/value_order.h"
 
 namespace quarry::engine {
@@ -601,6 +602,8 @@ const char* aggregatorModeName(AggregatorMode mode) {
 }
 
 DataType aggregateResultType(AggregateFunction f, const DataType& input) {
+  // A list aggregates its elements (list_aggregator.h).
+  if (input.isList()) return aggregateResultType(f, input.elementType());
   switch (f) {
     case AggregateFunction::kCountStar:
     case AggregateFunction::kCount:
@@ -634,6 +637,11 @@ DataType aggregateResultType(AggregateFunction f, const DataType& input) {
 }
 
 std::vector<Field> intermediateFields(const AggregateSpec& spec) {
+  if (spec.inputType.isList()) {
+    AggregateSpec element = spec;
+    element.inputType = spec.inputType.elementType();
+    return intermediateFields(element);
+  }
   const DataType result = aggregateResultType(spec.function, spec.inputType);
   switch (spec.function) {
     case AggregateFunction::kCountStar:
@@ -662,6 +670,7 @@ std::vector<Field> intermediateFields(const AggregateSpec& spec) {
 
 std::unique_ptr<Aggregator> makeAggregator(const AggregateSpec& spec) {
   aggregateResultType(spec.function, spec.inputType);  // rejects unsupported argument types
+  if (spec.inputType.isList()) return makeListAggregator(spec);
   switch (spec.function) {
     case AggregateFunction::kCountStar:
     case AggregateFunction::kCount:

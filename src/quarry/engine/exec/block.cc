@@ -8,6 +8,9 @@ namespace quarry::engine {
 Block::Block(DataType type) : type_(type) {
   if (type_.isBytes()) {
     storage_ = Bytes{};
+  } else if (type_.isList()) {
+    listOffsets_.push_back(0);
+    elements_.emplace_back(type_.elementType());
   } else {
     withFixedStorage(type_.kind, [&](auto zero) { storage_ = std::vector<decltype(zero)>{}; });
   }
@@ -57,6 +60,36 @@ Block Block::fromDictionary(DataType type, std::shared_ptr<const ByteDictionary>
   return block;
 }
 
+Block Block::fromList(DataType type, std::vector<uint64_t> offsets, Block elements,
+                      std::vector<uint8_t> validity) {
+  if (!type.isList() || !(elements.type() == type.elementType())) {
+    throw std::logic_error("Block::fromList: " + elements.type().toString() + " elements for a " +
+                           type.toString() + " block");
+  }
+  if (offsets.empty() || !std::is_sorted(offsets.begin(), offsets.end()) ||
+      offsets.back() > elements.size()) {
+    throw std::logic_error("Block::fromList: offsets that do not range over " +
+                           std::to_string(elements.size()) + " elements");
+  }
+  const size_t positions = offsets.size() - 1;
+  if (!validity.empty() && validity.size() != positions) {
+    throw std::logic_error("Block::fromList: validity of " + std::to_string(validity.size()) +
+                           " positions for " + std::to_string(positions) + " lists");
+  }
+  Block block(type);
+  block.size_ = positions;
+  block.listOffsets_ = std::move(offsets);
+  block.elements_[0] = std::move(elements);
+  if (!validity.empty()) block.setValidity(std::move(validity));
+  return block;
+}
+
+const Block& Block::listElements() const {
+  if (elements_.empty())
+    throw std::logic_error("Block::listElements: a " + type_.toString() + " block");
+  return elements_[0];
+}
+
 const Block::Bytes& Block::plainBytes() const {
   if (!dictionary_) return std::get<Bytes>(storage_);
   if (!plain_) {
@@ -84,6 +117,7 @@ void Block::flatten() {
 
 Scalar Block::scalarAt(size_t i) const {
   if (isNull(i)) return std::monostate{};
+  if (type_.isList()) throw std::logic_error("Block::scalarAt: a list is not a Scalar");
   if (type_.isBytes()) return std::string(bytes(i));
   Scalar out;
   std::visit(
@@ -99,6 +133,7 @@ Scalar Block::scalarAt(size_t i) const {
 
 void Block::reserve(size_t positions) {
   if (dictionary_) return;  // a hint: not worth leaving the form for
+  if (type_.isList()) listOffsets_.reserve(positions + 1);
   std::visit(
       [&](auto& values) {
         using V = std::decay_t<decltype(values)>;
@@ -142,7 +177,10 @@ void Block::appendBytesRun(const char* data, std::span<const int64_t> offsets) {
 
 void Block::appendNull() {
   flatten();
-  if (type_.kind != TypeKind::kNull) {
+  if (type_.isList()) {
+    listOffsets_.push_back(listOffsets_.back());
+    markNull();
+  } else if (type_.kind != TypeKind::kNull) {
     std::visit(
         [&](auto& values) {
           using V = std::decay_t<decltype(values)>;
@@ -168,6 +206,7 @@ void Block::appendScalar(const Scalar& value) {
     appendBytes(std::get<std::string>(value));
     return;
   }
+  if (type_.isList()) throw std::logic_error("Block::appendScalar: a Scalar for a list block");
   std::visit(
       [&](auto& values) {
         using V = std::decay_t<decltype(values)>;
@@ -192,6 +231,12 @@ void Block::appendFrom(const Block& other, size_t i) {
   if (type_.isBytes()) {
     appendBytes(other.bytes(i));
     return;
+  }
+  if (type_.isList()) {
+    const Block& from = other.elements_[0];
+    for (uint64_t e = other.listOffsets_[i]; e < other.listOffsets_[i + 1]; ++e)
+      elements_[0].appendFrom(from, e);
+    listOffsets_.push_back(elements_[0].size());
   }
   std::visit(
       [&](auto& values) {
@@ -233,6 +278,15 @@ void Block::appendAll(const Block& other) {
     size_ += other.size_;
     return;
   }
+  if (type_.isList()) {
+    // The other's ranges, moved past this block's elements.
+    const uint64_t base = elements_[0].size();
+    elements_[0].appendAll(other.elements_[0]);
+    for (size_t k = 1; k < other.listOffsets_.size(); ++k)
+      listOffsets_.push_back(base + other.listOffsets_[k]);
+    size_ += other.size_;
+    return;
+  }
   std::visit(
       [&](auto& values) {
         using V = std::decay_t<decltype(values)>;
@@ -261,6 +315,24 @@ void Block::setValidity(std::vector<uint8_t> validity) {
   }
 }
 
+void Block::takeLists(std::span<const uint32_t> positions, Block& out) const {
+  // One gather of the child: the kept rows' element positions, in row order (a
+  // null row's range is not read).
+  std::vector<uint32_t> elementPositions;
+  out.listOffsets_.resize(positions.size() + 1);
+  out.listOffsets_[0] = 0;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    const uint32_t p = positions[k];
+    if (!isNull(p)) {
+      for (uint64_t e = listOffsets_[p]; e < listOffsets_[p + 1]; ++e) {
+        elementPositions.push_back(static_cast<uint32_t>(e));
+      }
+    }
+    out.listOffsets_[k + 1] = elementPositions.size();
+  }
+  out.elements_[0] = elements_[0].take(elementPositions);
+}
+
 Block Block::take(std::span<const uint32_t> positions) const {
   Block out(type_);
   if (type_.kind == TypeKind::kNull) {
@@ -271,6 +343,8 @@ Block Block::take(std::span<const uint32_t> positions) const {
     out.dictionary_ = dictionary_;
     out.ids_.resize(positions.size());
     for (size_t k = 0; k < positions.size(); ++k) out.ids_[k] = ids_[positions[k]];
+  } else if (type_.isList()) {
+    takeLists(positions, out);
   } else {
     std::visit(
         [&](const auto& values) {

@@ -28,6 +28,17 @@
 ///
 /// Example: dictionary ["AIR", "RAIL"], ids [1, 0, 1] is the block
 /// ["RAIL", "AIR", "RAIL"]; take([2, 1]) gives ids [1, 0] over the same dictionary.
+///
+/// A list block (TypeKind::kList) holds no values of its own: per position a
+/// range of a child block of the element type (listElements(), whose positions
+/// may be null and which may be in the dictionary form), plus the block's own
+/// validity for a null list. Position r is the elements [listOffsets()[r],
+/// listOffsets()[r + 1]); an empty list is an empty range at a valid position.
+/// A null position's range is not read (it is empty in blocks built here).
+///
+/// Example: offsets [0, 2, 2, 2, 3], validity [1, 0, 1, 1], elements
+/// [1, 2, null] is the block [[1, 2], null, [], [null]]; take([3, 0]) gives
+/// offsets [0, 1, 3] over elements [null, 1, 2].
 namespace quarry::engine {
 
 /// The values a dictionary block's ids index: value k is data[offsets[k], offsets[k + 1]).
@@ -146,7 +157,18 @@ class Block {
   static Block fromDictionary(DataType type, std::shared_ptr<const ByteDictionary> dictionary,
                               std::vector<uint32_t> ids, std::vector<uint8_t> validity = {});
 
+  /// A list block of `type` (a list type): position r is the elements
+  /// [offsets[r], offsets[r + 1]) of `elements` (of type.elementType()), or null
+  /// where `validity` (as fromValues') says so. `offsets` has one entry more than
+  /// positions, ascending, the last at most elements.size(); std::logic_error otherwise.
+  static Block fromList(DataType type, std::vector<uint64_t> offsets, Block elements,
+                        std::vector<uint8_t> validity = {});
+
   const DataType& type() const { return type_; }
+  /// A list block's offsets into listElements(), one more than positions.
+  std::span<const uint64_t> listOffsets() const { return listOffsets_; }
+  /// A list block's elements (std::logic_error for another kind).
+  const Block& listElements() const;
   /// Whether the block is in the dictionary form.
   bool isDictionary() const { return dictionary_ != nullptr; }
   /// The dictionary form's dictionary (null in the plain form).
@@ -220,6 +242,8 @@ class Block {
   const Bytes& plainBytes() const;
   /// Turns a dictionary block into the plain form, before it is appended to.
   void flatten();
+  /// take() of a list block: `out`'s offsets and elements.
+  void takeLists(std::span<const uint32_t> positions, Block& out) const;
 
   DataType type_;
   size_t size_ = 0;
@@ -232,6 +256,10 @@ class Block {
   std::vector<uint32_t> ids_;
   /// The dictionary form's plain bytes, once byteData() or byteOffsets() asked.
   mutable std::shared_ptr<const Bytes> plain_;
+  /// A list block's offsets (positions + 1 of them) and its one child block of
+  /// elements (std::vector: a Block may hold a Block only through an indirection).
+  std::vector<uint64_t> listOffsets_;
+  std::vector<Block> elements_;
 };
 
 /// A batch of rows: one Block per column, all of the same size.

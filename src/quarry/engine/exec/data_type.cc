@@ -1,5 +1,7 @@
 #include "quarry/engine/exec/data_type.h"
 
+#include <stdexcept>
+
 namespace quarry::engine {
 
 int64_t unitsPerSecond(TimeUnit unit) {
@@ -27,6 +29,14 @@ const char* unitName(TimeUnit unit) {
   return "us";
 }
 }  // namespace
+
+DataType DataType::list(const DataType& element) {
+  if (element.kind == TypeKind::kList) throw std::logic_error("DataType::list: a list of lists");
+  DataType out = element;
+  out.kind = TypeKind::kList;
+  out.elementKind = element.kind;
+  return out;
+}
 
 std::string DataType::toString() const {
   switch (kind) {
@@ -56,12 +66,16 @@ std::string DataType::toString() const {
       return std::string("timestamp(") + unitName(unit) + (utcAdjusted ? ", utc)" : ", local)");
     case TypeKind::kUuid:
       return "uuid";
+    case TypeKind::kList:
+      return "list<" + elementType().toString() + ">";
   }
   return "?";
 }
 
 bool DataType::operator==(const DataType& other) const {
   if (kind != other.kind) return false;
+  if (kind == TypeKind::kList)
+    return elementKind == other.elementKind && elementType() == other.elementType();
   switch (kind) {
     case TypeKind::kDecimal:
       return precision == other.precision && scale == other.scale;

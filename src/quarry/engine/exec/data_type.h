@@ -23,6 +23,11 @@ enum class TypeKind : uint8_t {
   kTime,       // int64_t in `unit` since midnight
   kTimestamp,  // int64_t in `unit` since the epoch; utcAdjusted or local wall clock
   kUuid,       // 16 bytes
+  /// A list of values of `elementKind` (and the parameters below), stored as per-row
+  /// offsets into a child Block of elements (block.h). A list is a multi-valued
+  /// field: it passes through, renders and tests IS NULL; operators that take
+  /// scalars refuse it at plan time.
+  kList,
 };
 
 enum class TimeUnit : uint8_t { kMillis, kMicros, kNanos };
@@ -41,6 +46,9 @@ struct DataType {
   TimeUnit unit = TimeUnit::kMicros;
   /// kTimestamp only: true for an instant (UTC), false for a local date-time.
   bool utcAdjusted = true;
+  /// kList only: the kind of its elements, which the fields above describe (a
+  /// list<decimal(9,2)> has precision 9 and scale 2). Never kList: lists do not nest.
+  TypeKind elementKind = TypeKind::kNull;
 
   static DataType null() { return {TypeKind::kNull}; }
   static DataType boolean() { return {TypeKind::kBoolean}; }
@@ -59,6 +67,17 @@ struct DataType {
     return {TypeKind::kTimestamp, 0, 0, unit, utcAdjusted};
   }
   static DataType uuid() { return {TypeKind::kUuid}; }
+  /// A list of `element` values; `element` must not be a list (std::logic_error).
+  static DataType list(const DataType& element);
+
+  bool isList() const { return kind == TypeKind::kList; }
+  /// A list's element type (kList only).
+  DataType elementType() const {
+    DataType element = *this;
+    element.kind = elementKind;
+    element.elementKind = TypeKind::kNull;
+    return element;
+  }
 
   /// Whether values are bytes of variable length (string, binary, uuid).
   bool isBytes() const {

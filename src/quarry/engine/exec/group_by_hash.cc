@@ -110,6 +110,10 @@ void writeFixed(const Block& block, char* out, const uint64_t* offsets,
 }  // namespace
 
 GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(keyTypes)) {
+  for (const DataType& type : keyTypes_) {
+    // The planner refuses BY a list; a list key has no one value to hash.
+    if (type.isList()) throw std::logic_error("GroupByHash: a " + type.toString() + " key");
+  }
   for (const DataType& type : keyTypes_) groupKeys_.emplace_back(type);
   const size_t width = keyTypes_.size() == 1 ? fixedWidth(keyTypes_[0].kind) : 0;
   wordKeys_ = width > 0 && width <= 8;
@@ -453,6 +457,8 @@ void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) 
           cursor[r] += 5 + length;
         }
         break;
+      case TypeKind::kList:  // refused by the constructor
+        throw std::logic_error("GroupByHash: a list key");
     }
   }
 }

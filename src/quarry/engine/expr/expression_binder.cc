@@ -6,6 +6,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/parse/name_hint.h"
@@ -96,6 +97,20 @@ BoundExprPtr bindLiteral(const Literal& literal, const SourcePosition& at) {
   return std::visit(Visitor{at}, literal);
 }
 
+}  // namespace
+
+void requireScalar(const BoundExpr& expr, const SourcePosition& at, const std::string& use) {
+  if (!expr.type.isList()) return;
+  throw QueryError(
+      use + " takes one value per row, but " + expr.toString() + " is a multi-valued " +
+          expr.type.toString(),
+      at.line, at.column,
+      "reduce the list to one value with MV_COUNT, MV_MIN, MV_MAX, MV_SUM, MV_AVG, MV_FIRST or "
+      "MV_LAST; a list itself passes through KEEP, DROP, RENAME, EVAL copy = list and IS NULL");
+}
+
+namespace {
+
 class Binder {
  public:
   explicit Binder(const Schema& input) : input_(input) {}
@@ -135,6 +150,13 @@ class Binder {
   }
 
  private:
+  /// Binds an operand that must be one value per row (requireScalar).
+  BoundExprPtr bindScalar(const Expr& ast, const std::string& use) {
+    BoundExprPtr out = bind(ast);
+    requireScalar(*out, ast.position, use);
+    return out;
+  }
+
   static std::shared_ptr<BoundExpr> make(Kind kind, DataType type) {
     auto node = std::make_shared<BoundExpr>();
     node->kind = kind;
@@ -170,7 +192,7 @@ class Binder {
       if (const auto* d = std::get_if<DoubleLiteral>(&literal))
         return literalNode(DataType::float64(), -d->value);
     }
-    BoundExprPtr child = bind(operand);
+    BoundExprPtr child = bindScalar(operand, node.op == UnaryOp::kNot ? "NOT" : "unary minus");
     const DataType& t = child->type;
     std::shared_ptr<BoundExpr> out;
     if (node.op == UnaryOp::kNot) {
@@ -235,8 +257,9 @@ class Binder {
   }
 
   BoundExprPtr bindBinary(const BinaryExpr& node, const SourcePosition& at) {
-    BoundExprPtr left = bind(*node.left);
-    BoundExprPtr right = bind(*node.right);
+    const std::string use = std::string("the operator ") + binaryOpText(node.op);
+    BoundExprPtr left = bindScalar(*node.left, use);
+    BoundExprPtr right = bindScalar(*node.right, use);
     std::shared_ptr<BoundExpr> out;
     switch (node.op) {
       case BinaryOp::kAnd:
@@ -281,10 +304,10 @@ class Binder {
   BoundExprPtr bindIn(const InExpr& node, const SourcePosition& at) {
     auto out = make(Kind::kIn, DataType::boolean());
     out->negated = node.negated;
-    BoundExprPtr operand = bind(*node.operand);
+    BoundExprPtr operand = bindScalar(*node.operand, "IN");
     out->children.push_back(operand);
     for (const Expr& item : node.list) {
-      BoundExprPtr value = bind(item);
+      BoundExprPtr value = bindScalar(item, "IN");
       BoundExprPtr probe = operand;
       checkComparable(probe, value, item.position.line > 0 ? item.position : at);
       out->children.push_back(std::move(value));
@@ -293,7 +316,7 @@ class Binder {
   }
 
   BoundExprPtr bindLike(const LikeExpr& node, const SourcePosition& at) {
-    BoundExprPtr operand = bind(*node.operand);
+    BoundExprPtr operand = bindScalar(*node.operand, "LIKE");
     if (operand->type.kind != TypeKind::kString && operand->type.kind != TypeKind::kNull) {
       throw QueryError("LIKE needs a string, got " + operand->toString() + " of type " +
                            operand->type.toString(),
@@ -310,7 +333,7 @@ class Binder {
     auto out = make(Kind::kCase, DataType::null());
     DataType type = DataType::null();
     const auto addValue = [&](const Expr& value) {
-      BoundExprPtr bound = bind(value);
+      BoundExprPtr bound = bindScalar(value, "a CASE value");
       const std::optional<DataType> joined = commonSuperType(type, bound->type);
       if (!joined) {
         throw QueryError("CASE values of types " + type.toString() + " and " +
@@ -322,7 +345,7 @@ class Binder {
       out->children.push_back(std::move(bound));
     };
     for (const WhenClause& when : node.whens) {
-      BoundExprPtr condition = bind(*when.condition);
+      BoundExprPtr condition = bindScalar(*when.condition, "a CASE condition");
       if (condition->type.kind != TypeKind::kBoolean && condition->type.kind != TypeKind::kNull) {
         throw QueryError("a CASE condition must be a boolean, got " + condition->toString() +
                              " of type " + condition->type.toString(),
@@ -352,7 +375,11 @@ class Binder {
     }
     auto out = make(Kind::kCall, DataType::null());
     out->name = name;
-    for (const Expr& arg : node.args) out->children.push_back(bind(arg));
+    // The mv_ functions take lists; every other function one value per row.
+    const bool takesList = isMvFunction(name);
+    for (const Expr& arg : node.args) {
+      out->children.push_back(takesList ? bind(arg) : bindScalar(arg, "the function " + name));
+    }
     out->type = bindScalarFunction(*out, at.line, at.column);
     return out;
   }

@@ -26,4 +26,10 @@ namespace quarry::engine {
 /// that do not go together.
 BoundExprPtr bindExpression(const Expr& ast, const Schema& input);
 
+/// Throws QueryError at `at` when `expr` is a list: `use` (e.g. "the operand of
+/// +", "a SORT key") takes one value per row, and a list holds several. A list
+/// column passes through KEEP, DROP, RENAME, `EVAL copy = list` and IS NULL;
+/// everything else refuses it at plan time (never a wrong answer at run time).
+void requireScalar(const BoundExpr& expr, const SourcePosition& at, const std::string& use);
+
 }  // namespace quarry::engine

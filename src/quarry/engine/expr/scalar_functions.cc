@@ -10,6 +10,7 @@
 #include "quarry/common/error.h"
 #include "quarry/common/values.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
 
@@ -17,9 +18,11 @@ namespace quarry::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kScalarNames = {
-    "abs",       "round",       "length",   "to_lower",   "to_upper",
-    "substring", "starts_with", "coalesce", "date_trunc", "date_extract"};
+constexpr std::array<std::string_view, 17> kScalarNames = {
+    "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "coalesce",
+    "date_trunc", "date_extract",
+    // Multi-value functions (mv_functions.h): lists to one value per row.
+    "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last"};
 constexpr std::array<std::string_view, 6> kAggregateNames = {
     "count", "count_distinct", "min", "max", "sum", "avg"};
 
@@ -325,6 +328,7 @@ std::span<const std::string_view> aggregateFunctionNames() {
 
 DataType bindScalarFunction(const BoundExpr& call, int line, int column) {
   const std::string& name = call.name;
+  if (isMvFunction(name)) return bindMvFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t min, size_t max, const char* usage) {
     if (args.size() < min || args.size() > max) {
@@ -418,6 +422,7 @@ DataType bindScalarFunction(const BoundExpr& call, int line, int column) {
 Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
   const std::string& name = call.name;
   const DataType& type = call.type;
+  if (isMvFunction(name)) return evaluateMvFunction(call, args[0]);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
   if (name == "coalesce") {
     std::vector<Block> cast;

@@ -27,6 +27,8 @@
 ///                             local timestamp(us), a timestamp its own type
 ///   date_extract(part, t)     int64: year month day hour minute second dow
 ///                             (Sunday = 0) doy quarter
+///   mv_count, mv_min, mv_max, mv_sum, mv_avg, mv_first, mv_last (list)
+///                             a list to one value per row (mv_functions.h)
 ///
 /// Timestamps are read on their wall clock; UTC-adjusted ones in UTC.
 namespace quarry::engine {

@@ -50,10 +50,13 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
         if (required[i]) kept.push_back(static_cast<int>(i));
       }
       if (kept.empty() && width > 0) {
-        // Rows must still be counted: keep the narrowest column.
+        // Rows must still be counted: keep the narrowest column (a list is the widest).
+        auto cost = [&](size_t i) {
+          return node.schema[i].type.isList() ? 2 : node.schema[i].type.isBytes() ? 1 : 0;
+        };
         size_t best = 0;
         for (size_t i = 0; i < width; ++i) {
-          if (!node.schema[i].type.isBytes() && node.schema[best].type.isBytes()) best = i;
+          if (cost(i) < cost(best)) best = i;
         }
         kept.push_back(static_cast<int>(best));
       }
@@ -245,9 +248,13 @@ std::optional<PredicateLiteral> literalFor(const Scalar& value, const DataType& 
   }
 }
 
+/// Whether `expr` is a column the source can filter on. Not a list: a format
+/// reader's predicate (and its statistics: a list leaf's count elements, not
+/// rows) would see the elements, so `tags IS NULL` stays above the source.
 bool isSourceColumn(const BoundExpr& expr, const Schema& schema) {
   return expr.kind == BoundExpr::Kind::kColumn && expr.column >= 0 &&
-         static_cast<size_t>(expr.column) < schema.size() && schema[expr.column].name.rfind("_file.", 0) != 0;
+         static_cast<size_t>(expr.column) < schema.size() &&
+         schema[expr.column].name.rfind("_file.", 0) != 0 && !schema[expr.column].type.isList();
 }
 
 std::optional<FilterPredicate> comparison(BinaryOp op, const BoundExpr& left, const BoundExpr& right,

@@ -238,10 +238,12 @@ PlanNodePtr eval(PlanNodePtr input, std::vector<std::pair<std::string, BoundExpr
 
 /// Evaluates `expr` into a column of its own unless it is a plain column;
 /// returns the channel. New columns are appended to `pending`, to be added by
-/// one EvalExec.
+/// one EvalExec. `scalarUse` names the use that refuses a list (requireScalar);
+/// null where a list is taken (an aggregate's argument: its elements).
 int channelFor(const Expr& expr, const Schema& schema, const std::string& tempName,
-               std::vector<std::pair<std::string, BoundExprPtr>>& pending) {
+               std::vector<std::pair<std::string, BoundExprPtr>>& pending, const char* scalarUse) {
   BoundExprPtr bound = bindExpression(expr, schema);
+  if (scalarUse != nullptr) requireScalar(*bound, expr.position, scalarUse);
   if (bound->kind == BoundExpr::Kind::kColumn) return bound->column;
   pending.emplace_back(tempName, std::move(bound));
   return static_cast<int>(schema.size() + pending.size() - 1);
@@ -265,7 +267,8 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
   for (size_t i = 0; i < stats.groups.size(); ++i) {
     const StatsItem& item = stats.groups[i];
     const std::string name = itemName(item, text);
-    groupChannels.push_back(channelFor(item.expr, schema, "$group" + std::to_string(i), pending));
+    groupChannels.push_back(
+        channelFor(item.expr, schema, "$group" + std::to_string(i), pending, "a BY key"));
     groupNames.push_back(name);
   }
   std::vector<AggregateSpec> specs;
@@ -300,7 +303,9 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
       spec.function = AggregateFunction::kCountStar;
       spec.inputType = DataType::int64();
     } else {
-      spec.inputChannel = channelFor(call.args[0], schema, "$arg" + std::to_string(i), pending);
+      // A list argument aggregates its elements (list_aggregator.h).
+      spec.inputChannel =
+          channelFor(call.args[0], schema, "$arg" + std::to_string(i), pending, nullptr);
       spec.inputType = spec.inputChannel < static_cast<int>(schema.size())
                            ? schema[spec.inputChannel].type
                            : pending[spec.inputChannel - schema.size()].second->type;
@@ -338,6 +343,22 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
   return project(aggregate, std::move(channels), std::move(names));
 }
 
+/// The channel of a SORT key. A list sorts by one of its values (ES|QL):
+/// ascending by its least element, descending by its greatest (mv_min /
+/// mv_max); a list without a value sorts as null.
+int sortChannelFor(const SortKey& key, const Schema& schema, const std::string& tempName,
+                   std::vector<std::pair<std::string, BoundExprPtr>>& pending) {
+  BoundExprPtr bound = bindExpression(key.expr, schema);
+  if (!bound->type.isList()) return channelFor(key.expr, schema, tempName, pending, "a SORT key");
+  auto call = std::make_shared<BoundExpr>();
+  call->kind = BoundExpr::Kind::kCall;
+  call->name = key.ascending ? "mv_min" : "mv_max";
+  call->type = bound->type.elementType();
+  call->children.push_back(std::move(bound));
+  pending.emplace_back(tempName, std::move(call));
+  return static_cast<int>(schema.size() + pending.size() - 1);
+}
+
 PlanNodePtr planSort(PlanNodePtr input, const SortCommand& sort, std::optional<int64_t> limit) {
   const size_t width = input->schema.size();
   std::vector<std::pair<std::string, BoundExprPtr>> pending;
@@ -345,7 +366,7 @@ PlanNodePtr planSort(PlanNodePtr input, const SortCommand& sort, std::optional<i
   for (size_t i = 0; i < sort.keys.size(); ++i) {
     const SortKey& key = sort.keys[i];
     SortSpec spec;
-    spec.channel = channelFor(key.expr, input->schema, "$sort" + std::to_string(i), pending);
+    spec.channel = sortChannelFor(key, input->schema, "$sort" + std::to_string(i), pending);
     spec.ascending = key.ascending;
     spec.nullsFirst = key.nullsFirst;
     keys.push_back(spec);
@@ -458,6 +479,7 @@ PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const Pl
     if (command.is<WhereCommand>()) {
       const Expr& condition = command.as<WhereCommand>().condition;
       BoundExprPtr predicate = bindExpression(condition, current->schema);
+      requireScalar(*predicate, condition.position, "WHERE");
       if (predicate->type.kind != TypeKind::kBoolean && predicate->type.kind != TypeKind::kNull) {
         throw QueryError("WHERE needs a boolean condition, not " + predicate->type.toString(),
                          condition.position.line, condition.position.column,

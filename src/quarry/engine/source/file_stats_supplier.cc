@@ -87,6 +87,8 @@ FileStatsSupplier::FileStatsSupplier(std::vector<SplitTask> splits, std::vector<
     : splits_(std::move(splits)), columns_(std::move(columns)), aggregates_(std::move(aggregates)), mode_(mode) {}
 
 bool FileStatsSupplier::supports(const AggregateSpec& spec) {
+  // A list leaf's statistics count its elements, not rows: never an answer.
+  if (spec.inputType.isList()) return false;
   switch (spec.function) {
     case AggregateFunction::kCountStar:
     case AggregateFunction::kCount:

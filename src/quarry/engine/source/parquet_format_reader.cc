@@ -8,6 +8,7 @@
 #include "quarry/common/error.h"
 #include "quarry/engine/source/file_split_provider.h"
 #include "quarry/engine/source/parquet_file_statistics.h"
+#include "quarry/engine/source/parquet_list_column.h"
 #include "quarry/engine/source/type_widening.h"
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_reader.h"
@@ -320,6 +321,19 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
   throw Unsupported(uri + ": column " + leaf.path + ": an unknown physical type");
 }
 
+/// `rows` of a list column's `batch` as a block of `type` (a list type): the
+/// rows' element slots converted as a flat column's rows are, in one pass.
+Block convertListBatch(const parquet::ColumnBatch& batch, const DataType& type,
+                       const BatchRows& rows, const std::string& uri,
+                       DictionaryCache& dictionaryCache) {
+  ListRows shape = listRows(batch, rows.offset, rows.count, rows.selected);
+  const BatchRows elementRows{shape.firstSlot, shape.slotCount,
+                              shape.gathered ? shape.slots.data() : nullptr};
+  Block elements = convertBatch(batch, type.elementType(), elementRows, uri, dictionaryCache);
+  return Block::fromList(type, std::move(shape.offsets), std::move(elements),
+                         std::move(shape.validity));
+}
+
 /// Opens the file of `split`: with the size and version its footer read learnt,
 /// a remote file opens without a request (every answer still checked against them).
 std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split) {
@@ -386,11 +400,19 @@ class ParquetSplitScan {
       } else if (name == kFileSizeColumn) {
         source = kSize;
         fileType = DataType::int64();
-      } else if (const parquet::SchemaNode* node = findLeaf(schema, name)) {
-        if (auto type = ParquetFormatReader::engineType(*node)) {
+      } else if (const parquet::SchemaNode* node = findNode(schema, name)) {
+        // A flat leaf, or the node of a list column, read through its element leaf.
+        const parquet::SchemaNode* leaf = node->isLeaf() ? node : nullptr;
+        std::optional<DataType> type =
+            leaf != nullptr ? ParquetFormatReader::engineType(*leaf) : std::nullopt;
+        if (!type) {
+          leaf = parquetListElement(*node);
+          type = leaf != nullptr ? ParquetFormatReader::listType(*node) : std::nullopt;
+        }
+        if (type) {
           source = static_cast<int>(projected.size());
-          projected.push_back(node->path);
-          leaves_.push_back(node);
+          projected.push_back(leaf->path);
+          leaves_.push_back(leaf);
           fileType = *type;
         }
       }
@@ -445,11 +467,10 @@ class ParquetSplitScan {
                                                         std::move(filter), std::move(ranges));
   }
 
-  static const parquet::SchemaNode* findLeaf(const parquet::FileSchema& schema,
+  static const parquet::SchemaNode* findNode(const parquet::FileSchema& schema,
                                              const std::string& name) {
     try {
-      const parquet::SchemaNode* node = schema.find(name);
-      return node != nullptr && node->isLeaf() ? node : nullptr;
+      return schema.find(name);
     } catch (const InvalidArgument&) {
       return nullptr;  // an ambiguous path: not a column the engine exposes
     }
@@ -497,8 +518,13 @@ class ParquetSplitScan {
           for (size_t k = 0; k < n; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
           break;
         default:
-          block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i], rows,
-                               split_.uri, dictionaries_[i]);
+          if (fileTypes_[i].isList()) {
+            block = convertListBatch(readers_->column(static_cast<size_t>(sources_[i])),
+                                     fileTypes_[i], rows, split_.uri, dictionaries_[i]);
+          } else {
+            block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i],
+                                 rows, split_.uri, dictionaries_[i]);
+          }
           break;
       }
       if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);
@@ -572,6 +598,20 @@ const std::string& ParquetFormatReader::name() const {
 
 std::optional<DataType> ParquetFormatReader::engineType(const parquet::SchemaNode& leaf) {
   if (!leaf.isLeaf() || underRepeatedField(leaf)) return std::nullopt;
+  return primitiveType(leaf);
+}
+
+std::optional<DataType> ParquetFormatReader::listType(const parquet::SchemaNode& node) {
+  const parquet::SchemaNode* element = parquetListElement(node);
+  if (element == nullptr) return std::nullopt;
+  const std::optional<DataType> type = primitiveType(*element);
+  // A list of the null type would hold nothing a query could see: left out.
+  if (!type || type->kind == TypeKind::kNull) return std::nullopt;
+  return DataType::list(*type);
+}
+
+std::optional<DataType> ParquetFormatReader::primitiveType(const parquet::SchemaNode& leaf) {
+  if (!leaf.isLeaf()) return std::nullopt;
   const LogicalType& logical = leaf.logicalType;
   if (logical.kind == LKind::UNKNOWN) return DataType::null();
   switch (*leaf.physicalType) {
@@ -631,7 +671,11 @@ std::optional<DataType> ParquetFormatReader::engineType(const parquet::SchemaNod
 Schema ParquetFormatReader::engineSchema(const parquet::FileSchema& schema) {
   Schema out;
   for (const parquet::SchemaNode* leaf : schema.leaves()) {
-    if (auto type = engineType(*leaf)) out.push_back({leaf->path, *type});
+    if (auto type = engineType(*leaf)) {
+      out.push_back({leaf->path, *type});
+    } else if (const parquet::SchemaNode* list = parquetListNode(*leaf)) {
+      if (auto listed = listType(*list)) out.push_back({list->path, *listed});
+    }
   }
   return out;
 }

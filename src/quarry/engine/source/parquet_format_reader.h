@@ -37,9 +37,13 @@
 ///
 /// A DECIMAL of precision above 38 (beyond Int128) is read as double, as DuckDB
 /// reads it: the nearest double to the exact value. Leaves of a struct are columns
-/// named by their dotted path ("a.b"). Leaves under a repeated field (LIST, MAP,
-/// legacy repeated fields) are left out of the schema: the engine does not query
-/// them yet; a file holding them is read without them.
+/// named by their dotted path ("a.b"). A list of a primitive (a 3-level or legacy
+/// 2-level LIST, or an unannotated repeated primitive; parquet_list_column.h) is
+/// one column of type list<T>, T the element's type above, named by the list's
+/// node ("tags", not "tags.list.element"); a null list, an empty list and a null
+/// element stay apart. Other leaves under a repeated field (lists of lists or of
+/// structs, maps) are left out of the schema; a file holding them is read
+/// without them.
 ///
 /// Footers are decoded once per process and file (uri + size): the footer
 /// metadata() read is reused by the read() of the file's splits.
@@ -58,6 +62,11 @@ class ParquetFormatReader final : public FormatReader {
 
   /// The engine type of `leaf`; nullopt for a leaf under a repeated field.
   static std::optional<DataType> engineType(const parquet::SchemaNode& leaf);
+  /// The list type of the list column `node` names (parquet_list_column.h), or
+  /// nullopt when `node` names none the engine reads.
+  static std::optional<DataType> listType(const parquet::SchemaNode& node);
+  /// The engine type of `leaf`'s values, wherever it sits in the schema.
+  static std::optional<DataType> primitiveType(const parquet::SchemaNode& leaf);
   /// The columns of `schema` the engine reads, in leaf order.
   static Schema engineSchema(const parquet::FileSchema& schema);
 

@@ -33,6 +33,13 @@ std::optional<DataType> commonType(const DataType& a, const DataType& b) {
   if (a == b) return a;
   if (a.kind == TypeKind::kNull) return b;
   if (b.kind == TypeKind::kNull) return a;
+  if (a.isList() || b.isList()) {
+    // Lists widen by their elements: list<int32> and list<int64> meet at list<int64>.
+    if (!a.isList() || !b.isList()) return std::nullopt;
+    const std::optional<DataType> element = commonType(a.elementType(), b.elementType());
+    if (!element || element->kind == TypeKind::kNull) return std::nullopt;
+    return DataType::list(*element);
+  }
   auto pair = [&](TypeKind x, TypeKind y) {
     return (a.kind == x && b.kind == y) || (a.kind == y && b.kind == x);
   };
@@ -68,6 +75,12 @@ Block widenBlock(Block block, const DataType& to, const std::string& what) {
                           to.toString());
   }
   switch (to.kind) {
+    case TypeKind::kList: {
+      std::vector<uint64_t> offsets(block.listOffsets().begin(), block.listOffsets().end());
+      std::vector<uint8_t> validity(block.validity().begin(), block.validity().end());
+      Block elements = widenBlock(block.listElements(), to.elementType(), what);
+      return Block::fromList(to, std::move(offsets), std::move(elements), std::move(validity));
+    }
     case TypeKind::kInt64:
       return convert<int32_t, int64_t>(block, to, [](int32_t v, size_t) { return int64_t{v}; });
     case TypeKind::kDouble:

@@ -18,6 +18,7 @@
 ///                                                     when that precision is <= 38
 ///   time(u1)                 time(u2)                 time(finer unit)
 ///   timestamp(u1, z)         timestamp(u2, z)         timestamp(finer unit, z): same UTC flag only
+///   list<a>                  list<b>                  list<common type of a and b>
 ///
 /// Anything else has no common type (int64 -> double loses digits, uint64 and int64
 /// do not nest, UTC and local timestamps are different things, string vs binary).

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+#include "quarry/engine/exec/block.h"
+#include "quarry/engine/expr/bound_expr.h"
+
+/// ES|QL's multi-value functions: each reduces a list to one value per row,
+/// skipping null elements, and is null for a null list and where no element is
+/// non-null (an empty list, [null]).
+///
+///   mv_count(list)            int64: the non-null elements
+///   mv_min(list), mv_max(list) the element type: the least / greatest (value_order.h)
+///   mv_sum(list)              SUM's type of the element (int64, decimal(38,s), double)
+///   mv_avg(list)              double
+///   mv_first(list), mv_last(list)  the element type: the first / last non-null element
+///
+/// Example: mv_count([1, null, 3]) is 2, mv_first([null, 4, 5]) is 4, mv_max([]) is null.
+/// The argument must be a list (or NULL); the reductions are list_aggregator.h's.
+namespace quarry::engine {
+
+/// Whether `name` (lower case) is one of the functions above.
+bool isMvFunction(const std::string& name);
+
+/// The result type of the call `call` (kind kCall, name and one child set);
+/// throws QueryError at `line`, `column` for another argument.
+DataType bindMvFunction(const BoundExpr& call, int line, int column);
+
+/// Evaluates the bound call over its argument's block.
+Block evaluateMvFunction(const BoundExpr& call, const Block& lists);
+
+}  // namespace quarry::engine
