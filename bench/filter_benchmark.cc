@@ -5,7 +5,7 @@
 // over the rows its predicate selects.
 //
 // Usage: filter_benchmark --query Q [--mode M] [--threads N] [--pruning on|off]
-//                         [--runs R] [--warmup W] FILE...
+//                         [--runs R] [--warmup W] [--literal S] FILE...
 //   Q: partkey   l_partkey = 100000          (INT32, 30 rows of 6M: selective,
 //                                             no row group's statistics exclude it)
 //      orderkey  l_orderkey BETWEEN 3000000 AND 3000600   (INT64, about 0.01%,
@@ -14,6 +14,9 @@
 //                                             exclude all groups but one, a page
 //                                             index all pages but one or two)
 //      quantity  l_quantity < 45             (DECIMAL(15,2) on INT64, about 88%)
+//      comment   l_comment = --literal S     (BYTE_ARRAY, unsorted: with a value
+//                                             stored once, Bloom filters exclude
+//                                             every row group but its own)
 //   M: rows      (default) RowReader with the filter, projection l_extendedprice:
 //                next() and field(0).getDouble() per selected row, as an
 //                application reads
@@ -61,7 +64,7 @@
 namespace quarry::parquet {
 namespace {
 
-enum class Query { kPartKey, kOrderKey, kOrderKeyEq, kQuantity };
+enum class Query { kPartKey, kOrderKey, kOrderKeyEq, kQuantity, kComment };
 enum class Mode { kRows, kCount, kColumns };
 
 constexpr int32_t kPartKey = 100'000;
@@ -76,6 +79,8 @@ constexpr int64_t kQuantityUnscaledBound = 4'500;
 struct Options {
   Query query = Query::kPartKey;
   std::string queryName;
+  /// The comment query's l_comment value.
+  std::string literal;
   Mode mode = Mode::kRows;
   std::string modeName = "rows";
   int threads = 1;
@@ -119,12 +124,14 @@ const char* filterColumn(Query query) {
       return "l_orderkey";
     case Query::kQuantity:
       return "l_quantity";
+    case Query::kComment:
+      return "l_comment";
   }
   return "";
 }
 
-FilterPredicate predicateOf(Query query) {
-  switch (query) {
+FilterPredicate predicateOf(const Options& options) {
+  switch (options.query) {
     case Query::kPartKey:
       return FilterPredicate::eq("l_partkey", kPartKey);
     case Query::kOrderKey:
@@ -138,6 +145,8 @@ FilterPredicate predicateOf(Query query) {
       bound.scale = 0;
       return FilterPredicate::lt("l_quantity", bound);
     }
+    case Query::kComment:
+      return FilterPredicate::eq("l_comment", options.literal);
   }
   return FilterPredicate::isNotNull("l_extendedprice");
 }
@@ -146,16 +155,17 @@ FilterPredicate predicateOf(Query query) {
 /// a hand-written loop over the column API would: straight over the dense values
 /// when neither column has a null in the batch (every value is then its row's),
 /// through the per-row value indices otherwise.
-void filterBatch(Query query, const ColumnReaders& readers, FilterResult& result) {
+void filterBatch(const Options& options, const ColumnReaders& readers, FilterResult& result) {
   const ColumnBatch key = readers.column(0);
   const ColumnBatch price = readers.column(1);
   const auto prices = price.data().values<double>();
   const int64_t rows = key.rowCount();
   const bool dense = key.data().valueCount == rows && price.data().valueCount == rows;
-  auto scan = [&](auto values, auto keep) {
+  // keep(i): whether dense value i of the key passes.
+  auto scan = [&](size_t values, auto keep) {
     if (dense) {
-      for (size_t r = 0; r < values.size(); ++r) {
-        if (!keep(values[r])) continue;
+      for (size_t r = 0; r < values; ++r) {
+        if (!keep(r)) continue;
         ++result.count;
         result.sum += prices[r];
       }
@@ -165,26 +175,35 @@ void filterBatch(Query query, const ColumnReaders& readers, FilterResult& result
     const auto priceIndex = price.valueIndex();
     for (size_t r = 0; r < keyIndex.size(); ++r) {
       const int64_t k = keyIndex[r];
-      if (k < 0 || !keep(values[static_cast<size_t>(k)])) continue;
+      if (k < 0 || !keep(static_cast<size_t>(k))) continue;
       ++result.count;
       const int64_t p = priceIndex[r];
       if (p >= 0) result.sum += prices[static_cast<size_t>(p)];
     }
   };
-  switch (query) {
+  const auto typed = [&](auto type, auto keep) {
+    const auto values = key.data().values<decltype(type)>();
+    scan(values.size(), [&](size_t i) { return keep(values[i]); });
+  };
+  switch (options.query) {
     case Query::kPartKey:
-      scan(key.data().values<int32_t>(), [](int32_t v) { return v == kPartKey; });
+      typed(int32_t{}, [](int32_t v) { return v == kPartKey; });
       break;
     case Query::kOrderKey:
-      scan(key.data().values<int64_t>(),
-           [](int64_t v) { return v >= kOrderKeyLow && v <= kOrderKeyHigh; });
+      typed(int64_t{}, [](int64_t v) { return v >= kOrderKeyLow && v <= kOrderKeyHigh; });
       break;
     case Query::kOrderKeyEq:
-      scan(key.data().values<int64_t>(), [](int64_t v) { return v == kOrderKeyEq; });
+      typed(int64_t{}, [](int64_t v) { return v == kOrderKeyEq; });
       break;
     case Query::kQuantity:
-      scan(key.data().values<int64_t>(), [](int64_t v) { return v < kQuantityUnscaledBound; });
+      typed(int64_t{}, [](int64_t v) { return v < kQuantityUnscaledBound; });
       break;
+    case Query::kComment: {
+      const ColumnChunkData& data = key.data();
+      scan(static_cast<size_t>(data.valueCount),
+           [&](size_t i) { return data.bytes(static_cast<int64_t>(i)) == options.literal; });
+      break;
+    }
   }
 }
 
@@ -206,7 +225,7 @@ void readFile(const Options& options, const std::string& uri, const FilterPredic
   if (options.mode == Mode::kColumns) {
     auto readers = file->columnReaders(
         ColumnProjection::columns(filterColumn(options.query), "l_extendedprice"));
-    while (readers->nextBatch()) filterBatch(options.query, *readers, result);
+    while (readers->nextBatch()) filterBatch(options, *readers, result);
     result.metrics += readers->metrics();
     addStorage();
     return;
@@ -227,7 +246,7 @@ void readFile(const Options& options, const std::string& uri, const FilterPredic
 
 /// Runs the query once over every file with `options.threads` reader threads.
 FilterResult runQuery(const Options& options) {
-  const FilterPredicate filter = predicateOf(options.query);
+  const FilterPredicate filter = predicateOf(options);
   std::atomic<size_t> nextFile{0};
   std::vector<FilterResult> partial(static_cast<size_t>(options.threads));
   std::vector<std::exception_ptr> errors(static_cast<size_t>(options.threads));
@@ -287,9 +306,9 @@ void printJson(const Options& options, const FilterResult& result,
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(
       stderr,
-      "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|orderkeyeq|quantity "
+      "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|orderkeyeq|quantity|comment "
       "[--mode rows|count|columns] [--threads N] [--pruning on|off] [--runs R] [--warmup W] "
-      "FILE...\n",
+      "[--literal S] FILE...\n",
       problem);
   std::exit(2);
 }
@@ -297,6 +316,7 @@ void printJson(const Options& options, const FilterResult& result,
 Options parseArgs(int argc, char** argv) {
   Options options;
   bool haveQuery = false;
+  bool haveLiteral = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.rfind("--", 0) != 0) {
@@ -316,6 +336,8 @@ Options parseArgs(int argc, char** argv) {
         options.query = Query::kOrderKeyEq;
       else if (value == "quantity")
         options.query = Query::kQuantity;
+      else if (value == "comment")
+        options.query = Query::kComment;
       else
         usage("unknown query");
     } else if (arg == "--mode") {
@@ -337,11 +359,15 @@ Options parseArgs(int argc, char** argv) {
       options.runs = std::atoi(value.c_str());
     } else if (arg == "--warmup") {
       options.warmup = std::atoi(value.c_str());
+    } else if (arg == "--literal") {
+      options.literal = value;
+      haveLiteral = true;
     } else {
       usage("unknown option");
     }
   }
   if (!haveQuery) usage("--query is required");
+  if ((options.query == Query::kComment) != haveLiteral) usage("--literal goes with --query comment, and only with it");
   if (options.files.empty()) usage("no file given");
   if (options.threads < 1 || options.runs < 1 || options.warmup < 0) {
     usage("--threads and --runs must be at least 1, --warmup at least 0");

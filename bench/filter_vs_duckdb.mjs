@@ -9,7 +9,9 @@
 //   --bench    the filter_benchmark binary (quarry, in-process times)
 //   --queries  the queries to run, in this order (default partkey,orderkey,quantity;
 //              orderkeyeq is l_orderkey = 3000005, 6 rows, for files with a page
-//              index: bench/run.sh pages)
+//              index: bench/run.sh pages; comment is l_comment = the smallest
+//              value stored exactly once, chosen with DuckDB at the start, for
+//              files with Bloom filters)
 //   --runs     rounds; each runs every measurement once, each figure is a median
 //              over the rounds (default 15)
 //   --threads  thread counts to compare (default 1,2)
@@ -48,15 +50,18 @@ const kAllQueries = [
   ['orderkeyeq', 'l_orderkey = 3000005', 'l_orderkey = 3000005', 'l_orderkey'],
   ['orderkey', 'l_orderkey in [3000000, 3000600]', 'l_orderkey BETWEEN 3000000 AND 3000600', 'l_orderkey'],
   ['quantity', 'l_quantity < 45', 'l_quantity < 45', 'l_quantity'],
+  // The WHERE clause is completed once the value is chosen (openDuckDB).
+  ['comment', 'l_comment = (a value stored once)', 'l_comment = ', 'l_comment'],
 ];
 const kSelect = 'count(*), sum(l_extendedprice)';
 
 /// Runs one quarry query in a process of its own; returns { wall, cpu, values,
 /// metrics, storage } (the last two as filter_benchmark prints them).
 function runQuarry(args, query, threads, { pruning = false, mode = 'rows' } = {}) {
+  const literal = query === 'comment' ? ['--literal', args.literal] : [];
   const r = spawnSync(args.bench, ['--query', query, '--mode', mode, '--threads', String(threads),
                                    '--pruning', pruning ? 'on' : 'off', '--runs', '1', '--warmup', '1',
-                                   ...args.files],
+                                   ...literal, ...args.files],
                       { encoding: 'utf8', maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) {
     console.error(`filter_vs_duckdb: ${args.bench} --query ${query} --mode ${mode} exited with ` +
@@ -87,6 +92,9 @@ async function openDuckDB(files) {
     version: await scalar('SELECT version()'),
     rows: Number(await scalar(`SELECT count(*) FROM read_parquet(${list})`)),
   };
+  // The comment query's value: the smallest l_comment stored exactly once.
+  const uniqueComment = async () => scalar(`SELECT l_comment FROM read_parquet(${list}) ` +
+                                           'GROUP BY l_comment HAVING count(*) = 1 ORDER BY l_comment LIMIT 1');
   // The compressed bytes of a column's chunks in all files (page headers,
   // dictionary and data pages; not the page index or Bloom filter).
   const columnBytes = async (column) => Number(await scalar(
@@ -111,7 +119,7 @@ async function openDuckDB(files) {
     connection.closeSync();
     instance.closeSync();
   };
-  return { info, run, close, columnBytes };
+  return { info, run, close, columnBytes, uniqueComment };
 }
 
 const mismatches = [];
@@ -177,6 +185,12 @@ const kQueries = args.queries.split(',').map((name) => {
 const quarryVariants = variants(args);
 const loadBefore = os.loadavg()[0];
 const duckdb = await openDuckDB(args.files);
+for (const query of kQueries) {
+  if (query[0] !== 'comment') continue;
+  args.literal = await duckdb.uniqueComment();
+  query[2] = `l_comment = '${args.literal.replaceAll("'", "''")}'`;
+  console.error(`filter_vs_duckdb: the comment query looks up '${args.literal}'`);
+}
 console.error(`filter_vs_duckdb: ${args.runs} rounds (and one warm-up), each running every measurement once`);
 await runRound(args, duckdb, quarryVariants);
 const samples = [];

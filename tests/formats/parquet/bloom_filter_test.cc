@@ -178,6 +178,61 @@ TEST(BloomFilterTest, ReadsTheFilterWithOneRequestWhenTheLengthIsRecorded) {
   }
 }
 
+TEST(BloomFilterTest, AProbeReadsTheHeaderAndTheBlocksOfItsValuesOnly) {
+  // A 64 KiB filter of 2,048 blocks: a lookup reads its header and one block.
+  FixtureChunk chunk = withBloom(chunkOf({i32(3), i32(7)}));
+  chunk.bloomBytes = 64 * 1024;
+  const auto probe = [&](const FixtureChunk& c, std::vector<int32_t> values, uint64_t& bytes,
+                         uint64_t& requests) {
+    const auto file = fileOfChunks(leafElement("x", PhysicalType::INT32), {c});
+    auto reader = openBytes(file, true);
+    const auto& meta = *reader->metadata().row_groups[0].columns[1].meta_data;
+    std::vector<uint64_t> hashes;
+    for (const int32_t v : values) hashes.push_back(bloomHash(i32(v)));
+    const uint64_t b = reader->storage().bytesRead();
+    const uint64_t r = reader->storage().requestCount();
+    const auto present = bloomFilterMayContain(reader->storage(), 0, meta, *reader->schema().find("x"), hashes);
+    bytes = reader->storage().bytesRead() - b;
+    requests = reader->storage().requestCount() - r;
+    return present;
+  };
+  uint64_t bytes = 0;
+  uint64_t requests = 0;
+  for (bool length : {true, false}) {
+    SCOPED_TRACE(length ? "length recorded" : "no length");
+    chunk.bloomLength = length;
+    EXPECT_EQ(probe(chunk, {3}, bytes, requests), std::optional<bool>(true));
+    EXPECT_EQ(probe(chunk, {7, 3}, bytes, requests), std::optional<bool>(true));
+    EXPECT_EQ(probe(chunk, {5}, bytes, requests), std::optional<bool>(false));
+    // With the length, the header is its remainder modulo 32 and goes in the
+    // same batch as the block; without, a 64-byte guess at the header comes first.
+    EXPECT_EQ(requests, 2u);
+    if (length) EXPECT_LT(bytes, 64u);
+    else EXPECT_EQ(bytes, 64u + 32u);
+    EXPECT_EQ(probe(chunk, {5, 6, 8, 9}, bytes, requests), std::optional<bool>(false));
+    EXPECT_LE(bytes, 64u + 4 * 32u);
+  }
+  // A recorded length the header does not bear out (one byte or one block
+  // longer than the filter): the whole filter is read, with the same answers.
+  chunk.bloomLength = true;
+  for (const int32_t extra : {1, 32}) {
+    SCOPED_TRACE(extra);
+    FixtureChunk longer = chunk;
+    const auto file = fileOfChunks(leafElement("x", PhysicalType::INT32), {chunk});
+    auto reader = openBytes(file, true);
+    longer.bloomLengthOverride = *reader->metadata().row_groups[0].columns[1].meta_data->bloom_filter_length + extra;
+    EXPECT_EQ(probe(longer, {3}, bytes, requests), std::optional<bool>(true));
+    EXPECT_EQ(probe(longer, {5}, bytes, requests), std::optional<bool>(false));
+    EXPECT_GT(bytes, 64u * 1024);
+  }
+  // A filter hardly larger than the blocks a lookup needs is read whole.
+  FixtureChunk small = withBloom(chunkOf({i32(3), i32(7)}));
+  small.bloomBytes = 64;
+  EXPECT_EQ(probe(small, {5}, bytes, requests), std::optional<bool>(false));
+  EXPECT_EQ(requests, 1u);
+  EXPECT_GE(bytes, 64u);
+}
+
 TEST(BloomFilterTest, CorruptHeaderOrLengthIsCorruptFileNamingTheColumn) {
   const auto expectCorrupt = [](FixtureChunk chunk, const std::string& what) {
     SCOPED_TRACE(what);
@@ -420,14 +475,16 @@ TEST(BloomFilterChdbTest, PointLookupReadsNoDataPageOfAnExcludedRowGroup) {
     EXPECT_EQ(pruned.metrics.rowsDecoded, 10'000);
     // Exactly: for each row group, the page index of id and the column (one
     // read spanning them; consulted before the filter, it keeps every page of an
-    // unsorted column, more bytes than the filter) and the column's filter; then
-    // row group 1's chunks of id and the column.
+    // unsorted column) and, of the column's filter, its header and the one
+    // 32-byte block the value falls in (ClickHouse records the filters' lengths;
+    // a header of length % 32 bytes precedes the blocks); then row group 1's
+    // chunks of id and the column.
     const auto& groups = file->metadata().row_groups;
     const auto column = static_cast<size_t>(file->schema().find(filter.column())->leafIndex);
     uint64_t expected = columnChunkRange(*groups[1].columns[0].meta_data).length +
                         columnChunkRange(*groups[1].columns[column].meta_data).length;
     for (const RowGroup& g : groups) {
-      expected += static_cast<uint64_t>(*g.columns[column].meta_data->bloom_filter_length);
+      expected += static_cast<uint64_t>(*g.columns[column].meta_data->bloom_filter_length) % 32 + 32;
       const ColumnChunk& id = g.columns[0];
       const ColumnChunk& key = g.columns[column];
       const int64_t indexStart =
@@ -474,9 +531,10 @@ TEST(BloomFilterChdbTest, LookupsOfStoredValuesAreNeverExcluded) {
   const ChdbRead none = readChdb(path, absent, true);
   EXPECT_EQ(none.metrics.rowGroupsPrunedByBloomFilter, 3);
   EXPECT_EQ(none.metrics.rowsDecoded, 0);
-  // Per row group, its page index (consulted first: it keeps every page) and
-  // its filter, one request each (ClickHouse records the filters' lengths).
-  EXPECT_EQ(none.metrics.requestsFetched, 6u);
+  // Per row group, its page index (consulted first: it keeps every page), then
+  // one batch of its filter's header and the two blocks the values fall in (a
+  // local file serves a batch's ranges one request each).
+  EXPECT_EQ(none.metrics.requestsFetched, 12u);
 }
 
 // ClickHouse records no encoding_stats, so nothing proves a chunk's pages all

@@ -303,12 +303,12 @@ std::vector<std::string> plainInt32(const std::vector<Raw>& values) {
   return out;
 }
 
-TEST(PagePruningTest, TheBloomFilterIsReadOnlyWhereItCostsLessThanThePagesLeft) {
-  // Issue 5: the page index is consulted before the Bloom filter, which is read
-  // only if the pages it leaves could cost more than the filter. x is sorted
-  // (0 ten times, 3 ten times, ...): 100 pages of 1,000 rows (4 KB each) and a
-  // 64 KiB Bloom filter of its 10,000 values; no chunk statistics, so the row
-  // group is always kept by them.
+TEST(PagePruningTest, TheBloomFilterIsProbedOnlyWhereItCostsLessThanThePagesLeft) {
+  // Issue 5: the page index is consulted before the Bloom filter, which is
+  // probed (its header and the 32-byte blocks of the literals) only if the pages
+  // it leaves cost more than the probe. x is sorted (0 ten times, 3 ten times,
+  // ...): 100 pages of 1,000 rows (4 KB each) and a 64 KiB Bloom filter of its
+  // 10,000 values; no chunk statistics, so the row group is always kept by them.
   constexpr int32_t kRows = 100'000;
   constexpr size_t kBloomBytes = 64 * 1024;
   std::vector<Raw> x;
@@ -328,23 +328,38 @@ TEST(PagePruningTest, TheBloomFilterIsReadOnlyWhereItCostsLessThanThePagesLeft) 
     out.metrics = rows->metrics();
     return out;
   };
-  // One page (4 KB) kept: the filter could spare no more than that; not read.
+  // One page (4 KB) kept; a probe of one block costs less: read, and the value
+  // is there, so the page is read too.
   const Read present = read(P::eq("x", 15'000));
   EXPECT_EQ(present.ids, Ids(10, 15'000));
-  EXPECT_LT(present.metrics.bytesFetched, kBloomBytes);
+  EXPECT_LT(present.metrics.bytesFetched, 8 * 1024);
   EXPECT_EQ(present.metrics.pagesSkipped, 99);
+  // The value is absent: the probe rules the group out; no data page is read.
   const Read absent = read(P::eq("x", 15'001));
   EXPECT_TRUE(absent.ids.empty());
-  EXPECT_LT(absent.metrics.bytesFetched, kBloomBytes);
-  EXPECT_EQ(absent.metrics.rowGroupsPrunedByBloomFilter, 0);
+  EXPECT_EQ(absent.metrics.rowGroupsPrunedByBloomFilter, 1);
+  EXPECT_EQ(absent.metrics.rowGroupsRead, 0);
+  EXPECT_LT(absent.metrics.bytesFetched, 4 * 1024);  // the page index and a few dozen bytes
   // No page can hold the value: pruned by the page index, no filter read.
   const Read outside = read(P::eq("x", -5));
   EXPECT_TRUE(outside.ids.empty());
   EXPECT_EQ(outside.metrics.rowGroupsPrunedByPageIndex, 1);
-  EXPECT_LT(outside.metrics.bytesFetched, kBloomBytes);
+  EXPECT_EQ(outside.metrics.rowGroupsPrunedByBloomFilter, 0);
+  // 150 absent values within one page's range (page 50: 15,000-15,297): the
+  // probe's 150 blocks (4.8 KB) cost more than the one page kept (4 KB), so the
+  // filter is not read and the page is.
+  std::vector<int32_t> inOnePage;
+  for (int32_t v = 15'001; inOnePage.size() < 150; ++v) {
+    if (v % 3 != 0) inOnePage.push_back(v);
+  }
+  const Read costly = read(P::in("x", inOnePage));
+  EXPECT_TRUE(costly.ids.empty());
+  EXPECT_EQ(costly.metrics.rowGroupsPrunedByBloomFilter, 0);
+  EXPECT_EQ(costly.metrics.rowGroupsRead, 1);
+  EXPECT_EQ(costly.metrics.pagesSkipped, 99);
   // 30 values absent from the column, one in each of 30 pages: the pages kept
-  // (120 KB) cost more than the filter, which is read and rules the group out;
-  // no data page is read.
+  // (120 KB) cost more than the probe of 30 blocks, which rules the group out;
+  // no data page is read, and 1 KB of the 64 KiB filter.
   std::vector<int32_t> absentValues;
   for (int32_t page = 0; page < 30; ++page) absentValues.push_back(page * 300 + 1);
   const auto absentIn = P::in("x", absentValues);
@@ -352,9 +367,8 @@ TEST(PagePruningTest, TheBloomFilterIsReadOnlyWhereItCostsLessThanThePagesLeft) 
   EXPECT_TRUE(many.ids.empty());
   EXPECT_EQ(many.metrics.rowGroupsPrunedByBloomFilter, 1);
   EXPECT_EQ(many.metrics.rowGroupsRead, 0);
-  EXPECT_GE(many.metrics.bytesFetched, kBloomBytes);
-  EXPECT_LT(many.metrics.bytesFetched, kBloomBytes + 8 * 1024);  // the filter and the page index
-  for (const auto& f : {P::eq("x", 15'000), P::eq("x", 15'001), P::eq("x", -5), absentIn}) {
+  EXPECT_LT(many.metrics.bytesFetched, 8 * 1024);  // the page index and 30 blocks
+  for (const auto& f : {P::eq("x", 15'000), P::eq("x", 15'001), P::eq("x", -5), P::in("x", inOnePage), absentIn}) {
     auto file = openBytes(bytes, false);
     auto rows = file->rowReader(ColumnProjection::columns("x"), f);
     Ids all;

@@ -149,68 +149,185 @@ std::optional<std::vector<std::string>> bloomProbeValues(const BoundNode& node) 
   return std::nullopt;
 }
 
-std::optional<BloomFilter> readBloomFilter(io::StorageObject& file, int rowGroup,
-                                           const ColumnMetaData& meta, const SchemaNode& leaf) {
-  if (!meta.bloom_filter_offset) return std::nullopt;
-  const auto context = [&] {
-    return file.uri() + ": row group " + std::to_string(rowGroup) + ", column '" + leaf.path +
-           "': Bloom filter";
-  };
+namespace {
+
+/// Where a chunk's filter lies: its offset, and how many bytes it may span (its
+/// recorded length, else up to the end of the file). Throws CorruptFile for an
+/// offset or a length outside the file.
+struct FilterPlace {
+  std::string context;
+  uint64_t start = 0;
+  uint64_t limit = 0;
+  bool lengthKnown = false;
+};
+
+FilterPlace placeOf(io::StorageObject& file, int rowGroup, const ColumnMetaData& meta,
+                    const SchemaNode& leaf) {
+  FilterPlace place;
+  place.context = file.uri() + ": row group " + std::to_string(rowGroup) + ", column '" +
+                  leaf.path + "': Bloom filter";
   const uint64_t size = file.size();
   const int64_t offset = *meta.bloom_filter_offset;
   if (offset < 0 || static_cast<uint64_t>(offset) >= size) {
-    throw CorruptFile(context() + ": bloom_filter_offset lies outside the file of " +
+    throw CorruptFile(place.context + ": bloom_filter_offset lies outside the file of " +
                       std::to_string(size) + " bytes: " + std::to_string(offset));
   }
-  const uint64_t start = static_cast<uint64_t>(offset);
-  const uint64_t available = size - start;
-  uint64_t limit = available;  // bytes the filter may span
-  std::vector<uint8_t> bytes;
+  place.start = static_cast<uint64_t>(offset);
+  place.limit = size - place.start;
   if (meta.bloom_filter_length) {
     const int64_t length = *meta.bloom_filter_length;
-    if (length <= 0 || static_cast<uint64_t>(length) > available) {
-      throw CorruptFile(context() + ": bloom_filter_length runs past the end of the file (" +
-                        std::to_string(available) + " bytes remain at offset " +
+    if (length <= 0 || static_cast<uint64_t>(length) > place.limit) {
+      throw CorruptFile(place.context + ": bloom_filter_length runs past the end of the file (" +
+                        std::to_string(place.limit) + " bytes remain at offset " +
                         std::to_string(offset) + "): " + std::to_string(length));
     }
-    limit = static_cast<uint64_t>(length);
-    bytes.resize(limit);
-  } else {
-    bytes.resize(std::min(kHeaderGuess, available));
+    place.limit = static_cast<uint64_t>(length);
+    place.lengthKnown = true;
   }
-  file.readAt(start, bytes);
+  return place;
+}
 
-  BloomFilterHeader header;
-  uint32_t headerSize = 0;
+/// Whether `header` describes a filter the spec defines (else the filter is not
+/// used); throws CorruptFile for a bitset that is not a positive multiple of 32
+/// bytes within the place's span after a header of `headerSize` bytes.
+bool usable(const BloomFilterHeader& header, uint32_t headerSize, const FilterPlace& place) {
+  if (header.algorithm != 1 || header.hash != 1 || header.compression != 1) return false;
+  if (header.numBytes <= 0 || header.numBytes % kBlockBytes != 0 ||
+      static_cast<uint64_t>(header.numBytes) > place.limit - headerSize) {
+    throw CorruptFile(place.context + " at offset " + std::to_string(place.start) +
+                      ": the bitset must be a positive multiple of 32 bytes within the " +
+                      std::to_string(place.limit - headerSize) +
+                      " bytes after its header, numBytes is " + std::to_string(header.numBytes));
+  }
+  return true;
+}
+
+/// Decodes the header at the start of `bytes` (read from the place's start);
+/// without a recorded length, a header longer than `bytes` is read again whole.
+BloomFilterHeader readHeader(io::StorageObject& file, const FilterPlace& place,
+                             std::vector<uint8_t>& bytes, uint32_t& headerSize) {
   for (;;) {
     try {
-      header = decodeBloomFilterHeader(bytes, headerSize);
-      break;
+      return decodeBloomFilterHeader(bytes, headerSize);
     } catch (const CorruptFile& e) {
-      // Without a recorded length, a header longer than the first guess is read again whole.
-      const uint64_t more = std::min(kHeaderMax, limit);
-      if (meta.bloom_filter_length || bytes.size() >= more) {
-        throw CorruptFile(context() + " header at offset " + std::to_string(offset) + ": " + e.what());
+      const uint64_t more = std::min(kHeaderMax, place.limit);
+      if (place.lengthKnown || bytes.size() >= more) {
+        throw CorruptFile(place.context + " header at offset " + std::to_string(place.start) +
+                          ": " + e.what());
       }
       bytes.resize(more);
-      file.readAt(start, bytes);
+      file.readAt(place.start, bytes);
     }
   }
-  if (header.algorithm != 1 || header.hash != 1 || header.compression != 1) return std::nullopt;
-  if (header.numBytes <= 0 || header.numBytes % kBlockBytes != 0 ||
-      static_cast<uint64_t>(header.numBytes) > limit - headerSize) {
-    throw CorruptFile(context() + " at offset " + std::to_string(offset) +
-                      ": the bitset must be a positive multiple of 32 bytes within the " +
-                      std::to_string(limit - headerSize) + " bytes after its header, numBytes is " +
-                      std::to_string(header.numBytes));
+}
+
+/// The distinct blocks, of `blocks`, that `hashes` fall in.
+std::vector<size_t> blocksOf(std::span<const uint64_t> hashes, size_t blocks) {
+  std::vector<size_t> out;
+  for (const uint64_t h : hashes) out.push_back(probeOf(h, blocks).block);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// Whether any of `hashes` may be in a filter of `blocks` blocks, of which
+/// `read[i]` holds block `which[i]`.
+bool anyMayBePresent(std::span<const uint64_t> hashes, size_t blocks,
+                     const std::vector<size_t>& which, const std::vector<std::array<uint8_t, kBlockBytes>>& read) {
+  for (const uint64_t h : hashes) {
+    const Probe p = probeOf(h, blocks);
+    const size_t i = static_cast<size_t>(std::lower_bound(which.begin(), which.end(), p.block) - which.begin());
+    bool all = true;
+    for (size_t w = 0; w < 8 && all; ++w) all = (loadLittleEndian<uint32_t>(read[i].data() + 4 * w) & p.mask[w]) != 0;
+    if (all) return true;
   }
+  return false;
+}
+
+/// Reads blocks `which` of a bitset starting at `bitsetStart`, with the extra
+/// ranges `also` in the same batch.
+std::vector<std::array<uint8_t, kBlockBytes>> readBlocks(io::StorageObject& file, uint64_t bitsetStart,
+                                                       const std::vector<size_t>& which,
+                                                       std::vector<io::ReadRange> also = {}) {
+  std::vector<std::array<uint8_t, kBlockBytes>> read(which.size());
+  for (size_t i = 0; i < which.size(); ++i) {
+    also.push_back({bitsetStart + which[i] * kBlockBytes, std::span<uint8_t>(read[i])});
+  }
+  file.readRanges(also);
+  return read;
+}
+
+}  // namespace
+
+std::optional<BloomFilter> readBloomFilter(io::StorageObject& file, int rowGroup,
+                                           const ColumnMetaData& meta, const SchemaNode& leaf) {
+  if (!meta.bloom_filter_offset) return std::nullopt;
+  const FilterPlace place = placeOf(file, rowGroup, meta, leaf);
+  std::vector<uint8_t> bytes(place.lengthKnown ? place.limit : std::min(kHeaderGuess, place.limit));
+  file.readAt(place.start, bytes);
+  uint32_t headerSize = 0;
+  const BloomFilterHeader header = readHeader(file, place, bytes, headerSize);
+  if (!usable(header, headerSize, place)) return std::nullopt;
   const size_t end = headerSize + static_cast<size_t>(header.numBytes);
   if (bytes.size() < end) {
     const size_t have = bytes.size();
     bytes.resize(end);
-    file.readAt(start + have, std::span<uint8_t>(bytes).subspan(have));
+    file.readAt(place.start + have, std::span<uint8_t>(bytes).subspan(have));
   }
   return BloomFilter(std::vector<uint8_t>(bytes.begin() + headerSize, bytes.begin() + static_cast<std::ptrdiff_t>(end)));
+}
+
+uint64_t bloomProbeBytes(const ColumnMetaData& meta, size_t hashes) {
+  const uint64_t blocks = kBlockBytes * hashes;
+  if (!meta.bloom_filter_length) return kHeaderGuess + blocks;
+  const auto length = static_cast<uint64_t>(std::max<int32_t>(*meta.bloom_filter_length, 0));
+  return std::min(length, length % kBlockBytes + blocks);
+}
+
+std::optional<bool> bloomFilterMayContain(io::StorageObject& file, int rowGroup,
+                                          const ColumnMetaData& meta, const SchemaNode& leaf,
+                                          std::span<const uint64_t> hashes) {
+  if (!meta.bloom_filter_offset) return std::nullopt;
+  const auto whole = [&]() -> std::optional<bool> {
+    const auto filter = readBloomFilter(file, rowGroup, meta, leaf);
+    if (!filter) return std::nullopt;
+    return std::any_of(hashes.begin(), hashes.end(), [&](uint64_t h) { return filter->mightContain(h); });
+  };
+  const FilterPlace place = placeOf(file, rowGroup, meta, leaf);
+  if (place.lengthKnown) {
+    // Writers put a header of a few bytes before a bitset of 32-byte blocks, so
+    // the length's remainder modulo 32 is the header's size: the header and the
+    // blocks the hashes fall in go out in one batch, and the header confirms the
+    // guess. A filter not much larger than those blocks is read whole.
+    const uint64_t headerGuess = place.limit % kBlockBytes;
+    const uint64_t blockCount = (place.limit - headerGuess) / kBlockBytes;
+    if (headerGuess == 0 || blockCount == 0) return whole();
+    const std::vector<size_t> which = blocksOf(hashes, blockCount);
+    if (2 * (headerGuess + kBlockBytes * which.size()) >= place.limit) return whole();
+    std::vector<uint8_t> bytes(headerGuess);
+    const auto read = readBlocks(file, place.start + headerGuess, which, {{place.start, bytes}});
+    uint32_t headerSize = 0;
+    BloomFilterHeader header;
+    try {
+      header = decodeBloomFilterHeader(bytes, headerSize);
+    } catch (const CorruptFile&) {
+      return whole();  // a longer header than guessed (or a corrupt one: reported there)
+    }
+    if (headerSize != headerGuess || header.numBytes != static_cast<int32_t>(place.limit - headerGuess)) {
+      return whole();
+    }
+    if (!usable(header, headerSize, place)) return std::nullopt;
+    return anyMayBePresent(hashes, blockCount, which, read);
+  }
+  // Without a length: the header (a guess of its size), then the blocks.
+  std::vector<uint8_t> bytes(std::min(kHeaderGuess, place.limit));
+  file.readAt(place.start, bytes);
+  uint32_t headerSize = 0;
+  const BloomFilterHeader header = readHeader(file, place, bytes, headerSize);
+  if (!usable(header, headerSize, place)) return std::nullopt;
+  const size_t blockCount = static_cast<size_t>(header.numBytes) / kBlockBytes;
+  const std::vector<size_t> which = blocksOf(hashes, blockCount);
+  return anyMayBePresent(hashes, blockCount, which, readBlocks(file, place.start + headerSize, which));
 }
 
 }  // namespace quarry::parquet

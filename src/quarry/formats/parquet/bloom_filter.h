@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,19 @@ std::optional<std::vector<std::string>> bloomProbeValues(const BoundNode& node);
 /// positive multiple of 32 bytes or does not fit the recorded length.
 std::optional<BloomFilter> readBloomFilter(io::StorageObject& file, int rowGroup,
                                            const ColumnMetaData& meta, const SchemaNode& leaf);
+
+/// Returns whether any value of hash `hashes` may be in the Bloom filter of
+/// column chunk `meta`, reading only the filter's header and the 32-byte blocks
+/// the hashes fall in (a point lookup reads a few dozen bytes of a filter of
+/// hundreds of KiB): with a recorded bloom_filter_length, one batch of ranges,
+/// else the header then the blocks. A filter hardly larger than those blocks is
+/// read whole. Returns nullopt, and throws, as readBloomFilter.
+std::optional<bool> bloomFilterMayContain(io::StorageObject& file, int rowGroup,
+                                          const ColumnMetaData& meta, const SchemaNode& leaf,
+                                          std::span<const uint64_t> hashes);
+
+/// The bytes bloomFilterMayContain reads for `hashes` hashes, at most (before a
+/// header longer than writers make).
+uint64_t bloomProbeBytes(const ColumnMetaData& meta, size_t hashes);
 
 }  // namespace quarry::parquet

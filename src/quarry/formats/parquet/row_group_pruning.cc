@@ -59,17 +59,12 @@ class Pruner {
   }
 
   /// Whether a Bloom filter proves none of `values` is in the chunk.
+  /// Reads only the filter's header and the blocks the literals fall in.
   bool bloomExcludes(const Candidate& c) {
-    const SchemaNode& leaf = *c.node->node;
-    auto it = filters_.find(leaf.leafIndex);
-    if (it == filters_.end()) {
-      it = filters_.emplace(leaf.leafIndex, readBloomFilter(file_, rowGroup_, *c.meta, leaf)).first;
-    }
-    if (!it->second) return false;
-    for (const std::string& v : *c.bloomValues) {
-      if (it->second->mightContain(bloomHash(v))) return false;
-    }
-    return true;
+    std::vector<uint64_t> hashes;
+    for (const std::string& v : *c.bloomValues) hashes.push_back(bloomHash(v));
+    const auto present = bloomFilterMayContain(file_, rowGroup_, *c.meta, *c.node->node, hashes);
+    return present.has_value() && !*present;
   }
 
   bool dictionaryExcludes(const Candidate& c) {
@@ -90,7 +85,6 @@ class Pruner {
   io::StorageObject& file_;
   int rowGroup_;
   bool verifyChecksums_;
-  std::map<int, std::optional<BloomFilter>> filters_;
   std::map<int, std::optional<Dictionary>> dictionaries_;
 };
 
@@ -124,10 +118,7 @@ RowGroupPruning pruneRowGroup(const BoundPredicate& predicate, const FileMetaDat
   bool readBloom = false;
   for (const Candidate& c : candidates) {
     if (!c.bloomValues) continue;
-    if (budget && c.meta->bloom_filter_length &&
-        static_cast<uint64_t>(std::max<int32_t>(*c.meta->bloom_filter_length, 0)) >= *budget) {
-      continue;
-    }
+    if (budget && bloomProbeBytes(*c.meta, c.bloomValues->size()) >= *budget) continue;
     readBloom = true;
     if (pruner.bloomExcludes(c)) excluded.insert(c.node);
   }

@@ -15,16 +15,17 @@
 ///
 ///   1. statistics (footer only, no I/O);
 ///   2. Bloom filters, read only for a row group statistics keep, and only when
-///      proving its eq / in leaves absent could make no row match;
+///      proving its eq / in leaves absent could make no row match; of a filter,
+///      only its header and the 32-byte blocks the literals fall in are read
+///      (bloomFilterMayContain);
 ///   3. dictionary pages of fully dictionary-encoded chunks, read only when the
 ///      Bloom filters did not already prune the group, for the leaves they left.
 ///
 /// A reader whose filter columns have a page index consults it before step 2
 /// (`bytesLeft`): a Bloom filter can at best spare the bytes the page index
 /// leaves to read, so none is read when the page index rules out every page,
-/// and one is read only if it is smaller than what the group still needs (an
-/// equality on a sorted column keeps one page of 13 KB, which a 256 KiB filter
-/// cannot pay for). A filter whose length the file does not record is read.
+/// and one is probed only if the probe's bytes (bloomProbeBytes) are fewer than
+/// what the group still needs.
 /// Page-header statistics (page_header_index) come after the filters: reading
 /// them means reading the chunk's data pages, which a filter may spare.
 ///
