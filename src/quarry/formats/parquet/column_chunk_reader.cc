@@ -1,7 +1,5 @@
 #include "quarry/formats/parquet/column_chunk_reader.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -10,6 +8,7 @@
 #include "quarry/formats/parquet/compression.h"
 #include "quarry/formats/parquet/encoding/rle_bit_packed_decoder.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
+#include "quarry/formats/parquet/page_crc.h"
 #include "quarry/formats/parquet/page_values.h"
 
 // A column chunk is a run of pages, each a thrift PageHeader followed by its
@@ -188,14 +187,7 @@ class ChunkDecoder {
 
  private:
   void verifyCrc(int32_t expected, std::span<const uint8_t> body) {
-    const uint32_t actual = static_cast<uint32_t>(
-        crc32(crc32(0L, Z_NULL, 0), body.data(), static_cast<uInt>(body.size())));
-    if (actual != static_cast<uint32_t>(expected)) {
-      char buffer[64];
-      std::snprintf(buffer, sizeof buffer, "0x%08x, the page's bytes give 0x%08x",
-                    static_cast<uint32_t>(expected), actual);
-      throw CorruptFile(std::string("CRC mismatch: the page header records ") + buffer);
-    }
+    verifyPageCrc(expected, body, "page");
   }
 
   /// Decompresses `compressed` into a buffer of `size` bytes (or returns it as is).

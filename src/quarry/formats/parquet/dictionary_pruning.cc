@@ -1,7 +1,5 @@
 #include "quarry/formats/parquet/dictionary_pruning.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -11,6 +9,7 @@
 #include "quarry/formats/parquet/column_keys.h"
 #include "quarry/formats/parquet/compression.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
+#include "quarry/formats/parquet/page_crc.h"
 
 namespace quarry::parquet {
 namespace {
@@ -27,14 +26,7 @@ constexpr int64_t kFirstPageOffset = 4;
 bool isDataPage(PageType t) { return t == PageType::DATA_PAGE || t == PageType::DATA_PAGE_V2; }
 
 void verifyCrc(int32_t expected, std::span<const uint8_t> body) {
-  const uint32_t actual = static_cast<uint32_t>(
-      crc32(crc32(0L, Z_NULL, 0), body.data(), static_cast<uInt>(body.size())));
-  if (actual != static_cast<uint32_t>(expected)) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "0x%08x, the page's bytes give 0x%08x",
-                  static_cast<uint32_t>(expected), actual);
-    throw CorruptFile(std::string("CRC mismatch: the dictionary page header records ") + buffer);
-  }
+  verifyPageCrc(expected, body, "dictionary page");
 }
 
 /// Reads and decodes the dictionary page at the start of the chunk's range.
