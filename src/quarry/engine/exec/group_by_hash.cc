@@ -124,8 +124,7 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
     packedKeys_ &= type.isBytes() || (keyWidth > 0 && keyWidth <= 8);
   }
   if (wordKeys_) {
-    wordSlots_.resize(1024);
-    mask_ = wordSlots_.size() - 1;
+    words_.reset(1024);
   } else {
     slots_.resize(1024);
     mask_ = slots_.size() - 1;
@@ -158,15 +157,13 @@ void keyWords(const Block& block, std::vector<uint64_t>& words) {
 
 }  // namespace
 
-void GroupByHash::growWords() {
-  std::vector<WordSlot> old = std::move(wordSlots_);
-  wordSlots_.assign(old.size() * 2, WordSlot{});
-  mask_ = wordSlots_.size() - 1;
-  for (const WordSlot& slot : old) {
-    if (slot.group == kEmpty) continue;
-    uint64_t i = mix(slot.key) & mask_;
-    while (wordSlots_[i].group != kEmpty) i = (i + 1) & mask_;
-    wordSlots_[i] = slot;
+void GroupByHash::WordTable::grow() {
+  std::vector<WordSlot> old = std::move(slots);
+  reset(old.size() * 2);
+  for (const WordSlot& filled : old) {
+    if (filled.group == kEmpty) continue;
+    find(filled.key, mix(filled.key)) = filled;
+    ++count;
   }
 }
 
@@ -196,30 +193,20 @@ void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupId
   for (size_t r = 0; r < rows; ++r) rowHashes_[r] = mix(rowWords_[r]);
   constexpr size_t kPrefetchDistance = 8;
   for (size_t r = 0; r < rows; ++r) {
-    if (r + kPrefetchDistance < rows)
-      __builtin_prefetch(&wordSlots_[rowHashes_[r + kPrefetchDistance] & mask_]);
+    if (r + kPrefetchDistance < rows) words_.prefetch(rowHashes_[r + kPrefetchDistance]);
     if (nulls && block.isNull(r)) {
       if (nullGroup_ == kEmpty) nullGroup_ = newGroup(keys, r);
       groupIds[r] = nullGroup_;
       continue;
     }
     const uint64_t word = rowWords_[r];
-    uint64_t i = rowHashes_[r] & mask_;
-    while (true) {
-      WordSlot& slot = wordSlots_[i];
-      if (slot.group == kEmpty) {
-        slot.key = word;
-        slot.group = newGroup(keys, r);
-        groupIds[r] = slot.group;
-        if (groups_ * 2 > wordSlots_.size()) growWords();
-        break;
-      }
-      if (slot.key == word) {
-        groupIds[r] = slot.group;
-        break;
-      }
-      i = (i + 1) & mask_;
+    WordSlot& slot = words_.find(word, rowHashes_[r]);
+    if (slot.group != kEmpty) {
+      groupIds[r] = slot.group;
+      continue;
     }
+    groupIds[r] = newGroup(keys, r);
+    words_.insert(slot, word, groupIds[r]);
   }
 }
 
@@ -315,8 +302,7 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
     for (size_t c = 0; c < keys.size(); ++c) {
       keyCodes_[c].values = std::make_unique<GroupByHash>(std::vector<DataType>{keyTypes_[c]});
     }
-    packedSlots_.assign(1024, WordSlot{});
-    packedMask_ = packedSlots_.size() - 1;
+    packed_.reset(1024);
   }
   rowWords_.assign(rows, 0);
   for (size_t c = 0; c < keys.size(); ++c) {
@@ -352,48 +338,27 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
   bool serialized = false;
   for (size_t r = 0; r < rows; ++r) {
     const uint64_t word = rowWords_[r];
-    uint64_t i = mix(word) & packedMask_;
-    while (true) {
-      WordSlot& slot = packedSlots_[i];
-      if (slot.group == kEmpty) {
-        // A combination the cache has not seen: its group comes from the serialized path.
-        if (!serialized) {
-          serialize(keys, rows);
-          serialized = true;
-        }
-        const char* key = rowKeyBytes_.data() + rowKeyOffsets_[r];
-        const size_t length = rowKeyOffsets_[r + 1] - rowKeyOffsets_[r];
-        slot.key = word;
-        slot.group = findOrInsert(hashBytes(key, length), key, length, keys, r);
-        groupIds[r] = slot.group;
-        ++misses;
-        if (++packedCount_ * 2 > packedSlots_.size()) growPacked();
-        break;
-      }
-      if (slot.key == word) {
-        groupIds[r] = slot.group;
-        break;
-      }
-      i = (i + 1) & packedMask_;
+    WordSlot& slot = packed_.find(word, mix(word));
+    if (slot.group != kEmpty) {
+      groupIds[r] = slot.group;
+      continue;
     }
+    // A combination the cache has not seen: its group comes from the serialized path.
+    if (!serialized) {
+      serialize(keys, rows);
+      serialized = true;
+    }
+    const char* key = rowKeyBytes_.data() + rowKeyOffsets_[r];
+    const size_t length = rowKeyOffsets_[r + 1] - rowKeyOffsets_[r];
+    groupIds[r] = findOrInsert(hashBytes(key, length), key, length, keys, r);
+    packed_.insert(slot, word, groupIds[r]);
+    ++misses;
   }
   // Mostly new combinations (many groups): the cache only adds work, so later
   // pages take the serialized path alone.
   constexpr size_t kMinMisses = 256;
   if (misses > kMinMisses && misses * 4 > rows) packedKeys_ = false;
   return true;
-}
-
-void GroupByHash::growPacked() {
-  std::vector<WordSlot> old = std::move(packedSlots_);
-  packedSlots_.assign(old.size() * 2, WordSlot{});
-  packedMask_ = packedSlots_.size() - 1;
-  for (const WordSlot& slot : old) {
-    if (slot.group == kEmpty) continue;
-    uint64_t i = mix(slot.key) & packedMask_;
-    while (packedSlots_[i].group != kEmpty) i = (i + 1) & packedMask_;
-    packedSlots_[i] = slot;
-  }
 }
 
 void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) {

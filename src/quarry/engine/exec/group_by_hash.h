@@ -60,11 +60,41 @@ class GroupByHash {
     uint32_t group = kEmpty;
   };
 
+  /// Open addressing of 64-bit words to groups (linear probing over a power of
+  /// two of slots, at most half full): the single fixed-width key's table and the
+  /// packed-codes cache.
+  struct WordTable {
+    std::vector<WordSlot> slots;
+    uint64_t mask = 0;
+    size_t count = 0;
+
+    void reset(size_t size) {
+      slots.assign(size, WordSlot{});
+      mask = size - 1;
+      count = 0;
+    }
+    /// The slot of `word` (whose hash is `hash`): its own, or the empty one it would take.
+    WordSlot& find(uint64_t word, uint64_t hash) {
+      for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+        WordSlot& slot = slots[i];
+        if (slot.group == kEmpty || slot.key == word) return slot;
+      }
+    }
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&slots[hash & mask]); }
+    /// Fills `slot`, the empty slot find() gave for `word`; doubles the table once
+    /// it is more than half full (`slot` then no longer refers into it).
+    void insert(WordSlot& slot, uint64_t word, uint32_t group) {
+      slot.key = word;
+      slot.group = group;
+      if (++count * 2 > slots.size()) grow();
+    }
+    void grow();
+  };
+
   void serialize(const std::vector<const Block*>& keys, size_t rows);
   void grow();
   /// The single fixed-width key path: the key's values as 64-bit words.
   void addWordKeys(const Block& keys, std::vector<uint32_t>& groupIds);
-  void growWords();
   /// The group of the key `key[0, length)` with `hash`, created (from row `row` of
   /// `keys`) when new; the probe both the bytes and the serialized paths use.
   uint32_t findOrInsert(uint64_t hash, const char* key, size_t length, const std::vector<const Block*>& keys,
@@ -76,7 +106,6 @@ class GroupByHash {
   void addDictionaryKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   /// The packed-codes path; false (nothing done) when a page does not suit it.
   bool addPackedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
-  void growPacked();
   /// Per page: the serialized path's group of each row.
   void addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
 
@@ -92,7 +121,7 @@ class GroupByHash {
   size_t groups_ = 0;
   bool wordKeys_ = false;
   bool bytesKey_ = false;
-  std::vector<WordSlot> wordSlots_;
+  WordTable words_;
   uint32_t nullGroup_ = kEmpty;
   std::vector<uint64_t> rowWords_;
   std::vector<Block> groupKeys_;
@@ -111,9 +140,7 @@ class GroupByHash {
   bool packedKeys_ = false;
   std::vector<KeyCodes> keyCodes_;
   std::vector<uint32_t> columnCodes_;
-  std::vector<WordSlot> packedSlots_;
-  uint64_t packedMask_ = 0;
-  size_t packedCount_ = 0;
+  WordTable packed_;
 };
 
 }  // namespace quarry::engine
