@@ -9,6 +9,7 @@
 #include "quarry/formats/parquet/footer.h"
 #include "tests/cli/quarry_run.h"
 #include "tests/io/nginx_server.h"
+#include "tests/support/testdata.h"
 
 namespace quarry::cli {
 namespace {
@@ -143,6 +144,17 @@ TEST(QueryCommand, ABadQueryExitsWith2AndPointsAtTheError) {
   EXPECT_EQ(run.exitCode, 2);
   EXPECT_NE(run.err.find("unknown column vendr"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("did you mean vendor?"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("^"), std::string::npos) << run.err;
+}
+
+// A map (or another column quarry leaves out) named in a query is not "unknown".
+TEST(QueryCommand, NamingAMapColumnSaysQuarryDoesNotReadItYet) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const std::string file = (quarry::testing::parquetTestingDir() / "data" / "nested_maps.snappy.parquet").string();
+  const auto run = runQuarry({"query", "FROM \"" + file + "\" | KEEP a, b"});
+  EXPECT_EQ(run.exitCode, 2);
+  EXPECT_NE(run.err.find("column a is a MAP, which quarry does not read yet"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("in " + file), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("^"), std::string::npos) << run.err;
 }
 

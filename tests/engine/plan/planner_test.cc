@@ -147,6 +147,40 @@ TEST_F(PlannerTest, UnknownColumnsAreQueryErrorsWithAHint) {
   EXPECT_THROW(plan(R"(FROM "one" | STATS SUM(*))"), QueryError);
 }
 
+TEST_F(PlannerTest, ANameOfAColumnTheEngineDoesNotReadSaysWhatItIs) {
+  ResolvedSource source = reader_.resolve({"one", "two"});
+  source.files[1].metadata.unreadColumns = {{"m", "a MAP"}, {"s.l", "a LIST of lists, structs or maps"}};
+  const auto planned = [&](const std::string& text) {
+    PlannerOptions options;
+    return planQuery(parseQuery(text), source, options);
+  };
+  const auto expectError = [&](const std::string& text, const std::string& message, int column) {
+    SCOPED_TRACE(text);
+    try {
+      planned(text);
+      ADD_FAILURE() << "no error";
+    } catch (const QueryError& e) {
+      EXPECT_EQ(e.message(), message);
+      EXPECT_EQ(e.line(), 1);
+      EXPECT_EQ(e.column(), column);
+      EXPECT_NE(e.hint().find("in two;"), std::string::npos) << e.hint();
+    }
+  };
+  expectError(R"(FROM "one", "two" | KEEP m)", "column m is a MAP, which quarry does not read yet", 26);
+  expectError(R"(FROM "one", "two" | WHERE m.key_value.key == "k")",
+              "column m is a MAP, which quarry does not read yet", 27);
+  expectError(R"(FROM "one", "two" | STATS c = COUNT(s.l.list.element))",
+              "column s.l is a LIST of lists, structs or maps, which quarry does not read yet", 37);
+  // Other unknown names keep their message and hint; a name the query defines wins.
+  try {
+    planned(R"(FROM "one", "two" | KEEP mm)");
+    ADD_FAILURE() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_EQ(e.message(), "unknown column mm");
+  }
+  EXPECT_NO_THROW(planned(R"(FROM "one", "two" | EVAL m = id | KEEP m)"));
+}
+
 // ---- PushAggregatesToExternalSource (aggregate-pushdown-plan.txt) ----------------
 
 constexpr const char* kPushable = R"(FROM "one", "two" | STATS c = COUNT(*), n = COUNT(x), lo = MIN(id), hi = MAX(s))";

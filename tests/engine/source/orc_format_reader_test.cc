@@ -145,6 +145,26 @@ TEST(OrcFormatReader, FilterIsExactAndUnbindableFiltersReadEveryRow) {
   EXPECT_EQ(drain(reader.read(wholeFile(uri, "orc"), request)).positionCount(), 3500u);
 }
 
+// Lists, maps and unions are left out of the schema, and named with their types.
+TEST(OrcFormatReader, ColumnsLeftOutAreNamedWithTheirTypes) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  OrcFormatReader reader;
+  const auto unread = [&](const char* name) {
+    std::vector<std::string> out;
+    for (const UnreadColumn& c : reader.metadata(orcExample(name)).unreadColumns) {
+      out.push_back(c.name + ": " + c.what);
+    }
+    return out;
+  };
+  EXPECT_EQ(unread("TestOrcFile.test1.orc"),
+            (std::vector<std::string>{"middle.list: array<struct<int1:int,string1:string>>",
+                                      "list: array<struct<int1:int,string1:string>>",
+                                      "map: map<string,struct<int1:int,string1:string>>"}));
+  EXPECT_EQ(unread("TestOrcFile.testUnionAndTimestamp.orc"),
+            std::vector<std::string>{"union: uniontype<int,string>"});
+  EXPECT_EQ(unread("decimal.orc"), std::vector<std::string>{});
+}
+
 TEST(OrcFormatReader, EveryExampleReadsItsRowCount) {
   QUARRY_SKIP_WITHOUT_TESTDATA();
   OrcFormatReader reader;

@@ -224,6 +224,27 @@ TEST(ParquetFormatReader, FilesWithListsAndMapsAreReadWithoutThem) {
   }
 }
 
+// What the schema leaves out is named, so that a query naming it is told why.
+TEST(ParquetFormatReader, ColumnsLeftOutAreNamedWithWhatTheyAre) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  ParquetFormatReader reader;
+  const auto unread = [&](const char* name) {
+    std::vector<std::string> out;
+    for (const UnreadColumn& c : reader.metadata(parquetTesting(name)).unreadColumns) {
+      out.push_back(c.name + ": " + c.what);
+    }
+    return out;
+  };
+  EXPECT_EQ(unread("nested_maps.snappy.parquet"), std::vector<std::string>{"a: a MAP"});
+  EXPECT_EQ(unread("nested_lists.snappy.parquet"),
+            std::vector<std::string>{"a: a LIST of lists, structs or maps"});
+  EXPECT_EQ(unread("repeated_no_annotation.parquet"),
+            std::vector<std::string>{"phoneNumbers.phone: a repeated group"});
+  // Lists of a primitive and struct leaves are read: nothing left out.
+  EXPECT_EQ(unread("list_columns.parquet"), std::vector<std::string>{});
+  EXPECT_EQ(unread("alltypes_plain.parquet"), std::vector<std::string>{});
+}
+
 // Splits: "A reader takes the row groups / stripes whose midpoint falls in" the
 // split's byte range: every row exactly once over all splits.
 TEST(ParquetFormatReader, SplitsCoverEveryRowExactlyOnce) {

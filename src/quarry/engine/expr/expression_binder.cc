@@ -171,8 +171,8 @@ class Binder {
       std::vector<std::string> names;
       names.reserve(input_.size());
       for (const Field& f : input_) names.push_back(f.name);
-      throw QueryError("unknown column " + printIdentifier(name), name.position.line,
-                       name.position.column, closestHint(dotted, names, "the columns are"));
+      throw UnknownColumnError(dotted, "unknown column " + printIdentifier(name), name.position.line,
+                               name.position.column, closestHint(dotted, names, "the columns are"));
     }
     auto out = make(Kind::kColumn, input_[static_cast<size_t>(index)].type);
     out->column = index;

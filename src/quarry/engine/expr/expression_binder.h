@@ -1,5 +1,8 @@
 #pragma once
 
+#include <string>
+
+#include "quarry/common/error.h"
 #include "quarry/engine/exec/data_type.h"
 #include "quarry/engine/expr/bound_expr.h"
 #include "quarry/engine/parse/ast.h"
@@ -20,6 +23,19 @@
 /// Column names are case-sensitive and dotted names are one field: `a.b` is the
 /// field named "a.b" (struct leaves, `_file.path`).
 namespace quarry::engine {
+
+/// The QueryError of a name no column of the input has (the name as written,
+/// dotted), so that a caller knowing more of the source can say more.
+class UnknownColumnError : public QueryError {
+ public:
+  UnknownColumnError(std::string name, const std::string& message, int line, int column,
+                     const std::string& hint)
+      : QueryError(message, line, column, hint), name_(std::move(name)) {}
+  const std::string& columnName() const { return name_; }
+
+ private:
+  std::string name_;
+};
 
 /// Binds `ast` against `input`; throws QueryError (line, column, hint) for an
 /// unknown column or function, an aggregate outside STATS, or operand types

@@ -456,6 +456,22 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
 
 }  // namespace
 
+/// A name that is no column may be one a file holds but the engine does not read
+/// (a map, a list of structs, ...; FormatReader's unreadColumns): then the query
+/// is told so, at the same place, rather than "unknown column".
+void throwIfUnread(const UnknownColumnError& e, const ResolvedSource& source) {
+  const std::string& name = e.columnName();
+  for (const ResolvedFile& file : source.files) {
+    for (const UnreadColumn& column : file.metadata.unreadColumns) {
+      if (name != column.name && !name.starts_with(column.name + ".")) continue;
+      throw QueryError("column " + column.name + " is " + column.what + ", which quarry does not read yet",
+                       e.line(), e.column(),
+                       "in " + file.uri + "; quarry reads primitive columns, the leaves of structs (as s.x) "
+                       "and lists of a primitive");
+    }
+  }
+}
+
 PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const PlannerOptions& options) {
   Schema sourceSchema = source.schema;
   const std::set<std::string> named = namesInQuery(query);
@@ -474,68 +490,73 @@ PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const Pl
   sourceNode->request.outputSchema = sourceSchema;
 
   PlanNodePtr current = sourceNode;
-  for (size_t c = 0; c < query.commands.size(); ++c) {
-    const Command& command = query.commands[c];
-    if (command.is<WhereCommand>()) {
-      const Expr& condition = command.as<WhereCommand>().condition;
-      BoundExprPtr predicate = bindExpression(condition, current->schema);
-      requireScalar(*predicate, condition.position, "WHERE");
-      if (predicate->type.kind != TypeKind::kBoolean && predicate->type.kind != TypeKind::kNull) {
-        throw QueryError("WHERE needs a boolean condition, not " + predicate->type.toString(),
-                         condition.position.line, condition.position.column,
-                         "compare it, e.g. " + printExpr(condition) + " IS NOT NULL");
-      }
-      auto filter = makeNode(PlanKind::kFilter, current);
-      filter->predicate = std::move(predicate);
-      current = filter;
-    } else if (command.is<EvalCommand>()) {
-      for (const Assignment& assignment : command.as<EvalCommand>().assignments) {
-        const std::string name = assignment.name.dotted();
-        const int shadowed = fieldIndex(current->schema, name);
-        current = eval(current, {{name, bindExpression(assignment.value, current->schema)}});
-        if (shadowed >= 0) current = projectWithout(current, {shadowed});
-      }
-    } else if (command.is<StatsCommand>()) {
-      current = planStats(current, command.as<StatsCommand>(), options.text);
-    } else if (command.is<SortCommand>()) {
-      std::optional<int64_t> limit;
-      if (c + 1 < query.commands.size() && query.commands[c + 1].is<LimitCommand>()) {
-        limit = query.commands[++c].as<LimitCommand>().count;
-      }
-      current = planSort(current, command.as<SortCommand>(), limit);
-    } else if (command.is<KeepCommand>()) {
-      std::vector<int> channels = selectColumns(current->schema, command.as<KeepCommand>().columns);
-      std::vector<std::string> names;
-      for (int channel : channels) names.push_back(current->schema[channel].name);
-      current = project(current, std::move(channels), std::move(names));
-    } else if (command.is<DropCommand>()) {
-      std::vector<int> channels = selectColumns(current->schema, command.as<DropCommand>().columns);
-      current = projectWithout(current, std::set<int>(channels.begin(), channels.end()));
-    } else if (command.is<RenameCommand>()) {
-      std::vector<std::string> names;
-      for (const Field& field : current->schema) names.push_back(field.name);
-      std::set<int> replaced;
-      for (const RenamePair& pair : command.as<RenameCommand>().renames) {
-        const int from = requireColumn(current->schema, pair.from);
-        const std::string to = pair.to.dotted();
-        for (size_t i = 0; i < names.size(); ++i) {
-          if (names[i] == to && static_cast<int>(i) != from) replaced.insert(static_cast<int>(i));
+  try {
+    for (size_t c = 0; c < query.commands.size(); ++c) {
+      const Command& command = query.commands[c];
+      if (command.is<WhereCommand>()) {
+        const Expr& condition = command.as<WhereCommand>().condition;
+        BoundExprPtr predicate = bindExpression(condition, current->schema);
+        requireScalar(*predicate, condition.position, "WHERE");
+        if (predicate->type.kind != TypeKind::kBoolean && predicate->type.kind != TypeKind::kNull) {
+          throw QueryError("WHERE needs a boolean condition, not " + predicate->type.toString(),
+                           condition.position.line, condition.position.column,
+                           "compare it, e.g. " + printExpr(condition) + " IS NOT NULL");
         }
-        names[from] = to;
+        auto filter = makeNode(PlanKind::kFilter, current);
+        filter->predicate = std::move(predicate);
+        current = filter;
+      } else if (command.is<EvalCommand>()) {
+        for (const Assignment& assignment : command.as<EvalCommand>().assignments) {
+          const std::string name = assignment.name.dotted();
+          const int shadowed = fieldIndex(current->schema, name);
+          current = eval(current, {{name, bindExpression(assignment.value, current->schema)}});
+          if (shadowed >= 0) current = projectWithout(current, {shadowed});
+        }
+      } else if (command.is<StatsCommand>()) {
+        current = planStats(current, command.as<StatsCommand>(), options.text);
+      } else if (command.is<SortCommand>()) {
+        std::optional<int64_t> limit;
+        if (c + 1 < query.commands.size() && query.commands[c + 1].is<LimitCommand>()) {
+          limit = query.commands[++c].as<LimitCommand>().count;
+        }
+        current = planSort(current, command.as<SortCommand>(), limit);
+      } else if (command.is<KeepCommand>()) {
+        std::vector<int> channels = selectColumns(current->schema, command.as<KeepCommand>().columns);
+        std::vector<std::string> names;
+        for (int channel : channels) names.push_back(current->schema[channel].name);
+        current = project(current, std::move(channels), std::move(names));
+      } else if (command.is<DropCommand>()) {
+        std::vector<int> channels = selectColumns(current->schema, command.as<DropCommand>().columns);
+        current = projectWithout(current, std::set<int>(channels.begin(), channels.end()));
+      } else if (command.is<RenameCommand>()) {
+        std::vector<std::string> names;
+        for (const Field& field : current->schema) names.push_back(field.name);
+        std::set<int> replaced;
+        for (const RenamePair& pair : command.as<RenameCommand>().renames) {
+          const int from = requireColumn(current->schema, pair.from);
+          const std::string to = pair.to.dotted();
+          for (size_t i = 0; i < names.size(); ++i) {
+            if (names[i] == to && static_cast<int>(i) != from) replaced.insert(static_cast<int>(i));
+          }
+          names[from] = to;
+        }
+        std::vector<int> channels;
+        std::vector<std::string> kept;
+        for (size_t i = 0; i < names.size(); ++i) {
+          if (replaced.count(static_cast<int>(i))) continue;
+          channels.push_back(static_cast<int>(i));
+          kept.push_back(names[i]);
+        }
+        current = project(current, std::move(channels), std::move(kept));
+      } else if (command.is<LimitCommand>()) {
+        auto limit = makeNode(PlanKind::kLimit, current);
+        limit->limit = command.as<LimitCommand>().count;
+        current = limit;
       }
-      std::vector<int> channels;
-      std::vector<std::string> kept;
-      for (size_t i = 0; i < names.size(); ++i) {
-        if (replaced.count(static_cast<int>(i))) continue;
-        channels.push_back(static_cast<int>(i));
-        kept.push_back(names[i]);
-      }
-      current = project(current, std::move(channels), std::move(kept));
-    } else if (command.is<LimitCommand>()) {
-      auto limit = makeNode(PlanKind::kLimit, current);
-      limit->limit = command.as<LimitCommand>().count;
-      current = limit;
     }
+  } catch (const UnknownColumnError& e) {
+    throwIfUnread(e, source);
+    throw;
   }
   return options.exchange ? distribute(current, options.threads) : current;
 }

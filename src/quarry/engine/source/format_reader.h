@@ -27,8 +27,16 @@ namespace quarry::engine {
 inline constexpr const char* kFilePathColumn = "_file.path";
 inline constexpr const char* kFileSizeColumn = "_file.size";
 
+/// A column a file holds that the engine does not read (a map, a list of lists, an
+/// ORC union): named so that a query naming it is told why, not "unknown column".
+struct UnreadColumn {
+  std::string name;                             // as a query would name it ("a", "s.m")
+  std::string what;                             // "a MAP", "array<struct<a:int>>", ...
+};
+
 struct SourceMetadata {
   Schema schema;                                // engine types; struct leaves as dotted names
+  std::vector<UnreadColumn> unreadColumns;      // columns left out of `schema`, outermost first
   std::optional<SourceStatistics> statistics;   // whole-file statistics when known
   uint64_t fileSize = 0;
   std::vector<FileSplit> splits;                // FileSplitProvider's splits of the file

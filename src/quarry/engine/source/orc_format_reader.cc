@@ -355,10 +355,22 @@ Schema OrcFormatReader::engineSchema(const orc::OrcSchema& schema) {
   return out;
 }
 
+std::vector<UnreadColumn> OrcFormatReader::unreadColumns(const orc::OrcSchema& schema) {
+  std::vector<UnreadColumn> out;
+  for (uint32_t id = 1; id < schema.columnCount(); ++id) {
+    const orc::OrcType& type = schema.column(id);
+    if (type.kind != OrcKind::kList && type.kind != OrcKind::kMap && type.kind != OrcKind::kUnion) continue;
+    out.push_back({type.path, type.toTypeString()});
+    id = type.maximumColumnId;  // its subtree is left out with it
+  }
+  return out;
+}
+
 SourceMetadata OrcFormatReader::metadata(const std::string& uri) const {
   auto file = orc::OrcFileReader::open(uri);
   SourceMetadata out;
   out.schema = engineSchema(file->schema());
+  out.unreadColumns = unreadColumns(file->schema());
   out.fileSize = file->file().size();
   out.statistics = OrcFileStatistics::extract(file->tail(), file->schema());
   out.splits = FileSplitProvider::orcSplits(uri, file->tail(), file->schema());

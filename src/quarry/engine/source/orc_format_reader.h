@@ -45,6 +45,9 @@ class OrcFormatReader final : public FormatReader {
   static std::optional<DataType> engineType(const orc::OrcType& type);
   /// The columns of `schema` the engine reads, in column-id order.
   static Schema engineSchema(const orc::OrcSchema& schema);
+  /// The columns of `schema` left out of engineSchema: the outermost lists, maps
+  /// and unions (with their Hive type strings), in column-id order.
+  static std::vector<UnreadColumn> unreadColumns(const orc::OrcSchema& schema);
 };
 
 }  // namespace quarry::engine

@@ -128,6 +128,20 @@ Schema ParquetFormatReader::engineSchema(const parquet::FileSchema& schema) {
   return out;
 }
 
+std::vector<UnreadColumn> ParquetFormatReader::unreadColumns(const parquet::FileSchema& schema) {
+  std::vector<UnreadColumn> out;
+  for (const parquet::SchemaNode* leaf : schema.leaves()) {
+    if (engineType(*leaf)) continue;
+    if (const parquet::SchemaNode* list = parquetListNode(*leaf); list != nullptr && listType(*list)) continue;
+    std::string what;
+    const parquet::SchemaNode* column = parquetNestedColumn(*leaf, what);
+    if (column == nullptr) continue;
+    if (!out.empty() && out.back().name == column->path) continue;  // leaves of one column are adjacent
+    out.push_back({column->path, what});
+  }
+  return out;
+}
+
 SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
   auto object = io::openObject(uri);
   auto footer = cachedFooter(footers_, *object);
@@ -139,6 +153,7 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
   }
   SourceMetadata out;
   out.schema = engineSchema(schema);
+  out.unreadColumns = unreadColumns(schema);
   out.fileSize = object->size();
   out.statistics = ParquetFileStatistics::extract(footer->metadata, schema);
   out.splits = FileSplitProvider::parquetSplits(uri, footer->metadata, schema);

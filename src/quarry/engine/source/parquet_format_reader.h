@@ -69,6 +69,9 @@ class ParquetFormatReader final : public FormatReader {
   static std::optional<DataType> primitiveType(const parquet::SchemaNode& leaf);
   /// The columns of `schema` the engine reads, in leaf order.
   static Schema engineSchema(const parquet::FileSchema& schema);
+  /// The columns of `schema` left out of engineSchema (maps, lists of nested
+  /// types, repeated groups), each once, in leaf order.
+  static std::vector<UnreadColumn> unreadColumns(const parquet::FileSchema& schema);
 
   /// The footer cache (for tests: its hit and miss counts).
   parquet::FooterCache& footerCache() const { return footers_; }

@@ -24,6 +24,25 @@ bool isMapAnnotated(const SchemaNode& node) {
 
 }  // namespace
 
+const SchemaNode* parquetNestedColumn(const SchemaNode& leaf, std::string& what) {
+  std::vector<const SchemaNode*> path;  // the leaf up to the root's child
+  for (const SchemaNode* n = &leaf; n != nullptr && n->parent != nullptr; n = n->parent) path.push_back(n);
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    const SchemaNode& node = **it;
+    if (isMapAnnotated(node)) {
+      what = "a MAP";
+    } else if (isListAnnotated(node)) {
+      what = "a LIST of lists, structs or maps";
+    } else if (isRepeated(node)) {
+      what = node.isLeaf() ? "a repeated field" : "a repeated group";
+    } else {
+      continue;
+    }
+    return &node;
+  }
+  return nullptr;
+}
+
 const SchemaNode* parquetListNode(const SchemaNode& leaf) {
   if (!leaf.isLeaf() || leaf.maxRepetitionLevel != 1 || leaf.parent == nullptr) return nullptr;
   const SchemaNode& parent = *leaf.parent;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "quarry/formats/parquet/column_reader.h"
@@ -28,6 +29,12 @@ const parquet::SchemaNode* parquetListNode(const parquet::SchemaNode& leaf);
 
 /// The element leaf of the list column named by `node`, or nullptr.
 const parquet::SchemaNode* parquetListElement(const parquet::SchemaNode& node);
+
+/// For a leaf the engine does not read: the outermost node on its path that is a
+/// MAP, a LIST or a repeated field (the column a query would name), and what it
+/// is ("a MAP", "a LIST of lists, structs or maps", "a repeated group"). nullptr
+/// when the path has none.
+const parquet::SchemaNode* parquetNestedColumn(const parquet::SchemaNode& leaf, std::string& what);
 
 /// Some rows of a list column's batch: per row its range of element slots and
 /// whether it is null, and which element slots the ranges cover.
