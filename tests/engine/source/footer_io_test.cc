@@ -40,6 +40,28 @@ TEST(FooterIo, OrcMetadataCountsItsTailReads) {
   EXPECT_GE(m.requests, 1u);
   EXPECT_GT(m.bytesRead, 0u);
   EXPECT_LE(m.bytesRead, std::filesystem::file_size(uri));
+  // The tail is read once per reader and file: again, and by the file's splits,
+  // it costs nothing.
+  const SourceMetadata again = reader.metadata(uri);
+  EXPECT_EQ(again.requests, 0u);
+  EXPECT_EQ(again.bytesRead, 0u);
+  const auto readAll = [&](const OrcFormatReader& r) {
+    ScanMetrics metrics;
+    ReadRequest request;
+    request.columns = {"int1"};
+    request.metrics = &metrics;
+    for (const FileSplit& split : m.splits) {
+      LocalSupplier next = r.read(split, request);
+      while (next()) {
+      }
+    }
+    return metrics.bytesRead.load();
+  };
+  const uint64_t warm = readAll(reader);
+  OrcFormatReader cold;  // its own cache: each split reads the tail
+  EXPECT_EQ(readAll(cold), warm + m.bytesRead * m.splits.size());
+  ASSERT_EQ(m.splits.size(), 1u);
+  EXPECT_EQ(m.splits[0].fileSize, std::filesystem::file_size(uri));
 }
 
 }  // namespace

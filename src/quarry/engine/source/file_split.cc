@@ -144,6 +144,11 @@ class Reader {
 
 }  // namespace
 
+std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split) {
+  if (split.fileSize == 0) return io::openObject(split.uri);
+  return io::openObject(split.uri, io::ObjectIdentity{split.fileSize, split.fileVersion});
+}
+
 std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit> units) {
   const uint64_t end = split.length > UINT64_MAX - split.start ? UINT64_MAX : split.start + split.length;
   std::vector<FileSplit> out;

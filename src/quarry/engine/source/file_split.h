@@ -1,12 +1,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "quarry/engine/source/source_statistics.h"
+#include "quarry/io/storage.h"
 
 /// A unit of scan work: a byte range of one file, in one format, optionally
 /// carrying the statistics of the rows it covers (known from a footer already
@@ -39,6 +41,10 @@ struct FileSplit {
 /// The `units` whose byte range lies within `split`'s, in order, with `split`'s
 /// uri, format and file identity.
 std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit> units);
+
+/// Opens the file of `split`: with the size and version its footer read learnt,
+/// a remote file opens without a request (every answer still checked against them).
+std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split);
 
 /// Encodes `split` as bytes: a version, the fields little-endian, a presence
 /// flag before the statistics.

@@ -140,8 +140,8 @@ Block convertLeaf(const orc::ColumnVector& v, const DataType& type,
 
 class OrcSplitScan {
  public:
-  OrcSplitScan(FileSplit split, ReadRequest request)
-      : split_(std::move(split)), request_(std::move(request)) {}
+  OrcSplitScan(const OrcFormatReader& owner, FileSplit split, ReadRequest request)
+      : owner_(owner), split_(std::move(split)), request_(std::move(request)) {}
 
   std::optional<Page> next() {
     if (!opened_) open();
@@ -162,7 +162,9 @@ class OrcSplitScan {
 
   void open() {
     opened_ = true;
-    file_ = orc::OrcFileReader::open(split_.uri);
+    auto object = openSplitFile(split_);
+    auto meta = owner_.fileMeta(*object);
+    file_ = std::make_unique<orc::OrcFileReader>(std::move(object), std::move(meta));
     fileSize_ = file_->file().size();
     const orc::OrcSchema& schema = file_->schema();
     std::vector<std::string> paths;
@@ -285,6 +287,7 @@ class OrcSplitScan {
     return std::nullopt;
   }
 
+  const OrcFormatReader& owner_;
   FileSplit split_;
   ReadRequest request_;
   bool opened_ = false;
@@ -366,28 +369,50 @@ std::vector<UnreadColumn> OrcFormatReader::unreadColumns(const orc::OrcSchema& s
   return out;
 }
 
+std::shared_ptr<const orc::OrcFileMeta> OrcFormatReader::fileMeta(io::StorageObject& object) const {
+  const std::string key =
+      object.uri() + '\n' + std::to_string(object.size()) + '\n' + object.version().value_or("");
+  {
+    std::lock_guard<std::mutex> lock(metaMutex_);
+    if (auto it = metas_.find(key); it != metas_.end()) return it->second;
+  }
+  auto meta = orc::readOrcFileMeta(object);
+  std::lock_guard<std::mutex> lock(metaMutex_);
+  if (metas_.size() >= kMaxCachedFiles) metas_.clear();
+  metas_.emplace(key, meta);
+  return meta;
+}
+
 SourceMetadata OrcFormatReader::metadata(const std::string& uri) const {
-  auto file = orc::OrcFileReader::open(uri);
+  auto object = io::openObject(uri);
+  auto meta = fileMeta(*object);
+  auto file = std::make_unique<orc::OrcFileReader>(std::move(object), std::move(meta));
   SourceMetadata out;
   out.schema = engineSchema(file->schema());
   out.unreadColumns = unreadColumns(file->schema());
   out.fileSize = file->file().size();
   out.statistics = OrcFileStatistics::extract(file->tail(), file->schema());
   out.splits = FileSplitProvider::orcSplits(uri, file->tail(), file->schema());
+  for (FileSplit& split : out.splits) {
+    split.fileSize = out.fileSize;
+    split.fileVersion = file->file().version();
+  }
   out.bytesRead = file->file().bytesRead();
   out.requests = file->file().requestCount();
   return out;
 }
 
 std::vector<FileSplit> OrcFormatReader::units(const FileSplit& split) const {
-  auto file = orc::OrcFileReader::open(split.uri);
+  auto object = openSplitFile(split);
+  auto meta = fileMeta(*object);
+  auto file = std::make_unique<orc::OrcFileReader>(std::move(object), std::move(meta));
   SplitOptions oneStripeEach;
   oneStripeEach.targetSplitBytes = 0;
   return unitsWithin(split, FileSplitProvider::orcSplits(split.uri, file->tail(), file->schema(), oneStripeEach));
 }
 
 LocalSupplier OrcFormatReader::read(const FileSplit& split, const ReadRequest& request) const {
-  auto scan = std::make_shared<OrcSplitScan>(split, request);
+  auto scan = std::make_shared<OrcSplitScan>(*this, split, request);
   return [scan]() { return scan->next(); };
 }
 

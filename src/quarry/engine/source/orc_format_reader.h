@@ -1,10 +1,15 @@
 #pragma once
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "quarry/engine/source/format_reader.h"
+#include "quarry/formats/orc/orc_file_reader.h"
 #include "quarry/formats/orc/orc_schema.h"
+#include "quarry/io/storage.h"
 
 /// The FormatReader of ORC files.
 ///
@@ -27,6 +32,11 @@
 /// split reads the stripes whose midpoint lies in its byte range; the filter
 /// goes to OrcRowReader (stripe statistics, row index and Bloom filter pruning,
 /// then exact row selection).
+///
+/// A file's tail is read once per reader and file (uri + size + version): the
+/// tail metadata() reads is reused by units() and by the read() of the file's
+/// splits, which reopen a remote file with the size and version it learnt
+/// (no request to open, none for the tail).
 namespace quarry::engine {
 
 class OrcFormatReader final : public FormatReader {
@@ -48,6 +58,15 @@ class OrcFormatReader final : public FormatReader {
   /// The columns of `schema` left out of engineSchema: the outermost lists, maps
   /// and unions (with their Hive type strings), in column-id order.
   static std::vector<UnreadColumn> unreadColumns(const orc::OrcSchema& schema);
+
+  /// The tail and schema of `object`: read on the first call for its uri, size
+  /// and version, then shared (at most kMaxCachedFiles files are kept).
+  std::shared_ptr<const orc::OrcFileMeta> fileMeta(io::StorageObject& object) const;
+  static constexpr size_t kMaxCachedFiles = 4096;
+
+ private:
+  mutable std::mutex metaMutex_;
+  mutable std::unordered_map<std::string, std::shared_ptr<const orc::OrcFileMeta>> metas_;
 };
 
 }  // namespace quarry::engine

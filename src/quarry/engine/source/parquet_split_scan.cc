@@ -17,11 +17,6 @@
 
 namespace quarry::engine {
 
-std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split) {
-  if (split.fileSize == 0) return io::openObject(split.uri);
-  return io::openObject(split.uri, io::ObjectIdentity{split.fileSize, split.fileVersion});
-}
-
 std::shared_ptr<const parquet::ParquetFooter> cachedFooter(parquet::FooterCache& cache,
                                                            io::StorageObject& object) {
   // The engine reads a file's footer for its metadata, then again for each split:

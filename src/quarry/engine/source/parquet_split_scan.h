@@ -21,10 +21,6 @@ class ParquetFormatReader;
 LocalSupplier scanParquetSplit(const ParquetFormatReader& owner, const FileSplit& split,
                                const ReadRequest& request);
 
-/// Opens the file of `split`: with the size and version its footer read learnt,
-/// a remote file opens without a request (every answer still checked against them).
-std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split);
-
 /// Returns the footer of `object` through `cache` (decoded at most once per uri,
 /// size and version within the process).
 std::shared_ptr<const parquet::ParquetFooter> cachedFooter(parquet::FooterCache& cache,

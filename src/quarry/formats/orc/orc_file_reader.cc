@@ -45,27 +45,35 @@ void appendTimestamp(int64_t seconds, int32_t nanos, std::string& out) {
 
 }  // namespace
 
+std::shared_ptr<const OrcFileMeta> readOrcFileMeta(io::StorageObject& file) {
+  auto meta = std::make_shared<OrcFileMeta>();
+  meta->tail = readOrcTail(file);
+  meta->schema = OrcSchema::build(meta->tail.footer, meta->tail.uri);
+  return meta;
+}
+
 OrcFileReader::OrcFileReader(std::unique_ptr<io::StorageObject> file)
-    : file_(std::move(file)),
-      tail_(readOrcTail(*file_)),
-      schema_(OrcSchema::build(tail_.footer, tail_.uri)) {}
+    : file_(std::move(file)), meta_(readOrcFileMeta(*file_)) {}
+
+OrcFileReader::OrcFileReader(std::unique_ptr<io::StorageObject> file, std::shared_ptr<const OrcFileMeta> meta)
+    : file_(std::move(file)), meta_(std::move(meta)) {}
 
 std::unique_ptr<OrcFileReader> OrcFileReader::open(const std::string& uri) {
   return std::make_unique<OrcFileReader>(io::openObject(uri));
 }
 
 std::vector<bool> OrcFileReader::projectAll() const {
-  return std::vector<bool>(schema_.columnCount(), true);
+  return std::vector<bool>(meta_->schema.columnCount(), true);
 }
 
 std::vector<bool> OrcFileReader::project(const std::vector<std::string>& paths) const {
-  std::vector<bool> flags(schema_.columnCount(), false);
+  std::vector<bool> flags(meta_->schema.columnCount(), false);
   flags[0] = true;
   for (const std::string& path : paths) {
-    const OrcType* type = schema_.find(path);
+    const OrcType* type = meta_->schema.find(path);
     if (type == nullptr) {
-      throw InvalidArgument(tail_.uri + ": no column '" + path + "' in the ORC schema " +
-                            schema_.root().toTypeString());
+      throw InvalidArgument(meta_->tail.uri + ": no column '" + path + "' in the ORC schema " +
+                            meta_->schema.root().toTypeString());
     }
     for (uint32_t id = type->columnId; id <= type->maximumColumnId; ++id) flags[id] = true;
     for (const OrcType* p = type->parent; p != nullptr; p = p->parent) flags[p->columnId] = true;
@@ -74,24 +82,24 @@ std::vector<bool> OrcFileReader::project(const std::vector<std::string>& paths) 
 }
 
 StripeFooter OrcFileReader::readStripeFooter(size_t index) {
-  return orc::readStripeFooter(*file_, tail_, schema_, index);
+  return orc::readStripeFooter(*file_, meta_->tail, meta_->schema, index);
 }
 
 std::unique_ptr<ColumnVector> OrcFileReader::readStripe(size_t index,
                                                         const std::vector<bool>& projected) {
-  if (projected.size() != schema_.columnCount()) {
-    throw InvalidArgument(tail_.uri + ": the projection has " + std::to_string(projected.size()) +
-                          " flags for " + std::to_string(schema_.columnCount()) + " columns");
+  if (projected.size() != meta_->schema.columnCount()) {
+    throw InvalidArgument(meta_->tail.uri + ": the projection has " + std::to_string(projected.size()) +
+                          " flags for " + std::to_string(meta_->schema.columnCount()) + " columns");
   }
   if (index >= stripeCount()) {
-    throw InvalidArgument(tail_.uri + ": no stripe " + std::to_string(index) + " (the file has " +
+    throw InvalidArgument(meta_->tail.uri + ": no stripe " + std::to_string(index) + " (the file has " +
                           std::to_string(stripeCount()) + ")");
   }
-  const StripeData stripe = orc::readStripe(*file_, tail_, schema_, index, projected, false);
+  const StripeData stripe = orc::readStripe(*file_, meta_->tail, meta_->schema, index, projected, false);
   ++metrics_.stripesRead;
   metrics_.streamBytesDecompressed += stripe.streams.totalBytes();
-  return decodeColumn(schema_.root(), stripe.footer.rowCount, stripe.footer, stripe.streams,
-                      projected, tail_.uri + ": stripe " + std::to_string(index));
+  return decodeColumn(meta_->schema.root(), stripe.footer.rowCount, stripe.footer, stripe.streams,
+                      projected, meta_->tail.uri + ": stripe " + std::to_string(index));
 }
 
 OrcRowReader::OrcRowReader(OrcFileReader& reader, std::vector<bool> projected,

@@ -27,18 +27,33 @@ struct OrcReaderMetrics {
   uint64_t streamBytesDecompressed = 0;
 };
 
+/// A file's tail and the schema built from it: what every reader of one file
+/// shares (OrcFormatReader keeps them per file, so that a split does not read
+/// the tail again).
+struct OrcFileMeta {
+  OrcTail tail;
+  OrcSchema schema;
+};
+
+/// Reads and validates the tail of `file` and builds its schema (see readOrcTail
+/// and OrcSchema::build for errors).
+std::shared_ptr<const OrcFileMeta> readOrcFileMeta(io::StorageObject& file);
+
 class OrcFileReader {
  public:
   /// Opens `file` and reads its tail and schema (see readOrcTail for errors).
   explicit OrcFileReader(std::unique_ptr<io::StorageObject> file);
+  /// Opens `file` with its tail and schema already read (readOrcFileMeta).
+  OrcFileReader(std::unique_ptr<io::StorageObject> file, std::shared_ptr<const OrcFileMeta> meta);
   /// Opens the object at `uri` (a local path or any scheme io::openObject knows).
   static std::unique_ptr<OrcFileReader> open(const std::string& uri);
 
-  const OrcTail& tail() const { return tail_; }
-  const OrcSchema& schema() const { return schema_; }
+  const OrcTail& tail() const { return meta_->tail; }
+  const OrcSchema& schema() const { return meta_->schema; }
+  const std::shared_ptr<const OrcFileMeta>& meta() const { return meta_; }
   io::StorageObject& file() { return *file_; }
-  uint64_t rowCount() const { return tail_.footer.numberofrows(); }
-  size_t stripeCount() const { return tail_.stripeCount(); }
+  uint64_t rowCount() const { return meta_->tail.footer.numberofrows(); }
+  size_t stripeCount() const { return meta_->tail.stripeCount(); }
   const OrcReaderMetrics& metrics() const { return metrics_; }
 
   /// Returns flags (by column id) selecting every column.
@@ -55,8 +70,7 @@ class OrcFileReader {
 
  private:
   std::unique_ptr<io::StorageObject> file_;
-  OrcTail tail_;
-  OrcSchema schema_;
+  std::shared_ptr<const OrcFileMeta> meta_;
   OrcReaderMetrics metrics_;
 };
 
