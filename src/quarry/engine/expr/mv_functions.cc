@@ -73,13 +73,10 @@ DataType bindMvFunction(const BoundExpr& call, int line, int column) {
         call.name + ": expected 1 argument, got " + std::to_string(call.children.size()), line,
         column, "call it as " + call.name + "(list)");
   }
-  const DataType& arg = call.children[0]->type;
-  if (arg.kind == TypeKind::kNull)
-    return f->reduction == AggregateFunction::kCount ? DataType::int64() : arg;
-  if (!arg.isList()) {
-    throw QueryError(call.name + ": argument 1 must be a list, got " + arg.toString(), line, column,
-                     "the mv_ functions reduce a multi-valued (list) column to one value per row");
-  }
+  const DataType& given = call.children[0]->type;
+  if (given.kind == TypeKind::kNull)
+    return f->reduction == AggregateFunction::kCount ? DataType::int64() : given;
+  const DataType arg = given.isList() ? given : DataType::list(given);  // a value: a list of one
   if (picksAnElement(call.name)) return arg.elementType();
   try {
     return aggregateResultType(f->reduction, arg);
@@ -89,8 +86,16 @@ DataType bindMvFunction(const BoundExpr& call, int line, int column) {
   }
 }
 
+/// `values` as a list block of one element per row (a null value: [null]).
+Block listsOfOne(const Block& values) {
+  std::vector<uint64_t> offsets(values.size() + 1);
+  for (size_t r = 0; r <= values.size(); ++r) offsets[r] = r;
+  return Block::fromList(DataType::list(values.type()), std::move(offsets), values);
+}
+
 Block evaluateMvFunction(const BoundExpr& call, const Block& lists) {
   if (lists.type().kind == TypeKind::kNull) return Block::nulls(call.type, lists.size());
+  if (!lists.type().isList()) return evaluateMvFunction(call, listsOfOne(lists));
   if (picksAnElement(call.name)) return pickElement(lists, call.name == "mv_last");
   return aggregateEachList(findMv(call.name)->reduction, lists);
 }

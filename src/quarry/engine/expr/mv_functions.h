@@ -16,7 +16,9 @@
 ///   mv_first(list), mv_last(list)  the element type: the first / last non-null element
 ///
 /// Example: mv_count([1, null, 3]) is 2, mv_first([null, 4, 5]) is 4, mv_max([]) is null.
-/// The argument must be a list (or NULL); the reductions are list_aggregator.h's.
+/// A single value is a list of one, as in ES|QL: mv_count(x) is 1 (null for a
+/// null x), mv_min(x) and mv_first(x) are x, mv_sum(x) is x in SUM's type. The
+/// reductions are list_aggregator.h's.
 namespace quarry::engine {
 
 /// Whether `name` (lower case) is one of the functions above.

@@ -370,8 +370,12 @@ std::vector<UnreadColumn> OrcFormatReader::unreadColumns(const orc::OrcSchema& s
 }
 
 std::shared_ptr<const orc::OrcFileMeta> OrcFormatReader::fileMeta(io::StorageObject& object) const {
-  const std::string key =
-      object.uri() + '\n' + std::to_string(object.size()) + '\n' + object.version().value_or("");
+  // Without a version (a server that sends no ETag) a file could change at the
+  // same size: its tail is read each time, as the Parquet footer cache does.
+  const uint64_t size = object.size();  // a remote object knows its ETag once it knows its size
+  const std::optional<std::string> version = object.version();
+  if (!version) return orc::readOrcFileMeta(object);
+  const std::string key = object.uri() + '\n' + std::to_string(size) + '\n' + *version;
   {
     std::lock_guard<std::mutex> lock(metaMutex_);
     if (auto it = metas_.find(key); it != metas_.end()) return it->second;

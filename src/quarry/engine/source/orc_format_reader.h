@@ -60,7 +60,8 @@ class OrcFormatReader final : public FormatReader {
   static std::vector<UnreadColumn> unreadColumns(const orc::OrcSchema& schema);
 
   /// The tail and schema of `object`: read on the first call for its uri, size
-  /// and version, then shared (at most kMaxCachedFiles files are kept).
+  /// and version, then shared (at most kMaxCachedFiles files are kept); read each
+  /// time for an object without a version.
   std::shared_ptr<const orc::OrcFileMeta> fileMeta(io::StorageObject& object) const;
   static constexpr size_t kMaxCachedFiles = 4096;
 
