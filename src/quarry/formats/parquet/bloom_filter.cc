@@ -72,15 +72,19 @@ Probe probeOf(uint64_t hash, size_t blocks) {
   return p;
 }
 
-}  // namespace
-
-bool BloomFilter::mightContain(uint64_t hash) const {
-  const Probe p = probeOf(hash, bitset_.size() / kBlockBytes);
-  const uint8_t* block = bitset_.data() + p.block * kBlockBytes;
+/// Whether the 32-byte `block` has every bit of `p` set.
+bool blockHas(const uint8_t* block, const Probe& p) {
   for (size_t i = 0; i < 8; ++i) {
     if ((loadLittleEndian<uint32_t>(block + 4 * i) & p.mask[i]) == 0) return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool BloomFilter::mightContain(uint64_t hash) const {
+  const Probe p = probeOf(hash, bitset_.size() / kBlockBytes);
+  return blockHas(bitset_.data() + p.block * kBlockBytes, p);
 }
 
 void BloomFilter::insert(uint64_t hash) {
@@ -152,8 +156,7 @@ std::optional<std::vector<std::string>> bloomProbeValues(const BoundNode& node) 
 namespace {
 
 /// Where a chunk's filter lies: its offset, and how many bytes it may span (its
-/// recorded length, else up to the end of the file). Throws CorruptFile for an
-/// offset or a length outside the file.
+/// recorded length, else up to the end of the file).
 struct FilterPlace {
   std::string context;
   uint64_t start = 0;
@@ -161,6 +164,7 @@ struct FilterPlace {
   bool lengthKnown = false;
 };
 
+/// Throws CorruptFile for an offset or a length outside the file.
 FilterPlace placeOf(io::StorageObject& file, int rowGroup, const ColumnMetaData& meta,
                     const SchemaNode& leaf) {
   FilterPlace place;
@@ -230,26 +234,26 @@ std::vector<size_t> blocksOf(std::span<const uint64_t> hashes, size_t blocks) {
   return out;
 }
 
+/// A block of a filter as read.
+using Block = std::array<uint8_t, kBlockBytes>;
+
 /// Whether any of `hashes` may be in a filter of `blocks` blocks, of which
 /// `read[i]` holds block `which[i]`.
-bool anyMayBePresent(std::span<const uint64_t> hashes, size_t blocks,
-                     const std::vector<size_t>& which, const std::vector<std::array<uint8_t, kBlockBytes>>& read) {
+bool anyMayBePresent(std::span<const uint64_t> hashes, size_t blocks, const std::vector<size_t>& which,
+                     const std::vector<Block>& read) {
   for (const uint64_t h : hashes) {
     const Probe p = probeOf(h, blocks);
-    const size_t i = static_cast<size_t>(std::lower_bound(which.begin(), which.end(), p.block) - which.begin());
-    bool all = true;
-    for (size_t w = 0; w < 8 && all; ++w) all = (loadLittleEndian<uint32_t>(read[i].data() + 4 * w) & p.mask[w]) != 0;
-    if (all) return true;
+    const auto i = std::lower_bound(which.begin(), which.end(), p.block) - which.begin();
+    if (blockHas(read[static_cast<size_t>(i)].data(), p)) return true;
   }
   return false;
 }
 
 /// Reads blocks `which` of a bitset starting at `bitsetStart`, with the extra
 /// ranges `also` in the same batch.
-std::vector<std::array<uint8_t, kBlockBytes>> readBlocks(io::StorageObject& file, uint64_t bitsetStart,
-                                                       const std::vector<size_t>& which,
-                                                       std::vector<io::ReadRange> also = {}) {
-  std::vector<std::array<uint8_t, kBlockBytes>> read(which.size());
+std::vector<Block> readBlocks(io::StorageObject& file, uint64_t bitsetStart, const std::vector<size_t>& which,
+                              std::vector<io::ReadRange> also = {}) {
+  std::vector<Block> read(which.size());
   for (size_t i = 0; i < which.size(); ++i) {
     also.push_back({bitsetStart + which[i] * kBlockBytes, std::span<uint8_t>(read[i])});
   }
