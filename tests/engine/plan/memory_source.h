@@ -49,7 +49,7 @@ class MemoryFormatReader final : public FormatReader {
       split.units = 1;
       const std::string unit = uri + ":" + std::to_string(i);
       if (std::find(withoutStatistics.begin(), withoutStatistics.end(), unit) == withoutStatistics.end()) {
-        split.statistics = statisticsOf(file.schema, file.pages[i]);
+        split.statistics = std::make_shared<const SourceStatistics>(statisticsOf(file.schema, file.pages[i]));
       }
       metadata.splits.push_back(split);
     }

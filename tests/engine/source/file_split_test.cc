@@ -14,7 +14,7 @@ namespace quarry::engine {
 namespace {
 
 FileSplit withStatistics() {
-  FileSplit split{"s3://bucket/dir/part-0.parquet", 4, 1 << 20, "parquet", std::nullopt};
+  FileSplit split{"s3://bucket/dir/part-0.parquet", 4, 1 << 20, "parquet", nullptr};
   SourceStatistics s;
   s.rowCount = 1000;
   s.columns["b"] = {0, false, true};
@@ -25,18 +25,18 @@ FileSplit withStatistics() {
   s.columns["ts"] = {0, Instant{-5, 999'999'999}, Instant{1'700'000'000, 1}};
   s.columns["unknown"] = {};
   s.columns["all.null"] = {1000, std::nullopt, std::nullopt};
-  split.statistics = s;
+  split.statistics = std::make_shared<const SourceStatistics>(s);
   return split;
 }
 
 TEST(FileSplitTest, RoundTripsWithoutStatistics) {
-  const FileSplit split{"/data/x.orc", 0, 77, "orc", std::nullopt};
+  const FileSplit split{"/data/x.orc", 0, 77, "orc", nullptr};
   const std::vector<uint8_t> bytes = serialize(split);
   EXPECT_EQ(deserializeFileSplit(bytes), split);
 }
 
 TEST(FileSplitTest, RoundTripsTheFileIdentity) {
-  FileSplit split{"s3://b/k.parquet", 4, 100, "parquet", std::nullopt};
+  FileSplit split{"s3://b/k.parquet", 4, 100, "parquet", nullptr};
   split.units = 3;
   split.fileSize = 123456;
   split.fileVersion = "\"etag-1\"";
@@ -87,7 +87,7 @@ std::string messageOf(const std::vector<uint8_t>& bytes) {
 }
 
 TEST(FileSplitTest, NamesWhatIsWrong) {
-  std::vector<uint8_t> bytes = serialize(FileSplit{"u", 0, 1, "orc", std::nullopt});
+  std::vector<uint8_t> bytes = serialize(FileSplit{"u", 0, 1, "orc", nullptr});
   std::vector<uint8_t> badVersion = bytes;
   badVersion[0] = 9;
   EXPECT_NE(messageOf(badVersion).find("unknown version 9"), std::string::npos);
@@ -104,7 +104,7 @@ TEST(FileSplitTest, NamesWhatIsWrong) {
 }
 
 TEST(FileSplitTest, RefusesACountTheBytesCannotHold) {
-  FileSplit split{"u", 0, 1, "parquet", SourceStatistics{}};
+  FileSplit split{"u", 0, 1, "parquet", std::make_shared<const SourceStatistics>()};
   std::vector<uint8_t> bytes = serialize(split);
   // The column count is the last 8 bytes.
   for (size_t i = bytes.size() - 8; i < bytes.size(); ++i) bytes[i] = 0xff;
@@ -112,12 +112,12 @@ TEST(FileSplitTest, RefusesACountTheBytesCannotHold) {
 }
 
 TEST(FileSplitTest, RefusesAnOverflowingRangeAndANullCountAboveTheRows) {
-  std::vector<uint8_t> overflow = serialize(FileSplit{"", UINT64_MAX, 1, "", std::nullopt});
+  std::vector<uint8_t> overflow = serialize(FileSplit{"", UINT64_MAX, 1, "", nullptr});
   EXPECT_NE(messageOf(overflow).find("byte range overflows"), std::string::npos);
   SourceStatistics s;
   s.rowCount = 2;
   s.columns["c"] = {3, std::nullopt, std::nullopt};
-  EXPECT_NE(messageOf(serialize(FileSplit{"", 0, 1, "", s})).find("null count 3 outside [0, 2]"),
+  EXPECT_NE(messageOf(serialize(FileSplit{"", 0, 1, "", std::make_shared<const SourceStatistics>(s)})).find("null count 3 outside [0, 2]"),
             std::string::npos);
 }
 

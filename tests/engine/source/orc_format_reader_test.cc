@@ -36,7 +36,7 @@ TEST(OrcFormatReader, Test1SchemaAndValues) {
       {"string1", DataType::string()},
   };
   EXPECT_EQ(m.schema, expected);
-  ASSERT_TRUE(m.statistics.has_value());
+  ASSERT_NE(m.statistics, nullptr);
   EXPECT_EQ(m.statistics->rowCount, 2);
   ReadRequest request;
   for (const Field& f : m.schema) request.columns.push_back(f.name);

@@ -67,7 +67,7 @@ TEST(ParquetFormatReader, SchemaMapsEveryTypeOfTheTable) {
       {"l", DataType::list(DataType::int32())},  // a LIST: one column named by its node
   };
   EXPECT_EQ(m.schema, expected);
-  ASSERT_TRUE(m.statistics.has_value());
+  ASSERT_NE(m.statistics, nullptr);
   EXPECT_EQ(m.statistics->rowCount, 3);
   EXPECT_EQ(m.fileSize, std::filesystem::file_size(fixture("all_types.parquet")));
   ASSERT_EQ(m.splits.size(), 1u);

@@ -525,14 +525,14 @@ bool pushAggregatesToExternalSource(PlanNode& root, std::string* why) {
     }
     ScanMetrics* metrics = found->request.metrics;
     node.description = describe(decisions, pushdown.filter);
-    std::optional<StatisticsAnswer> answer;
+    std::optional<Page> answer;
     if (decisions.scanned.empty() && decisions.undecided.empty()) {
       // Phase 2: the splits' statistics answer now, with no I/O.
-      answer = FileStatsSupplier(decisions.answered, found->request.columns, node.aggregates, node.mode).answer(false);
+      answer = FileStatsSupplier(found->request.columns, node.aggregates, node.mode).answer(decisions.answered);
     }
     if (answer) {
       node.answeredAtPlanning = true;
-      auto page = std::make_shared<Page>(std::move(answer->page));
+      auto page = std::make_shared<Page>(std::move(*answer));
       auto delivered = std::make_shared<bool>(false);
       const uint64_t splits = decisions.answered.size() + decisions.skippedSplits, answered = decisions.answeredUnits,
                      skipped = decisions.skippedUnits;

@@ -64,9 +64,10 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
     }
   }
   const PlanNode& aggregate = *pushdown.original;
-  const FileStatsSupplier alone({SplitTask{nullptr, unit}}, sourceBelow(aggregate).request.columns,
-                                aggregate.aggregates, AggregatorMode::kInitial);
-  return alone.answer(false) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
+  const SourceStatistics* alone = unit.statistics.get();
+  const FileStatsSupplier supplier(sourceBelow(aggregate).request.columns, aggregate.aggregates,
+                                   AggregatorMode::kInitial);
+  return supplier.answer(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
 }
 
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
@@ -136,19 +137,15 @@ void MixedStatisticsSupplier::start() {
   const PlanNode& aggregate = *pushdown_.original;
   const PlanNode& source = sourceBelow(aggregate);
   // The statistics answer (over no unit: count 0, no value seen).
-  std::optional<StatisticsAnswer> answer =
-      FileStatsSupplier(d.answered, source.request.columns, aggregate.aggregates,
-                        AggregatorMode::kInitial)
-          .answer(false);
+  const FileStatsSupplier supplier(source.request.columns, aggregate.aggregates, AggregatorMode::kInitial);
+  std::optional<Page> answer = supplier.answer(d.answered);
   if (!answer) {
     // Each unit answers alone but their bounds do not merge (values of
     // different kinds): scan them too.
     for (SplitTask& task : d.answered) d.scanned.push_back(std::move(task));
     d.answered.clear();
     d.answeredUnits = 0;
-    answer = FileStatsSupplier({}, source.request.columns, aggregate.aggregates,
-                               AggregatorMode::kInitial)
-                 .answer(false);
+    answer = supplier.answer(std::span<const SourceStatistics* const>());
   }
   if (ScanMetrics* metrics = source.request.metrics) {
     metrics->splits += wholeSplits;
@@ -175,7 +172,7 @@ void MixedStatisticsSupplier::start() {
       scan = buildOperators(*partial);
     }
   }
-  auto page = std::make_shared<std::optional<Page>>(std::move(answer->page));
+  auto page = std::make_shared<std::optional<Page>>(std::move(*answer));
   LocalSupplier partials = [page, scan]() -> std::optional<Page> {
     if (page->has_value()) {
       std::optional<Page> first = std::move(*page);

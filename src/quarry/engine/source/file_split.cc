@@ -163,6 +163,15 @@ std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit
   return out;
 }
 
+bool FileSplit::operator==(const FileSplit& other) const {
+  const bool sameStatistics = statistics == nullptr || other.statistics == nullptr
+                                  ? statistics == other.statistics
+                                  : *statistics == *other.statistics;
+  return uri == other.uri && start == other.start && length == other.length && format == other.format &&
+         sameStatistics && units == other.units && fileSize == other.fileSize &&
+         fileVersion == other.fileVersion;
+}
+
 std::vector<uint8_t> serialize(const FileSplit& split) {
   Writer w;
   w.u8(kVersion);
@@ -240,7 +249,7 @@ FileSplit deserializeFileSplit(std::span<const uint8_t> bytes) {
         r.fail("duplicate column");
       }
     }
-    split.statistics = std::move(s);
+    split.statistics = std::make_shared<const SourceStatistics>(std::move(s));
   }
   if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes");
   return split;

@@ -23,8 +23,10 @@ struct FileSplit {
   uint64_t length = 0;
   /// "parquet" or "orc".
   std::string format;
-  /// Absent when the split's statistics are not known in advance.
-  std::optional<SourceStatistics> statistics;
+  /// Null when the split's statistics are not known in advance. Shared and
+  /// immutable: a plan copies its splits several times (clone, optimizer rules),
+  /// and a thousand small files must not mean a thousand copies of each map.
+  std::shared_ptr<const SourceStatistics> statistics;
   /// The row groups / stripes the range holds (0 when not known): what the
   /// profile counts when a split is answered from statistics.
   uint64_t units = 0;
@@ -35,7 +37,8 @@ struct FileSplit {
   uint64_t fileSize = 0;
   std::optional<std::string> fileVersion = std::nullopt;
 
-  bool operator==(const FileSplit&) const = default;
+  /// Equal fields, the statistics compared by value.
+  bool operator==(const FileSplit& other) const;
 };
 
 /// The `units` whose byte range lies within `split`'s, in order, with `split`'s

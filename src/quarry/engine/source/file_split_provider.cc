@@ -41,7 +41,9 @@ std::vector<FileSplit> makeSplits(const std::string& uri, const char* format,
     split.start = units[first].start;
     split.length = endOf(units[last - 1]) - split.start;
     split.units = last - first;
-    if (options.withStatistics) split.statistics = statisticsOf(first, last - first);
+    if (options.withStatistics) {
+      split.statistics = std::make_shared<const SourceStatistics>(statisticsOf(first, last - first));
+    }
     splits.push_back(std::move(split));
   }
   return splits;

@@ -1,18 +1,18 @@
 #include "quarry/engine/source/file_stats_supplier.h"
 
-#include "quarry/engine/source/format_reader.h"
-
 namespace quarry::engine {
 
 namespace {
 
 /// The column statistics of `column` in `stats`; a column the unit does not
-/// have at all (a file without it, under union_by_name) is all null.
-ColumnStatistics columnOf(const SourceStatistics& stats, const std::string& column) {
+/// have at all (a file without it, under union_by_name) is all null, made in
+/// `absent`.
+const ColumnStatistics& columnOf(const SourceStatistics& stats, const std::string& column,
+                                 ColumnStatistics& absent) {
   if (const ColumnStatistics* found = stats.find(column)) return *found;
-  ColumnStatistics allNull;
-  allNull.nullCount = stats.rowCount;
-  return allNull;
+  absent = ColumnStatistics{};
+  absent.nullCount = stats.rowCount;
+  return absent;
 }
 
 /// Appends `value` to a block of `type`; false when it is not exactly representable.
@@ -82,9 +82,9 @@ bool appendStatistic(const StatisticValue& value, const DataType& type, Block& b
 
 }  // namespace
 
-FileStatsSupplier::FileStatsSupplier(std::vector<SplitTask> splits, std::vector<std::string> columns,
-                                     std::vector<AggregateSpec> aggregates, AggregatorMode mode)
-    : splits_(std::move(splits)), columns_(std::move(columns)), aggregates_(std::move(aggregates)), mode_(mode) {}
+FileStatsSupplier::FileStatsSupplier(const std::vector<std::string>& columns,
+                                     const std::vector<AggregateSpec>& aggregates, AggregatorMode mode)
+    : columns_(columns), aggregates_(aggregates), mode_(mode) {}
 
 bool FileStatsSupplier::supports(const AggregateSpec& spec) {
   // A list leaf's statistics count its elements, not rows: never an answer.
@@ -115,45 +115,32 @@ bool FileStatsSupplier::supports(const AggregateSpec& spec) {
   }
 }
 
-bool FileStatsSupplier::everySplitHasStatistics() const {
-  for (const SplitTask& task : splits_) {
-    if (!task.split.statistics) return false;
+std::optional<Page> FileStatsSupplier::answer(const std::vector<SplitTask>& splits) const {
+  std::vector<const SourceStatistics*> units;
+  units.reserve(splits.size());
+  for (const SplitTask& task : splits) {
+    if (task.split.statistics == nullptr) return std::nullopt;
+    units.push_back(task.split.statistics.get());
   }
-  return true;
+  return answer(units);
 }
 
-const SourceStatistics* FileStatsSupplier::statisticsOf(const SplitTask& task, bool readFooters,
-                                                        std::optional<SourceStatistics>& read) const {
-  if (task.split.statistics) return &*task.split.statistics;
-  if (!readFooters || task.reader == nullptr) return nullptr;
-  const SourceMetadata metadata = task.reader->metadata(task.split.uri);
-  for (const FileSplit& split : metadata.splits) {
-    if (split.start == task.split.start && split.length == task.split.length && split.statistics) {
-      read = std::move(split.statistics);
-      return &*read;
-    }
-  }
-  return nullptr;
-}
-
-std::optional<StatisticsAnswer> FileStatsSupplier::answer(bool readFooters) const {
+std::optional<Page> FileStatsSupplier::answer(std::span<const SourceStatistics* const> units) const {
   // Merge, per aggregate, what each split says.
   const size_t n = aggregates_.size();
   std::vector<int64_t> counts(n, 0);
   std::vector<ColumnStatistics> merged(n);
   std::vector<int64_t> mergedRows(n, 0);
   bool first = true;
-  for (const SplitTask& task : splits_) {
-    std::optional<SourceStatistics> read;
-    const SourceStatistics* stats = statisticsOf(task, readFooters, read);
-    if (stats == nullptr) return std::nullopt;
+  ColumnStatistics absent;
+  for (const SourceStatistics* stats : units) {
     for (size_t a = 0; a < n; ++a) {
       const AggregateSpec& spec = aggregates_[a];
       if (spec.function == AggregateFunction::kCountStar) {
         counts[a] += stats->rowCount;
         continue;
       }
-      const ColumnStatistics column = columnOf(*stats, columns_.at(spec.inputChannel));
+      const ColumnStatistics& column = columnOf(*stats, columns_.at(spec.inputChannel), absent);
       if (spec.function == AggregateFunction::kCount) {
         if (!column.nullCount) return std::nullopt;
         counts[a] += stats->rowCount - *column.nullCount;
@@ -185,7 +172,7 @@ std::optional<StatisticsAnswer> FileStatsSupplier::answer(bool readFooters) cons
     }
     const ColumnStatistics& column = merged[a];
     const std::optional<StatisticValue>& bound = spec.function == AggregateFunction::kMin ? column.min : column.max;
-    const bool allNull = splits_.empty() || (column.nullCount && *column.nullCount == mergedRows[a]);
+    const bool allNull = units.empty() || (column.nullCount && *column.nullCount == mergedRows[a]);
     Block value(spec.inputType);
     if (allNull || !bound) {
       if (!allNull) return std::nullopt;  // mixed kinds made the merged bound unknown
@@ -201,10 +188,7 @@ std::optional<StatisticsAnswer> FileStatsSupplier::answer(bool readFooters) cons
       blocks.push_back(std::move(seenBlock));
     }
   }
-  StatisticsAnswer out;
-  out.page = Page(std::move(blocks), 1);
-  out.splits = splits_.size();
-  return out;
+  return Page(std::move(blocks), 1);
 }
 
 }  // namespace quarry::engine

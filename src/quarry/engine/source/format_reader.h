@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +38,7 @@ struct UnreadColumn {
 struct SourceMetadata {
   Schema schema;                                // engine types; struct leaves as dotted names
   std::vector<UnreadColumn> unreadColumns;      // columns left out of `schema`, outermost first
-  std::optional<SourceStatistics> statistics;   // whole-file statistics when known
+  std::shared_ptr<const SourceStatistics> statistics;  // whole-file statistics when known
   uint64_t fileSize = 0;
   std::vector<FileSplit> splits;                // FileSplitProvider's splits of the file
   uint64_t bytesRead = 0;                       // what reading the footer read from storage, and in

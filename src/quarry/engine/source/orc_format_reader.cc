@@ -395,7 +395,8 @@ SourceMetadata OrcFormatReader::metadata(const std::string& uri) const {
   out.schema = engineSchema(file->schema());
   out.unreadColumns = unreadColumns(file->schema());
   out.fileSize = file->file().size();
-  out.statistics = OrcFileStatistics::extract(file->tail(), file->schema());
+  out.statistics =
+      std::make_shared<const SourceStatistics>(OrcFileStatistics::extract(file->tail(), file->schema()));
   out.splits = FileSplitProvider::orcSplits(uri, file->tail(), file->schema());
   for (FileSplit& split : out.splits) {
     split.fileSize = out.fileSize;

@@ -155,8 +155,13 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
   out.schema = engineSchema(schema);
   out.unreadColumns = unreadColumns(schema);
   out.fileSize = object->size();
-  out.statistics = ParquetFileStatistics::extract(footer->metadata, schema);
   out.splits = FileSplitProvider::parquetSplits(uri, footer->metadata, schema);
+  // A split of every row group already holds the file's statistics.
+  const bool wholeFile = out.splits.size() == 1 && out.splits[0].units == footer->metadata.row_groups.size();
+  out.statistics = wholeFile && out.splits[0].statistics
+                       ? out.splits[0].statistics
+                       : std::make_shared<const SourceStatistics>(
+                             ParquetFileStatistics::extract(footer->metadata, schema));
   for (FileSplit& split : out.splits) {
     split.fileSize = out.fileSize;
     split.fileVersion = object->version();
