@@ -67,7 +67,7 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
   const SourceStatistics* alone = unit.statistics.get();
   const FileStatsSupplier supplier(sourceBelow(aggregate).request.columns, aggregate.aggregates,
                                    AggregatorMode::kInitial);
-  return supplier.answer(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
+  return supplier.answers(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
 }
 
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {

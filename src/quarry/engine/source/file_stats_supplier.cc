@@ -15,50 +15,51 @@ const ColumnStatistics& columnOf(const SourceStatistics& stats, const std::strin
   return absent;
 }
 
-/// Appends `value` to a block of `type`; false when it is not exactly representable.
-bool appendStatistic(const StatisticValue& value, const DataType& type, Block& block) {
+/// Whether `value` is exactly representable in `type`; appends it to `block` when
+/// there is one.
+bool appendStatistic(const StatisticValue& value, const DataType& type, Block* block) {
   switch (type.kind) {
     case TypeKind::kInt32: {
       const int64_t* v = std::get_if<int64_t>(&value);
       if (v == nullptr || *v < INT32_MIN || *v > INT32_MAX) return false;
-      block.append<int32_t>(static_cast<int32_t>(*v));
+      if (block != nullptr) block->append<int32_t>(static_cast<int32_t>(*v));
       return true;
     }
     case TypeKind::kInt64: {
       const int64_t* v = std::get_if<int64_t>(&value);
       if (v == nullptr) return false;
-      block.append<int64_t>(*v);
+      if (block != nullptr) block->append<int64_t>(*v);
       return true;
     }
     case TypeKind::kUInt64: {
       const int64_t* v = std::get_if<int64_t>(&value);
       if (v == nullptr || *v < 0) return false;
-      block.append<uint64_t>(static_cast<uint64_t>(*v));
+      if (block != nullptr) block->append<uint64_t>(static_cast<uint64_t>(*v));
       return true;
     }
     case TypeKind::kDouble: {
       const double* v = std::get_if<double>(&value);
       if (v == nullptr) return false;
-      block.append<double>(*v);
+      if (block != nullptr) block->append<double>(*v);
       return true;
     }
     case TypeKind::kBoolean: {
       const bool* v = std::get_if<bool>(&value);
       if (v == nullptr) return false;
-      block.append<uint8_t>(*v ? 1 : 0);
+      if (block != nullptr) block->append<uint8_t>(*v ? 1 : 0);
       return true;
     }
     case TypeKind::kString:
     case TypeKind::kBinary: {
       const std::string* v = std::get_if<std::string>(&value);
       if (v == nullptr) return false;
-      block.appendBytes(*v);
+      if (block != nullptr) block->appendBytes(*v);
       return true;
     }
     case TypeKind::kDate: {
       const Date* v = std::get_if<Date>(&value);
       if (v == nullptr) return false;
-      block.append<int32_t>(v->daysSinceEpoch);
+      if (block != nullptr) block->append<int32_t>(v->daysSinceEpoch);
       return true;
     }
     case TypeKind::kTimestamp: {
@@ -72,7 +73,7 @@ bool appendStatistic(const StatisticValue& value, const DataType& type, Block& b
           __builtin_add_overflow(units, v->nanos / nanosPerUnit, &units)) {
         return false;
       }
-      block.append<int64_t>(units);
+      if (block != nullptr) block->append<int64_t>(units);
       return true;
     }
     default:
@@ -126,6 +127,15 @@ std::optional<Page> FileStatsSupplier::answer(const std::vector<SplitTask>& spli
 }
 
 std::optional<Page> FileStatsSupplier::answer(std::span<const SourceStatistics* const> units) const {
+  return build(units, true);
+}
+
+bool FileStatsSupplier::answers(std::span<const SourceStatistics* const> units) const {
+  return build(units, false).has_value();
+}
+
+std::optional<Page> FileStatsSupplier::build(std::span<const SourceStatistics* const> units,
+                                             bool materialize) const {
   // Merge, per aggregate, what each split says.
   const size_t n = aggregates_.size();
   std::vector<int64_t> counts(n, 0);
@@ -154,12 +164,13 @@ std::optional<Page> FileStatsSupplier::answer(std::span<const SourceStatistics* 
     }
     first = false;
   }
-  // Build the one-row page.
+  // Build the one-row page; not materializing, only check that each bound fits its type.
+  const bool intermediate = mode_ == AggregatorMode::kInitial;
   std::vector<Block> blocks;
   for (size_t a = 0; a < n; ++a) {
     const AggregateSpec& spec = aggregates_[a];
-    const bool intermediate = mode_ == AggregatorMode::kInitial;
     if (spec.function == AggregateFunction::kCountStar || spec.function == AggregateFunction::kCount) {
+      if (!materialize) continue;
       Block count(DataType::int64());
       count.append<int64_t>(counts[a]);
       blocks.push_back(std::move(count));
@@ -173,21 +184,23 @@ std::optional<Page> FileStatsSupplier::answer(std::span<const SourceStatistics* 
     const ColumnStatistics& column = merged[a];
     const std::optional<StatisticValue>& bound = spec.function == AggregateFunction::kMin ? column.min : column.max;
     const bool allNull = units.empty() || (column.nullCount && *column.nullCount == mergedRows[a]);
+    // Without a bound the column must be all null (mixed kinds make a merged bound unknown).
+    if (!allNull && (!bound || !appendStatistic(*bound, spec.inputType, nullptr))) return std::nullopt;
+    if (!materialize) continue;
     Block value(spec.inputType);
-    if (allNull || !bound) {
-      if (!allNull) return std::nullopt;  // mixed kinds made the merged bound unknown
+    if (allNull) {
       value.appendNull();
-    } else if (!appendStatistic(*bound, spec.inputType, value)) {
-      return std::nullopt;
+    } else {
+      appendStatistic(*bound, spec.inputType, &value);
     }
-    const bool seen = !value.isNull(0);
     blocks.push_back(std::move(value));
     if (intermediate) {
-      Block seenBlock(DataType::boolean());
-      seenBlock.append<uint8_t>(seen ? 1 : 0);
-      blocks.push_back(std::move(seenBlock));
+      Block seen(DataType::boolean());
+      seen.append<uint8_t>(allNull ? 0 : 1);
+      blocks.push_back(std::move(seen));
     }
   }
+  if (!materialize) return Page();
   return Page(std::move(blocks), 1);
 }
 

@@ -33,6 +33,9 @@ class FileStatsSupplier {
   /// aggregate (INITIAL). nullopt when some needed statistic is unknown.
   std::optional<Page> answer(std::span<const SourceStatistics* const> units) const;
 
+  /// Whether answer(units) has an answer, without building it.
+  bool answers(std::span<const SourceStatistics* const> units) const;
+
   /// The answer over the statistics the splits carry; nullopt also when a split
   /// carries none.
   std::optional<Page> answer(const std::vector<SplitTask>& splits) const;
@@ -42,6 +45,9 @@ class FileStatsSupplier {
   static bool supports(const AggregateSpec& spec);
 
  private:
+  /// answer(units), the page built only when `materialize`.
+  std::optional<Page> build(std::span<const SourceStatistics* const> units, bool materialize) const;
+
   const std::vector<std::string>& columns_;
   const std::vector<AggregateSpec>& aggregates_;
   AggregatorMode mode_;
