@@ -251,5 +251,19 @@ TEST(InspectCommand, HelpAndVersionExitWithZero) {
   EXPECT_NE(inspectHelp.out.find("--json"), std::string::npos);
 }
 
+// main registers only the subcommand argv[1] names (start-up of every query):
+// the help, a mistyped name and options before the subcommand still see them all.
+TEST(InspectCommand, EverySubcommandIsListedUnlessOneIsNamed) {
+  const RunResult help = runQuarry({"--help"});
+  for (const char* name : {"inspect", "print", "convert", "schema", "dive", "query", "explain", "serve"}) {
+    EXPECT_NE(help.out.find(std::string("\n  ") + name + " "), std::string::npos) << name << " in\n" << help.out;
+  }
+  const RunResult queryHelp = runQuarry({"query", "--help"});
+  EXPECT_EQ(queryHelp.exitCode, 0);
+  EXPECT_NE(queryHelp.out.find("--threads"), std::string::npos) << queryHelp.out;
+  const RunResult typo = runQuarry({"qurey", "x"});
+  EXPECT_EQ(typo.exitCode, 2);
+}
+
 }  // namespace
 }  // namespace quarry::cli

@@ -4,10 +4,12 @@
 // failure reading the input (one line on stderr), 2 a usage error.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "quarry/cli/cluster_launcher.h"
 #include "quarry/cli/dive_launcher.h"
@@ -40,6 +42,18 @@ int fail(const std::string& file, bool json, const std::string& partial, const c
   return kExitFailure;
 }
 
+/// Whether to register subcommand `name`: only the one argv[1] names when it names
+/// one (building CLI11's options for every subcommand is part of each query's
+/// start-up), all of them otherwise (--help, --version, a mistyped name).
+bool registers(int argc, char** argv, std::string_view name) {
+  static constexpr std::string_view kSubcommands[] = {"inspect", "print", "convert", "schema",
+                                                      "dive",    "query", "explain", "serve"};
+  if (argc < 2) return true;
+  const std::string_view first = argv[1];
+  const bool named = std::find(std::begin(kSubcommands), std::end(kSubcommands), first) != std::end(kSubcommands);
+  return !named || first == name;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -50,24 +64,28 @@ int main(int argc, char** argv) {
   CLI::App app("quarry reads Parquet files where they lie.", "quarry");
   app.set_version_flag("--version", std::string("quarry ") + kVersion);
   app.require_subcommand(1);
+  auto wanted = [&](std::string_view name) { return registers(argc, argv, name); };
   quarry::cli::InspectOptions inspect;
-  quarry::cli::addInspectCommand(app, inspect);
+  if (wanted("inspect")) quarry::cli::addInspectCommand(app, inspect);
   quarry::cli::PrintOptions print;
-  const CLI::App& printCommand = quarry::cli::addPrintCommand(app, print);
+  const CLI::App* printCommand = wanted("print") ? &quarry::cli::addPrintCommand(app, print) : nullptr;
   quarry::cli::PrintOptions convert;
-  const CLI::App& convertCommand = quarry::cli::addConvertCommand(app, convert);
+  const CLI::App* convertCommand = wanted("convert") ? &quarry::cli::addConvertCommand(app, convert) : nullptr;
   quarry::cli::SchemaOptions schema;
-  const CLI::App& schemaCommand = quarry::cli::addSchemaCommand(app, schema);
+  const CLI::App* schemaCommand = wanted("schema") ? &quarry::cli::addSchemaCommand(app, schema) : nullptr;
   quarry::cli::DiveOptions dive;
-  const CLI::App& diveCommand = quarry::cli::addDiveCommand(app, dive);
+  const CLI::App* diveCommand = wanted("dive") ? &quarry::cli::addDiveCommand(app, dive) : nullptr;
   quarry::cli::QueryOptions query;
-  const CLI::App& queryCommand = quarry::cli::addQueryCommand(app, query);
+  const CLI::App* queryCommand = wanted("query") ? &quarry::cli::addQueryCommand(app, query) : nullptr;
   quarry::cli::QueryOptions explain;
-  const CLI::App& explainCommand = quarry::cli::addExplainCommand(app, explain);
-  // Listed for --help only: wantsCluster() hands `serve` to quarry-cluster above.
-  app.add_subcommand("serve", "Run a data node that runs query fragments for a coordinator "
-                              "(quarry serve --help)")
-      ->allow_extras();
+  const CLI::App* explainCommand = wanted("explain") ? &quarry::cli::addExplainCommand(app, explain) : nullptr;
+  if (wanted("serve")) {
+    // Listed for --help only: wantsCluster() hands `serve` to quarry-cluster above.
+    app.add_subcommand("serve", "Run a data node that runs query fragments for a coordinator "
+                                "(quarry serve --help)")
+        ->allow_extras();
+  }
+  auto parsed = [](const CLI::App* command) { return command != nullptr && command->parsed(); };
 
   try {
     app.parse(argc, argv);
@@ -79,23 +97,23 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
-  if (printCommand.parsed()) {
+  if (parsed(printCommand)) {
     return quarry::cli::runPrint(print, stdout);  // streams its rows; reports its own failure
   }
-  if (convertCommand.parsed()) {
+  if (parsed(convertCommand)) {
     return quarry::cli::runConvert(convert);
   }
-  if (queryCommand.parsed()) {
+  if (parsed(queryCommand)) {
     return quarry::cli::runQuery(query);  // streams its result; reports its own failure
   }
-  if (explainCommand.parsed()) {
+  if (parsed(explainCommand)) {
     return quarry::cli::runExplain(explain);
   }
-  if (diveCommand.parsed()) {
+  if (parsed(diveCommand)) {
     return quarry::cli::launchDive(dive, argv[0]);  // returns only on failure
   }
 
-  const bool isSchema = schemaCommand.parsed();
+  const bool isSchema = parsed(schemaCommand);
   std::string file = isSchema ? schema.file : std::string();
   const bool json = isSchema ? schema.json : inspect.json;
   std::string out;
