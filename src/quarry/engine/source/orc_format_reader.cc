@@ -273,12 +273,7 @@ class OrcSplitScan {
         delta(now.stripesPrunedByBloomFilter, published_.stripesPrunedByBloomFilter);
     m->rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
     published_ = now;
-    const uint64_t bytes = file_->file().bytesRead();
-    const uint64_t requests = file_->file().requestCount();
-    m->bytesRead += bytes - bytesPublished_;
-    m->requests += requests - requestsPublished_;
-    bytesPublished_ = bytes;
-    requestsPublished_ = requests;
+    storage_.publish(file_->file(), *m);
   }
 
   std::optional<Page> finish() {
@@ -304,8 +299,7 @@ class OrcSplitScan {
   size_t offset_ = 0;
   int64_t returned_ = 0;
   orc::OrcScanMetrics published_;
-  uint64_t bytesPublished_ = 0;
-  uint64_t requestsPublished_ = 0;
+  StorageReadPublisher storage_;
 };
 
 }  // namespace

@@ -521,12 +521,7 @@ class ParquetSplitScan {
     m->pagesSkipped += delta(now.pagesSkipped, published_.pagesSkipped);
     m->rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
     published_ = now;
-    const uint64_t bytes = file_->storage().bytesRead();
-    const uint64_t requests = file_->storage().requestCount();
-    m->bytesRead += bytes - bytesPublished_;
-    m->requests += requests - requestsPublished_;
-    bytesPublished_ = bytes;
-    requestsPublished_ = requests;
+    storage_.publish(file_->storage(), *m);
   }
 
   std::optional<Page> finish() {
@@ -555,8 +550,7 @@ class ParquetSplitScan {
   int64_t batchOffset_ = 0;
   int64_t returned_ = 0;
   parquet::ReaderMetrics published_;
-  uint64_t bytesPublished_ = 0;
-  uint64_t requestsPublished_ = 0;
+  StorageReadPublisher storage_;
 };
 
 }  // namespace
