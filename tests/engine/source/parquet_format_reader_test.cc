@@ -360,6 +360,27 @@ TEST(ParquetFormatReader, NoColumnsCountsRows) {
   EXPECT_EQ(readAll(fixture("multi_row_groups.parquet"), request).positionCount(), 10u);
 }
 
+// Rows are counted from a decoded column: with a filter, one of its own columns,
+// which is decoded anyway, not the file's first (id here), which would be read
+// for nothing.
+TEST(ParquetFormatReader, NoColumnsWithAFilterReadsOnlyTheFilterColumns) {
+  ParquetFormatReader reader;
+  const FileSplit split = wholeFile(fixture("multi_row_groups.parquet"), "parquet");
+  reader.metadata(split.uri);  // the footer, cached: neither read below pays for it
+  ScanMetrics counted, projected;
+  ReadRequest count;
+  count.filter = parquet::FilterPredicate::eq("v", int32_t{5});
+  count.metrics = &counted;
+  ReadRequest keep = columns({"v"});
+  keep.filter = count.filter;
+  keep.metrics = &projected;
+  const Page rows = drain(reader.read(split, count));
+  EXPECT_EQ(rows.positionCount(), drain(reader.read(split, keep)).positionCount());
+  EXPECT_GT(rows.positionCount(), 0u);
+  EXPECT_EQ(counted.bytesRead.load(), projected.bytesRead.load());
+  EXPECT_EQ(counted.rowsDecoded.load(), projected.rowsDecoded.load());
+}
+
 TEST(ParquetFormatReader, PagesHoldAtMost64KRows) {
   const std::string uri = fixture("big_row_group.parquet");
   ParquetFormatReader reader;

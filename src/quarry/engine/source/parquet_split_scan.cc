@@ -410,12 +410,19 @@ class ParquetSplitScan {
     ranges.push_back({static_cast<int64_t>(std::min(split_.start, kMaxOffset)),
                       static_cast<int64_t>(end)});
     if (projected.empty() && filter) {
-      // Rows are counted from a decoded column: the first the engine reads.
-      for (const parquet::SchemaNode* leaf : schema.leaves()) {
-        if (ParquetFormatReader::engineType(*leaf)) {
-          projected.push_back(leaf->path);
-          break;
-        }
+      // Rows are counted from a decoded column: a column of the filter, which is
+      // decoded anyway, else the first the engine reads.
+      auto readable = [](const parquet::SchemaNode* leaf) {
+        return ParquetFormatReader::engineType(*leaf).has_value();
+      };
+      const auto& filterLeaves = filter->leaves();
+      const auto& fileLeaves = schema.leaves();
+      auto counted = std::find_if(filterLeaves.begin(), filterLeaves.end(), readable);
+      if (counted != filterLeaves.end()) {
+        projected.push_back((*counted)->path);
+      } else if (auto first = std::find_if(fileLeaves.begin(), fileLeaves.end(), readable);
+                 first != fileLeaves.end()) {
+        projected.push_back((*first)->path);
       }
       if (projected.empty()) filter.reset();
     }
