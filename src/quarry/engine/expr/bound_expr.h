@@ -49,9 +49,6 @@ struct BoundExpr {
   std::string toString() const;
 };
 
-/// Returns the operator as the language writes it: "==", "AND", "+".
-const char* binaryOpText(BinaryOp op);
-
 /// Renders a literal value of `type` as the language writes it ("NULL" for monostate).
 std::string literalToString(const Scalar& value, const DataType& type);
 

@@ -11,4 +11,36 @@ std::string Identifier::dotted() const {
   return out;
 }
 
+const char* binaryOpText(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kOr:
+      return "OR";
+    case BinaryOp::kAnd:
+      return "AND";
+    case BinaryOp::kEq:
+      return "==";
+    case BinaryOp::kNe:
+      return "!=";
+    case BinaryOp::kLt:
+      return "<";
+    case BinaryOp::kLe:
+      return "<=";
+    case BinaryOp::kGt:
+      return ">";
+    case BinaryOp::kGe:
+      return ">=";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSubtract:
+      return "-";
+    case BinaryOp::kMultiply:
+      return "*";
+    case BinaryOp::kDivide:
+      return "/";
+    case BinaryOp::kModulo:
+      return "%";
+  }
+  return "?";
+}
+
 }  // namespace quarry::engine

@@ -128,6 +128,9 @@ enum class BinaryOp : uint8_t {
   kModulo,
 };
 
+/// Returns the operator as the language writes it: "==", "AND", "+".
+const char* binaryOpText(BinaryOp op);
+
 struct ColumnRef {
   Identifier name;
   bool operator==(const ColumnRef&) const = default;

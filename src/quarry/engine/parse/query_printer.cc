@@ -40,38 +40,6 @@ Precedence binaryPrecedence(BinaryOp op) {
   }
 }
 
-std::string_view binarySymbol(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kOr:
-      return "OR";
-    case BinaryOp::kAnd:
-      return "AND";
-    case BinaryOp::kEq:
-      return "==";
-    case BinaryOp::kNe:
-      return "!=";
-    case BinaryOp::kLt:
-      return "<";
-    case BinaryOp::kLe:
-      return "<=";
-    case BinaryOp::kGt:
-      return ">";
-    case BinaryOp::kGe:
-      return ">=";
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSubtract:
-      return "-";
-    case BinaryOp::kMultiply:
-      return "*";
-    case BinaryOp::kDivide:
-      return "/";
-    case BinaryOp::kModulo:
-      return "%";
-  }
-  return "?";
-}
-
 Precedence precedenceOf(const Expr& expr) {
   if (const auto* binary = std::get_if<BinaryExpr>(&expr.node)) return binaryPrecedence(binary->op);
   if (const auto* unary = std::get_if<UnaryExpr>(&expr.node)) {
@@ -162,7 +130,7 @@ class ExprPrinter {
     // and comparisons do not chain at all.
     print(*binary.left, own == kComparison ? own + 1 : own);
     out_ += ' ';
-    out_ += binarySymbol(binary.op);
+    out_ += binaryOpText(binary.op);
     out_ += ' ';
     print(*binary.right, own + 1);
   }
