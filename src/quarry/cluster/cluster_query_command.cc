@@ -21,13 +21,6 @@ namespace {
 constexpr int kExitFailure = 1;
 constexpr int64_t kDefaultTimeoutMs = 10 * 60 * 1000;
 
-/// The node at the bottom of `node`'s chain.
-const engine::PlanNode& bottomOf(const engine::PlanNode& node) {
-  const engine::PlanNode* current = &node;
-  while (!current->children.empty()) current = current->children[0].get();
-  return *current;
-}
-
 /// Whether the chain from `node` down to its source holds only LimitExec and
 /// ProjectExec nodes over an ExternalSourceExec (`FROM ... | LIMIT n`): the
 /// limit pushed into the scan reads a few rows, faster here than a round trip.
@@ -114,7 +107,7 @@ class ClusterPlacement final : public cli::ExchangePlacement {
     // The splits come from the plan before the optimizer: when aggregates were
     // pushed to the source (a LocalSourceExec now), each node decides again over
     // its own splits.
-    const engine::PlanNode& source = bottomOf(*original->input());
+    const engine::PlanNode& source = engine::chainBottom(*original->input());
     if (source.kind != engine::PlanKind::kExternalSource || source.splits.empty()) {
       reason_ = "no splits";
       return;
@@ -123,7 +116,7 @@ class ClusterPlacement final : public cli::ExchangePlacement {
       reason_ = "one split";
       return;
     }
-    const engine::PlanNode& optimizedSource = bottomOf(*exchange->input());
+    const engine::PlanNode& optimizedSource = engine::chainBottom(*exchange->input());
     if (optimizedSource.kind == engine::PlanKind::kExternalSource && isLimitOnly(*exchange->input())) {
       reason_ = "a LIMIT-only query";
       return;

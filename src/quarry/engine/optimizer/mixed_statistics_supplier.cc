@@ -37,19 +37,7 @@ std::vector<AggregateSpec> mergeSpecs(std::vector<AggregateSpec> aggregates) {
   return aggregates;
 }
 
-PlanNode& mutableSourceBelow(PlanNode& node) {
-  PlanNode* current = &node;
-  while (!current->children.empty()) current = current->children[0].get();
-  return *current;
-}
-
 }  // namespace
-
-const PlanNode& sourceBelow(const PlanNode& node) {
-  const PlanNode* current = &node;
-  while (!current->children.empty()) current = current->children[0].get();
-  return *current;
-}
 
 UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit) {
   if (!unit.statistics) return UnitOutcome::kScanned;
@@ -65,14 +53,14 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
   }
   const PlanNode& aggregate = *pushdown.original;
   const SourceStatistics* alone = unit.statistics.get();
-  const FileStatsSupplier supplier(sourceBelow(aggregate).request.columns, aggregate.aggregates,
+  const FileStatsSupplier supplier(chainBottom(aggregate).request.columns, aggregate.aggregates,
                                    AggregatorMode::kInitial);
   return supplier.answers(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
 }
 
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
   UnitDecisions out;
-  for (const SplitTask& task : sourceBelow(*pushdown.original).splits) {
+  for (const SplitTask& task : chainBottom(*pushdown.original).splits) {
     switch (decideUnit(pushdown, task.split)) {
       case UnitOutcome::kSkipped:
         ++out.skippedSplits;
@@ -135,7 +123,7 @@ void MixedStatisticsSupplier::start() {
     }
   }
   const PlanNode& aggregate = *pushdown_.original;
-  const PlanNode& source = sourceBelow(aggregate);
+  const PlanNode& source = chainBottom(aggregate);
   // The statistics answer (over no unit: count 0, no value seen).
   const FileStatsSupplier supplier(source.request.columns, aggregate.aggregates, AggregatorMode::kInitial);
   std::optional<Page> answer = supplier.answer(d.answered);
@@ -160,7 +148,7 @@ void MixedStatisticsSupplier::start() {
     PlanNodePtr partial = aggregate.clone();
     partial->mode = AggregatorMode::kInitial;
     partial->schema = intermediate;
-    mutableSourceBelow(*partial).splits = d.scanned;
+    chainBottom(*partial).splits = d.scanned;
     if (pushdown_.threads > 1 && d.scanned.size() > 1) {
       PlanNode exchange;
       exchange.kind = PlanKind::kExchange;

@@ -65,9 +65,6 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
 /// than one unit or no statistics, is left undecided.
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown);
 
-/// The ExternalSourceExec at the bottom of `node`'s chain.
-const PlanNode& sourceBelow(const PlanNode& node);
-
 /// The LocalSupplier of the mixed plan: on the first call decides the
 /// undecided splits unit by unit (FormatReader::units), then returns the merged
 /// result. Counts answered and skipped units in the source's ScanMetrics.

@@ -13,9 +13,8 @@ namespace {
 
 /// The ExternalSourceExec at the bottom of `node`'s chain, or nullptr.
 const PlanNode* sourceOf(const PlanNode& node) {
-  const PlanNode* current = &node;
-  while (!current->children.empty()) current = current->children[0].get();
-  return current->kind == PlanKind::kExternalSource ? current : nullptr;
+  const PlanNode& bottom = chainBottom(node);
+  return bottom.kind == PlanKind::kExternalSource ? &bottom : nullptr;
 }
 
 OperatorPtr exchange(const PlanNode& node) {

@@ -131,6 +131,16 @@ std::string explain(const PlanNode& root) {
   return out;
 }
 
+const PlanNode& chainBottom(const PlanNode& node) {
+  const PlanNode* current = &node;
+  while (!current->children.empty()) current = current->children[0].get();
+  return *current;
+}
+
+PlanNode& chainBottom(PlanNode& node) {
+  return const_cast<PlanNode&>(chainBottom(static_cast<const PlanNode&>(node)));
+}
+
 const PlanNode* findExchange(const PlanNode& root) {
   if (root.kind == PlanKind::kExchange) return &root;
   for (const PlanNodePtr& child : root.children) {

@@ -86,6 +86,11 @@ std::string explain(const PlanNode& root);
 /// input), or nullptr.
 const PlanNode* findExchange(const PlanNode& root);
 
+/// The node at the bottom of `node`'s chain, following first children (the
+/// source of a fragment).
+const PlanNode& chainBottom(const PlanNode& node);
+PlanNode& chainBottom(PlanNode& node);
+
 /// The node's name as EXPLAIN and --profile show it ("AggregateExec[FINAL]").
 std::string nodeName(const PlanNode& node);
 
