@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "quarry/common/heap_optional.h"
+
 /// The Parquet footer and page-header structures, field for field as
 /// parquet-format's parquet.thrift defines them. Binary fields are held in
 /// std::string (bytes, not necessarily UTF-8). Optional thrift fields are
 /// std::optional so that "absent" and "zero" stay distinct: a missing null_count
-/// is not a null_count of 0.
+/// is not a null_count of 0 (HeapOptional for the large ones few files carry).
 namespace quarry::parquet {
 
 enum class PhysicalType : int32_t {
@@ -232,8 +234,9 @@ struct ColumnMetaData {
   std::optional<std::vector<PageEncodingStats>> encoding_stats;
   std::optional<int64_t> bloom_filter_offset;
   std::optional<int32_t> bloom_filter_length;
-  std::optional<SizeStatistics> size_statistics;
-  std::optional<GeospatialStatistics> geospatial_statistics;
+  // Few writers record these: kept on the heap, a pointer wide when absent.
+  HeapOptional<SizeStatistics> size_statistics;
+  HeapOptional<GeospatialStatistics> geospatial_statistics;
 };
 
 struct ColumnChunk {
