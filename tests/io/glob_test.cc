@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -118,6 +119,22 @@ TEST_F(GlobLocalTest, ParallelListingOfManyDirectoriesMatchesTheSequentialWalk) 
   }
   EXPECT_EQ(globLocal(at("parts/*/*.parquet"), &pool).size(), 40u);
   EXPECT_EQ(globLocal(at("parts/**/*.parquet"), &pool).size(), 80u);
+}
+
+// A directory is read in 32 KiB batches of entries (getdents64): one whose
+// entries take several batches is listed whole, each name once.
+TEST_F(GlobLocalTest, ADirectoryLargerThanOneReadIsListedWhole) {
+  const std::string longName(120, 'n');
+  std::filesystem::create_directories(root_ / "many");
+  for (int i = 0; i < 1500; ++i) {
+    std::ofstream(root_ / "many" / (longName + std::to_string(i) + ".parquet")) << "x";
+  }
+  std::ofstream(root_ / "many" / "skip.csv") << "x";
+  const std::vector<std::string> found = globLocal(at("many/*.parquet"));
+  ASSERT_EQ(found.size(), 1500u);  // ~1500 x 144-byte entries: about 7 reads
+  EXPECT_TRUE(std::is_sorted(found.begin(), found.end()));
+  EXPECT_EQ(std::adjacent_find(found.begin(), found.end()), found.end());
+  EXPECT_EQ(found.front(), at("many/" + longName + "0.parquet"));
 }
 
 // globLocal: "a symbolic link counts as the file it points to but is not walked
