@@ -116,7 +116,8 @@ class InMemoryRowGroup {
   std::vector<int64_t> select(const FilterPredicate& p) {
     build();
     const BoundPredicate bound = BoundPredicate::bind(p, *schema_);
-    return selectRows(bound, *group_);
+    const auto rows = selectRows(bound, *group_);
+    return std::vector<int64_t>(rows.begin(), rows.end());
   }
   void bindOnly(const FilterPredicate& p) {
     build();

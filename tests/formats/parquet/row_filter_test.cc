@@ -287,7 +287,8 @@ TEST(RowFilterIntersectsTest, KeepsOrDropsTheWholeRowGroupByBoundingBoxOverlap) 
   setBox(0, 10, 10, 20, 20);
   setBox(1, 170, -10, -170, 10);  // a GEOGRAPHY box across the antimeridian
   auto run = [&](const FilterPredicate& p) {
-    return selectRows(BoundPredicate::bind(p, t.schema()), t.group(), &meta);
+    const auto rows = selectRows(BoundPredicate::bind(p, t.schema()), t.group(), &meta);
+    return Rows(rows.begin(), rows.end());
   };
   EXPECT_EQ(run(P::intersects("g", 15, 15, 30, 30)), (Rows{0, 1}));
   EXPECT_EQ(run(P::intersects("g", 21, 0, 30, 30)), Rows{});

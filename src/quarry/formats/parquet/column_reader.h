@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "quarry/common/raw_vector.h"
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_chunk_reader.h"
 #include "quarry/formats/parquet/column_projection.h"
@@ -109,7 +110,7 @@ class ColumnReaders {
   /// (ReaderOptions::selectionVector).
   bool selectionApart_ = false;
   /// The current row group's selected rows (with a filter).
-  std::vector<int64_t> selected_;
+  RawVector<int64_t> selected_;
   /// The chunks of the last selection, whose memory the next one reuses.
   std::vector<ColumnChunkData> selectionSpare_;
   ReaderMetrics metrics_;

@@ -164,7 +164,7 @@ AssembledRowGroup ParquetFileReader::readSelectedRows(int index,
 
   int64_t pagesRead = 0;
   AssembledRowGroup filterGroup;
-  std::vector<int64_t> selected;
+  RawVector<int64_t> selected;
   try {
     pagesRead += parquet::readRowGroupRows(*file_, index, group, filtered.leaves, selection.rows,
                                            filtered.offsetIndexes, filtered.inBuffers, chunkOptions,

@@ -292,15 +292,16 @@ bool boundingBoxOverlaps(const BoundNode& node, const GeospatialStatistics* stat
   return b.xmin <= q[2] && q[0] <= b.xmax;
 }
 
-std::vector<int64_t> selectRows(const BoundPredicate& predicate, const AssembledRowGroup& group,
-                                const RowGroup* metadata) {
+RawVector<int64_t> selectRows(const BoundPredicate& predicate, const AssembledRowGroup& group,
+                              const RowGroup* metadata) {
   const std::vector<uint8_t> t = evaluateSide(predicate.root(), group, metadata, true);
   const size_t n = t.size();
   size_t count = 0;
   for (uint8_t v : t) count += v;  // every entry is 0 or 1
-  // Sized once (no growth copies), with room for the branch-free writes below,
-  // which store every row's index and advance only past the selected ones.
-  std::vector<int64_t> rows(count + 8);
+  // Sized once (no growth copies, no zero fill: every slot kept is written), with
+  // room for the branch-free writes below, which store every row's index and
+  // advance only past the selected ones.
+  RawVector<int64_t> rows(count + 8);
   size_t k = 0;
   size_t r = 0;
   for (; r + 8 <= n; r += 8) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "quarry/common/raw_vector.h"
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/record_assembly.h"
@@ -23,8 +24,8 @@ namespace quarry::parquet {
 /// `metadata` is the row group's footer entry, which intersects reads its
 /// bounding boxes from; without it intersects keeps every row. Every leaf in
 /// predicate.leaves() must have been decoded into `group`.
-std::vector<int64_t> selectRows(const BoundPredicate& predicate, const AssembledRowGroup& group,
-                                const RowGroup* metadata = nullptr);
+RawVector<int64_t> selectRows(const BoundPredicate& predicate, const AssembledRowGroup& group,
+                              const RowGroup* metadata = nullptr);
 
 /// Returns whether the bounding box `statistics` records overlaps the box of
 /// intersects node `node` (true when there is no box, or a NaN coordinate): the

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "quarry/common/raw_vector.h"
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/reader_metrics.h"
@@ -80,7 +81,7 @@ class RowReader {
   std::optional<AssembledRowGroup> current_;
   std::optional<BoundPredicate> filter_;
   /// With a filter: the current row group's selected rows; next() walks them.
-  std::vector<int64_t> selected_;
+  RawVector<int64_t> selected_;
   /// Whether every row of the current row group is returned (no filter, or its
   /// statistics prove every row matches); selected_ is then unused.
   bool everyRow_ = true;
