@@ -179,7 +179,7 @@ void writeMetaDataJson(const InspectedFile& file, const ColumnChunk& chunk, size
   json.field("physical_type", parquet::toString(meta.type));
   json.key("path_in_schema");
   json.beginArray(/*isInline=*/true);
-  for (const auto& part : meta.path_in_schema) {
+  for (const auto& part : meta.path_in_schema ? *meta.path_in_schema : std::vector<std::string>{}) {
     json.value(part);
   }
   json.endArray();

@@ -29,7 +29,8 @@ std::string InspectedFile::columnPath(const parquet::ColumnChunk& chunk, size_t 
     return node->path;
   }
   if (chunk.meta_data.has_value()) {
-    return join(chunk.meta_data->path_in_schema, ".");
+    const parquet::PathInSchema& path = chunk.meta_data->path_in_schema;
+    return path ? join(*path, ".") : std::string();
   }
   return "#" + std::to_string(column);
 }

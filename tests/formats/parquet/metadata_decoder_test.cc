@@ -123,7 +123,7 @@ void enc(CompactWriter& w, const ColumnMetaData& m) {
   w.structBody([&] {
     w.i32(1, static_cast<int32_t>(m.type));
     w.list(2, T::I32, m.encodings, [&](Encoding e) { w.zigzag(static_cast<int32_t>(e)); });
-    w.list(3, T::BINARY, m.path_in_schema, [&](const std::string& s) { w.binary(s); });
+    w.list(3, T::BINARY, *m.path_in_schema, [&](const std::string& s) { w.binary(s); });
     w.i32(4, static_cast<int32_t>(m.codec));
     w.i64(5, m.num_values), w.i64(6, m.total_uncompressed_size);
     w.i64(7, m.total_compressed_size);
@@ -251,7 +251,7 @@ FileMetaData sampleFileMetaData(int columns = 4, int rowGroups = 2) {
       ColumnMetaData& cm = c.meta_data.emplace();
       cm.type = PhysicalType::BYTE_ARRAY;
       cm.encodings = {Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY};
-      cm.path_in_schema = {"c" + std::to_string(i)};
+      cm.path_in_schema = std::make_shared<const std::vector<std::string>>(1, "c" + std::to_string(i));
       cm.codec = CompressionCodec::ZSTD;
       cm.num_values = 100, cm.total_uncompressed_size = 2000, cm.total_compressed_size = 1000;
       cm.data_page_offset = 4 + 1000 * i;
@@ -314,7 +314,7 @@ TEST(MetadataDecoder, RoundTripsEveryFieldOfAFileMetaData) {
   EXPECT_EQ(m.schema[3].field_id, -7);
   EXPECT_EQ(toString(*m.schema[4].logicalType), "DECIMAL(9,2)");
   const ColumnMetaData& cm = *m.row_groups[0].columns[0].meta_data;
-  EXPECT_EQ(cm.path_in_schema, std::vector<std::string>{"c0"});
+  EXPECT_EQ(*cm.path_in_schema, std::vector<std::string>{"c0"});
   EXPECT_EQ(cm.codec, CompressionCodec::ZSTD);
   EXPECT_EQ(static_cast<int>(cm.encodings.back()), 42);
   EXPECT_EQ(cm.statistics->min, "old-min");
@@ -325,6 +325,27 @@ TEST(MetadataDecoder, RoundTripsEveryFieldOfAFileMetaData) {
   EXPECT_EQ(m.row_groups[1].ordinal, 1);
   EXPECT_TRUE(m.row_groups[0].sorting_columns[0].descending);
   EXPECT_EQ(m.key_value_metadata[0].value, std::string("\0\1\2", 3));
+}
+
+// A column's path_in_schema is decoded once per footer: the chunks of the same
+// column in later row groups share it when their parts are equal, and a chunk
+// whose path differs (as a writer may make it) keeps its own.
+TEST(MetadataDecoder, ChunksOfAColumnShareOnePathAcrossRowGroups) {
+  FileMetaData written = sampleFileMetaData(4, 3);
+  written.row_groups[2].columns[1].meta_data->path_in_schema =
+      std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"c1", "x"});
+  const auto bytes = encode(written);
+  const FileMetaData m = decodeFileMetaData(span(bytes));
+  EXPECT_EQ(encode(m), bytes);
+  auto path = [&](int group, int column) { return m.row_groups[group].columns[column].meta_data->path_in_schema; };
+  for (int column : {0, 2, 3}) {
+    EXPECT_EQ(path(0, column).get(), path(1, column).get()) << column;
+    EXPECT_EQ(path(0, column).get(), path(2, column).get()) << column;
+  }
+  EXPECT_EQ(path(0, 1).get(), path(1, 1).get());
+  EXPECT_NE(path(1, 1).get(), path(2, 1).get());
+  EXPECT_EQ(*path(1, 1), std::vector<std::string>{"c1"});
+  EXPECT_EQ(*path(2, 1), (std::vector<std::string>{"c1", "x"}));
 }
 
 TEST(MetadataDecoder, SkipsUnknownFieldsOfEveryTypeInEveryStruct) {
@@ -405,7 +426,7 @@ TEST(MetadataDecoder, SkipsDetailOfUnwantedColumnsWithoutDecodingIt) {
     const ColumnMetaData& skipped = *g.columns[1].meta_data;
     EXPECT_FALSE(skipped.statistics || skipped.size_statistics || skipped.geospatial_statistics ||
                  skipped.encoding_stats);
-    EXPECT_EQ(skipped.path_in_schema, std::vector<std::string>{"c1"});
+    EXPECT_EQ(*skipped.path_in_schema, std::vector<std::string>{"c1"});
     EXPECT_EQ(skipped.data_page_offset, 1004);
     EXPECT_TRUE(g.columns[2].meta_data->statistics);
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -218,10 +219,14 @@ struct PageEncodingStats {
   int32_t count = 0;
 };
 
+/// A column chunk's path_in_schema: shared by the chunks of one column in every row
+/// group of a footer (decoded once, not once per chunk), immutable.
+using PathInSchema = std::shared_ptr<const std::vector<std::string>>;
+
 struct ColumnMetaData {
   PhysicalType type = PhysicalType::BOOLEAN;
   std::vector<Encoding> encodings;
-  std::vector<std::string> path_in_schema;
+  PathInSchema path_in_schema;  // never null once decoded (a required field)
   CompressionCodec codec = CompressionCodec::UNCOMPRESSED;
   int64_t num_values = 0;
   int64_t total_uncompressed_size = 0;

@@ -332,7 +332,33 @@ struct ChunkWants {
   bool keyValueMetadata = true;
 };
 
-void decodeColumnMetaData(Reader& r, ColumnMetaData& m, const ChunkWants& wants) {
+/// The `n` parts of a path_in_schema at `r`: `previous` itself when they equal it
+/// (the same column in the row group before), so the chunks of a column share one.
+PathInSchema readPathInSchema(Reader& r, uint32_t n, const PathInSchema& previous) {
+  std::vector<std::string> parts;
+  uint32_t i = 0;
+  if (previous != nullptr && previous->size() == n) {
+    for (; i < n; ++i) {
+      const std::string_view part = r.readBinaryView();
+      if (part != (*previous)[i]) {
+        parts.assign(previous->begin(), previous->begin() + i);
+        parts.emplace_back(part);
+        ++i;
+        break;
+      }
+    }
+    if (parts.empty() && i == n) return previous;
+  } else {
+    reserveListElements(parts, n, r);
+  }
+  for (; i < n; ++i) parts.emplace_back(r.readBinaryView());
+  return std::make_shared<const std::vector<std::string>>(std::move(parts));
+}
+
+/// Decodes a ColumnMetaData; `previous` is the same column's in the row group
+/// before (nullptr in the first), whose path it shares when equal.
+void decodeColumnMetaData(Reader& r, ColumnMetaData& m, const ChunkWants& wants,
+                          const ColumnMetaData* previous) {
   uint32_t seen = 0;
   r.readStructBegin();
   FOR_EACH_FIELD(r, f) {
@@ -350,9 +376,7 @@ void decodeColumnMetaData(Reader& r, ColumnMetaData& m, const ChunkWants& wants)
       case 3: {
         uint32_t n = 0;
         if (!expectList(r, f, T::BINARY, n)) break;
-        m.path_in_schema.clear();
-        reserveListElements(m.path_in_schema, n, r);
-        for (uint32_t i = 0; i < n; ++i) m.path_in_schema.emplace_back(r.readBinaryView());
+        m.path_in_schema = readPathInSchema(r, n, previous != nullptr ? previous->path_in_schema : nullptr);
         seen |= bit(3);
         break;
       }
@@ -389,14 +413,14 @@ void decodeColumnMetaData(Reader& r, ColumnMetaData& m, const ChunkWants& wants)
   r.readStructEnd();
 }
 
-void decodeColumnChunk(Reader& r, ColumnChunk& c, const ChunkWants& wants) {
+void decodeColumnChunk(Reader& r, ColumnChunk& c, const ChunkWants& wants, const ColumnMetaData* previous) {
   uint32_t seen = 0;
   r.readStructBegin();
   FOR_EACH_FIELD(r, f) {
     switch (f.id) {
       CASE(1, IS(BINARY), c.file_path.emplace(r.readBinaryView()))
       CASE(2, IS(I64), c.file_offset = r.readI64())
-      CASE(3, IS(STRUCT), decodeColumnMetaData(r, c.meta_data.emplace(), wants))
+      CASE(3, IS(STRUCT), decodeColumnMetaData(r, c.meta_data.emplace(), wants, previous))
       CASE(4, IS(I64), c.offset_index_offset = r.readI64())
       CASE(5, IS(I32), c.offset_index_length = r.readI32())
       CASE(6, IS(I64), c.column_index_offset = r.readI64())
@@ -419,7 +443,8 @@ void decodeColumnChunk(Reader& r, ColumnChunk& c, const ChunkWants& wants) {
   r.readStructEnd();
 }
 
-void decodeRowGroup(Reader& r, RowGroup& g, const FileMetaDataOptions& options) {
+/// Decodes a RowGroup; `previous` is the one before it (nullptr for the first).
+void decodeRowGroup(Reader& r, RowGroup& g, const FileMetaDataOptions& options, const RowGroup* previous) {
   uint32_t seen = 0;
   r.readStructBegin();
   FOR_EACH_FIELD(r, f) {
@@ -434,7 +459,11 @@ void decodeRowGroup(Reader& r, RowGroup& g, const FileMetaDataOptions& options) 
           bool wanted = i >= want.size() || want[i];
           ChunkWants wants{wanted && options.statistics, wanted,
                            wanted && options.keyValueMetadata};
-          decodeColumnChunk(r, appendListElement(g.columns, n), wants);
+          const ColumnMetaData* before = previous != nullptr && i < previous->columns.size() &&
+                                                 previous->columns[i].meta_data
+                                             ? &*previous->columns[i].meta_data
+                                             : nullptr;
+          decodeColumnChunk(r, appendListElement(g.columns, n), wants, before);
         }
         seen |= bit(1);
         break;
@@ -478,7 +507,10 @@ FileMetaData decodeFileMetaData(std::span<const uint8_t> bytes,
         if (!expectList(r, f, T::STRUCT, n)) break;
         m.row_groups.clear();
         reserveListElements(m.row_groups, n, r);
-        for (uint32_t i = 0; i < n; ++i) decodeRowGroup(r, appendListElement(m.row_groups, n), options);
+        for (uint32_t i = 0; i < n; ++i) {
+          RowGroup& group = appendListElement(m.row_groups, n);  // may move the ones before
+          decodeRowGroup(r, group, options, i > 0 ? &m.row_groups[i - 1] : nullptr);
+        }
         seen |= bit(4);
         break;
       }
