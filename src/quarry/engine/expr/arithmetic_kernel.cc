@@ -43,21 +43,6 @@ const char* operationName(BinaryOp op) {
   }
 }
 
-const char* operatorSymbol(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSubtract:
-      return "-";
-    case BinaryOp::kMultiply:
-      return "*";
-    case BinaryOp::kDivide:
-      return "/";
-    default:
-      return "%";
-  }
-}
-
 /// One side of an operation: a block, or a constant standing for every position.
 struct Operand {
   const Block* block = nullptr;  // null for a constant
@@ -275,7 +260,7 @@ Block integerArithmetic(BinaryOp op, const Operand& l, const Operand& r, const D
       if (!step) {
         throw InvalidArgument(std::string("Overflow in ") + operationName(op) + " of " +
                               type.toString() + " (" + originalLeft.text(i) + " " +
-                              operatorSymbol(op) + " " + originalRight.text(i) + ")");
+                              binaryOpText(op) + " " + originalRight.text(i) + ")");
       }
     }
   }
