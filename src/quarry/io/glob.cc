@@ -2,8 +2,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -111,11 +111,6 @@ bool globMatch(std::string_view pattern, std::string_view path) {
 
 namespace {
 
-/// A walk of the directories below a glob's literal prefix, listing each one at most
-/// once with readdir: entries' types come from d_type (a stat only where the file
-/// system leaves it unknown, or for a symbolic link), and a directory is entered only
-/// when a path below it can still match, segment by segment. A file matches when
-/// globMatch says so of its whole path, as without the pruning.
 /// The entries of one directory, read with getdents64 into a buffer of its own:
 /// no DIR to allocate and no fstat, which opendir makes for every directory (a
 /// walk of 1,000 partition directories lists little else).
@@ -150,6 +145,11 @@ class DirectoryEntries {
   alignas(dirent64) char buffer_[32 * 1024];
 };
 
+/// A walk of the directories below a glob's literal prefix, listing each one at most
+/// once (DirectoryEntries): entries' types come from d_type (a stat only where the file
+/// system leaves it unknown, or for a symbolic link), and a directory is entered only
+/// when a path below it can still match, segment by segment. A file matches when
+/// globMatch says so of its whole path, as without the pruning.
 class LocalWalk {
  public:
   LocalWalk(const std::string& pattern, std::string_view rest) : pattern_(pattern) {

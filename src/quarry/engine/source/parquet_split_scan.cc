@@ -412,17 +412,14 @@ class ParquetSplitScan {
     if (projected.empty() && filter) {
       // Rows are counted from a decoded column: a column of the filter, which is
       // decoded anyway, else the first the engine reads.
-      auto readable = [](const parquet::SchemaNode* leaf) {
-        return ParquetFormatReader::engineType(*leaf).has_value();
-      };
-      const auto& filterLeaves = filter->leaves();
-      const auto& fileLeaves = schema.leaves();
-      auto counted = std::find_if(filterLeaves.begin(), filterLeaves.end(), readable);
-      if (counted != filterLeaves.end()) {
-        projected.push_back((*counted)->path);
-      } else if (auto first = std::find_if(fileLeaves.begin(), fileLeaves.end(), readable);
-                 first != fileLeaves.end()) {
-        projected.push_back((*first)->path);
+      for (const auto* leaves : {&filter->leaves(), &schema.leaves()}) {
+        auto readable = std::find_if(leaves->begin(), leaves->end(), [](const parquet::SchemaNode* leaf) {
+          return ParquetFormatReader::engineType(*leaf).has_value();
+        });
+        if (readable != leaves->end()) {
+          projected.push_back((*readable)->path);
+          break;
+        }
       }
       if (projected.empty()) filter.reset();
     }
