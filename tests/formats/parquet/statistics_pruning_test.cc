@@ -71,6 +71,17 @@ TEST(StatisticsPruningTest, NullCountsDecideNullTestsAndAbsentOnesDecideNothing)
   expectPruning(file, P::eq("x", 1), "NSSS");
 }
 
+TEST(StatisticsPruningTest, ARequiredColumnHasNoNullWhateverItsStatisticsRecord) {
+  // Some writers (chDB) record no null count: a required column still holds none,
+  // so is-null matches no row and a comparison true on the bounds matches every row.
+  const auto file = fileOf(required(leafElement("x", PhysicalType::INT32)),
+                           {{{i32(1), i32(2)}, boundsOf(i32(1), i32(2), std::nullopt)},
+                            {{i32(3), i32(4)}, std::nullopt}});
+  expectPruning(file, P::isNull("x"), "NN");
+  expectPruning(file, P::isNotNull("x"), "EE");
+  expectPruning(file, P::gtEq("x", 1), "ES");
+}
+
 TEST(StatisticsPruningTest, UnsignedColumnsCompareBoundsByMagnitude) {
   const auto u32 = withLogical(leafElement("u", PhysicalType::INT32), intType(32, false));
   const auto file = fileOf(u32, {{{i32(1), i32(-294'967'296)}, boundsOf(i32(1), i32(-294'967'296), 0)},

@@ -77,12 +77,15 @@ UnitStatistics chunkStatistics(const FileMetaData& metadata, const ColumnChunk& 
                                const SchemaNode& leaf, int64_t rowCount) {
   UnitStatistics out;
   out.rowCount = rowCount;
+  // A required leaf holds a value in every row, whatever statistics say (or
+  // do not say: some writers record no null count).
+  if (leaf.maxDefinitionLevel == 0) out.nullCount = 0;
   if (!chunk.meta_data) return out;
   const ColumnMetaData& meta = *chunk.meta_data;
   if (meta.geospatial_statistics) out.geospatial = &*meta.geospatial_statistics;
   if (!meta.statistics) return out;
   const Statistics& s = *meta.statistics;
-  out.nullCount = s.null_count;
+  if (leaf.maxDefinitionLevel > 0) out.nullCount = s.null_count;
   if (isFloatingPointColumn(leaf)) out.nanCount = s.nan_count;
   // The deprecated min / max are never read: they are ordered by signed
   // comparison whatever the column's type, and are superseded by min_value / max_value.
@@ -102,7 +105,7 @@ UnitStatistics pageHeaderStatistics(const FileMetaData& metadata, const Statisti
     if (!n || *n < 0 || *n > pageRows) return std::nullopt;
     return n;
   };
-  out.nullCount = count(stats.null_count);
+  out.nullCount = leaf.maxDefinitionLevel == 0 ? 0 : count(stats.null_count);
   if (isFloatingPointColumn(leaf)) out.nanCount = count(stats.nan_count);
   // As for a chunk: min_value / max_value only, never the deprecated min / max.
   if (boundsOrderKnown(leaf, declaredColumnOrder(metadata, leaf.leafIndex))) {
@@ -134,6 +137,7 @@ UnitStatistics pageStatistics(const FileMetaData& metadata, const ColumnIndex& i
     out.nullCount = pageRows;
     return out;
   }
+  if (leaf.maxDefinitionLevel == 0) out.nullCount = 0;  // a required leaf: as for a chunk
   if (boundsOrderKnown(leaf, declaredColumnOrder(metadata, leaf.leafIndex))) {
     out.min = index.min_values[page];
     out.max = index.max_values[page];

@@ -41,13 +41,15 @@ std::optional<ColumnOrder> declaredColumnOrder(const FileMetaData& metadata, int
 
 /// Builds the UnitStatistics of `chunk` (column `leaf` of a row group of
 /// `rowCount` rows): min_value / max_value where boundsOrderKnown allows them,
-/// never the deprecated min / max fields.
+/// never the deprecated min / max fields; a null count of 0 for a required leaf
+/// (no null can be written), whatever the statistics record.
 UnitStatistics chunkStatistics(const FileMetaData& metadata, const ColumnChunk& chunk,
                                const SchemaNode& leaf, int64_t rowCount);
 
 /// Builds the UnitStatistics of page `page` of a chunk's ColumnIndex `index`
 /// (column `leaf`, a page of `pageRows` rows): its min / max under the rules of
-/// chunkStatistics, none for a null page; its null and NaN counts where recorded.
+/// chunkStatistics, none for a null page; its null and NaN counts where recorded
+/// (0 nulls for a required leaf, as in chunkStatistics).
 UnitStatistics pageStatistics(const FileMetaData& metadata, const ColumnIndex& index, size_t page,
                               const SchemaNode& leaf, int64_t pageRows);
 
