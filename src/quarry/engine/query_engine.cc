@@ -68,6 +68,7 @@ QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(c
   profile.rowGroupsAnsweredFromStatistics = m.rowGroupsAnsweredFromStatistics;
   profile.pagesTotal = m.pagesTotal;
   profile.pagesSkipped = m.pagesSkipped;
+  profile.pagesAnsweredFromStatistics = m.pagesAnsweredFromStatistics;
   profile.bytesRead = m.bytesRead;
   profile.requests = m.requests;
   profile.rowsDecoded = m.rowsDecoded;
@@ -91,7 +92,8 @@ std::string profileJson(const QueryProfile& p) {
          ",\"pruned_by_bloom\":" + number(p.rowGroupsPrunedByBloom) +
          ",\"pruned_by_dictionary\":" + number(p.rowGroupsPrunedByDictionary) +
          ",\"answered_from_statistics\":" + number(p.rowGroupsAnsweredFromStatistics) + "}";
-  out += ",\"pages\":{\"total\":" + number(p.pagesTotal) + ",\"skipped\":" + number(p.pagesSkipped) + "}";
+  out += ",\"pages\":{\"total\":" + number(p.pagesTotal) + ",\"skipped\":" + number(p.pagesSkipped) +
+         ",\"answered_from_statistics\":" + number(p.pagesAnsweredFromStatistics) + "}";
   out += ",\"bytes_read\":" + number(p.bytesRead);
   out += ",\"requests\":" + number(p.requests);
   out += ",\"footers\":{\"bytes_read\":" + number(p.footerBytesRead) +

@@ -46,7 +46,9 @@ struct QueryProfile {
   uint64_t splits = 0;
   uint64_t rowGroupsTotal = 0, rowGroupsPrunedByStatistics = 0, rowGroupsPrunedByBloom = 0,
            rowGroupsPrunedByDictionary = 0, rowGroupsAnsweredFromStatistics = 0;
-  uint64_t pagesTotal = 0, pagesSkipped = 0;
+  /// pagesAnsweredFromStatistics: runs of rows of a row group answered through
+  /// its page index (each within one page of every filter column).
+  uint64_t pagesTotal = 0, pagesSkipped = 0, pagesAnsweredFromStatistics = 0;
   uint64_t bytesRead = 0, requests = 0, rowsDecoded = 0, rowsReturned = 0;
   uint64_t footerBytesRead = 0, footerRequests = 0;  // the footers' part of bytesRead and requests
   std::vector<OperatorStats> operators;

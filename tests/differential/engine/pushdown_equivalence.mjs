@@ -28,6 +28,16 @@
 // The rule must fire (answered_from_statistics > 0) at least once on each
 // generated file.
 //
+// WHERE-filtered (issue 9, "answered from statistics where each row group (or
+// page, through the page index) is proven all-match or none-match, scanning
+// only the undecided ones"): a file chDB writes with a page index, small pages
+// and 3 row groups is asked the same aggregates under several WHEREs, pushed
+// (FROM f | WHERE w | STATS ...), scanned (FROM f | WHERE w | EVAL __k = 1 |
+// STATS ...) and by DuckDB (... WHERE w). Some page must be answered from the
+// page index (pages.answered_from_statistics > 0). Skipped, with a note, when
+// chDB is not installed. parquet-testing's alltypes_tiny_pages files (a page
+// index of many small pages) are asked filtered the same way.
+//
 //   node tests/differential/engine/pushdown_equivalence.mjs QUARRY DIR [--jobs J] [--verbose]
 //
 // Test data: $QUARRY_TESTDATA, default <repo>/../shared/testdata. Exit status: 0
@@ -36,6 +46,7 @@
 // compared first, and a disagreement there still fails), 2 on bad usage.
 
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +127,53 @@ function aggregates(column) {
     stats: `c = COUNT(*), n = COUNT(${q})` + (minMax ? `, lo = MIN(${q}), hi = MAX(${q})` : ''),
     sql: `count(*) AS c, count(${s}) AS n` + (minMax ? `, min(${s}) AS lo, max(${s}) AS hi` : ''),
   };
+}
+
+// The WHEREs asked of the page-indexed file, in quarry's language and in SQL
+// (the same text in both).
+const kPagedFilters = [
+  'k > 12345',
+  'k >= 5000 AND k < 47000',
+  'k < 3000 OR k > 55000',
+  'NOT (k < 30000)',
+  'g > 2000',
+  'g IS NULL',
+  "s >= 's00030000' AND k <= 41000",
+  'v > 0',
+];
+
+// parquet-testing files with a page index of many small pages, and the WHEREs
+// asked of them.
+const kTinyPages = new Set(['alltypes_tiny_pages.parquet', 'alltypes_tiny_pages_plain.parquet']);
+const kTinyPagesFilters = ['id > 3000', 'id < 1000 OR id > 6000', 'int_col > 5 AND id >= 2000'];
+
+/// Writes with chDB a file of 60,000 rows in 3 row groups with a page index and
+/// pages of about 2,048 rows: k sorted, g sorted with nulls in the first row
+/// group, v unsorted with nulls, d and s sorted, f sorted doubles. Returns its
+/// path, or null (with the reason in `skipped`) when chDB is not installed.
+function writePagedFile(dir, skipped) {
+  let chdb;
+  try {
+    chdb = createRequire(join(repoRoot, 'tools', 'oracle', 'package.json'))('chdb');
+  } catch (e) {
+    skipped.push(`WHERE-filtered page-index source: chDB unavailable (${e.code ?? e.message})`);
+    return null;
+  }
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, 'paged.parquet');
+  chdb.query(`
+SELECT toInt64(number) AS k,
+       if(number % 13 = 0 AND number < 20000, NULL, toInt32(intDiv(number, 7))) AS g,
+       if(number % 11 = 0, NULL, toInt64(cityHash64(number) % 100000) - 50000) AS v,
+       toDate('2020-01-01') + intDiv(number, 100) AS d,
+       concat('s', leftPad(toString(number), 8, '0')) AS s,
+       toFloat64(number) / 4 AS f
+FROM numbers(60000)
+INTO OUTFILE ${sqlString(out)} TRUNCATE FORMAT Parquet SETTINGS
+  output_format_parquet_row_group_size = 20000,
+  output_format_parquet_data_page_size = 4096,
+  output_format_parquet_write_page_index = 1`, 'CSV');
+  return out;
 }
 
 /// Two quarry rows agree: equal JSON values; MIN/MAX zeros of either sign are equal.
@@ -200,6 +258,14 @@ async function main() {
                  from: `"${glob(mixed)}" WITH {"schema_resolution": "union_by_name"}`,
                  sql: `read_parquet(${sqlString(glob(mixed))}, union_by_name = true)`, generated: true });
 
+  // The page-indexed file, asked under each WHERE of kPagedFilters.
+  const skipped = [];
+  const paged = writePagedFile(join(dir, 'paged'), skipped);
+  if (paged !== null) {
+    sources.push({ label: 'paged.parquet (chDB, page index)', from: `"${paged}"`,
+                   sql: `read_parquet(${sqlString(paged)})`, generated: true, filters: kPagedFilters });
+  }
+
   const testdata = resolve(process.env.QUARRY_TESTDATA || join(repoRoot, '..', 'shared', 'testdata'));
   const dataDir = join(testdata, 'parquet-testing', 'data');
   const haveTestdata = existsSync(dataDir);
@@ -208,11 +274,15 @@ async function main() {
       const f = join(dataDir, name);
       sources.push({ label: name, from: `"${f}"`, sql: `read_parquet(${sqlString(f)})`,
                      generated: false });
+      // Files with a page index of many small pages are asked filtered too.
+      if (kTinyPages.has(name)) {
+        sources.push({ label: `${name} filtered`, from: `"${f}"`, sql: `read_parquet(${sqlString(f)})`,
+                       generated: false, filters: kTinyPagesFilters });
+      }
     }
   }
 
   // The queries of every source; a source DuckDB cannot describe is skipped.
-  const skipped = [];
   const tasks = [];
   await setup.run("SET TimeZone = 'UTC'");
   for (const source of sources) {
@@ -224,8 +294,11 @@ async function main() {
       continue;
     }
     source.fired = 0;
+    source.pagesFired = 0;
     source.queries = 0;
-    for (const column of columns) tasks.push({ source, column, ...aggregates(column) });
+    for (const column of columns) {
+      for (const where of source.filters ?? [null]) tasks.push({ source, column, where, ...aggregates(column) });
+    }
   }
   process.stdout.write(`pushdown_equivalence: ${sources.length} sources, ${tasks.length} queries ` +
                        `(data ready in ${Date.now() - started} ms)\n`);
@@ -245,14 +318,17 @@ async function main() {
     while (next < tasks.length) {
       const task = tasks[next++];
       const { source, column } = task;
-      const where = `${source.label} column ${column.name} (${column.type})`;
-      const pushedQuery = `FROM ${source.from} | STATS ${task.stats}`;
-      const scanQuery = `FROM ${source.from} | EVAL __k = 1 | STATS ${task.stats}`;
+      const filtered = task.where ? ` | WHERE ${task.where}` : '';
+      const where = `${source.label} column ${column.name} (${column.type})` +
+                    (task.where ? ` WHERE ${task.where}` : '');
+      const pushedQuery = `FROM ${source.from}${filtered} | STATS ${task.stats}`;
+      const scanQuery = `FROM ${source.from}${filtered} | EVAL __k = 1 | STATS ${task.stats}`;
       const [pushed, scanned] = await Promise.all([quarryQuery(quarry, pushedQuery),
                                                    quarryQuery(quarry, scanQuery)]);
       let duck;
       try {
-        duck = await duckdbResult(connection, `SELECT ${task.sql} FROM ${source.sql}`, T);
+        const sqlWhere = task.where ? ` WHERE ${task.where}` : '';
+        duck = await duckdbResult(connection, `SELECT ${task.sql} FROM ${source.sql}${sqlWhere}`, T);
       } catch (e) {
         skipped.push(`${where}: DuckDB cannot read it (${firstLine(e.message)})`);
         continue;
@@ -283,11 +359,13 @@ async function main() {
         if (!sameQuarryRows(pushed.rows, scanned.rows)) {
           problems.push(`pushed ${JSON.stringify(pushed.rows)} != scanned ${JSON.stringify(scanned.rows)}`);
         }
-        const answered = pushed.profile?.row_groups?.answered_from_statistics ?? 0;
+        const answered = (pushed.profile?.row_groups?.answered_from_statistics ?? 0) +
+                         (pushed.profile?.pages?.answered_from_statistics ?? 0);
         if (answered > 0) {
           fired++;
           source.fired++;
         }
+        if ((pushed.profile?.pages?.answered_from_statistics ?? 0) > 0) source.pagesFired++;
         if (options.verbose) {
           process.stdout.write(`  ${answered > 0 ? 'pushed ' : 'scanned'} ${where}\n`);
         }
@@ -307,6 +385,10 @@ async function main() {
       failures.push({ where: source.label, query: '',
                       problems: [`the rule never answered from statistics (${source.queries} queries)`] });
     }
+    if (source.filters && source.pagesFired === 0) {
+      failures.push({ where: source.label, query: '',
+                      problems: [`no page was answered from the page index (${source.queries} queries)`] });
+    }
   }
   for (const { where, query, problems } of failures.slice(0, kFailuresShown)) {
     process.stdout.write(`\nMISMATCH ${where}\n  query: ${query}\n`);
@@ -319,7 +401,7 @@ async function main() {
     process.stdout.write(`\nskipped (${skipped.length}):\n${skipped.map((s) => `  ${s}\n`).join('')}`);
   }
   const perSource = sources.filter((s) => s.queries > 0)
-      .map((s) => `${s.label} ${s.fired}/${s.queries}`);
+      .map((s) => `${s.label} ${s.fired}/${s.queries}` + (s.filters ? ` (pages: ${s.pagesFired})` : ''));
   if (options.verbose) process.stdout.write(`\nanswered from statistics per source: ${perSource.join(', ')}\n`);
   process.stdout.write(`\npushdown_equivalence: ${compared} queries compared (pushed, scanned, DuckDB), ` +
                        `${fired} answered from statistics (${(100 * fired / Math.max(compared, 1)).toFixed(0)} %), ` +

@@ -118,7 +118,7 @@ TEST(MixedStatistics, AFilterSkipsNoneMatchAnswersAllMatchAndScansTheUndecided) 
   const Outcome pushed = runQuery("FROM \"" + file + "\"" + query);
   EXPECT_NE(
       pushed.explain.find(
-          "FileStatsSupplier per row group over 1 splits, else a scan, mixed, filter=gt(k, 150)"),
+          "FileStatsSupplier per row group and page over 1 splits, else a scan, mixed, filter=gt(k, 150)"),
       std::string::npos)
       << pushed.explain;
   EXPECT_EQ(pushed.rows, (std::vector<std::string>{"150|150|151|300"}));
@@ -137,6 +137,88 @@ TEST(MixedStatistics, AFilterSkipsNoneMatchAnswersAllMatchAndScansTheUndecided) 
   EXPECT_EQ(decided.profile.rowGroupsAnsweredFromStatistics, 2u);
   EXPECT_EQ(decided.profile.rowsDecoded, 0u);
   EXPECT_EQ(decided.profile.bytesRead, 0u);  // the footer is the one read at resolution
+}
+
+/// One row group of 300 rows with a page index: k = 1..300 in pages of 50
+/// rows; v = 2k, null where k <= 40, in pages of 75 rows (boundaries unlike
+/// k's). Both chunks record statistics.
+std::string writePagedFile(const std::filesystem::path& path) {
+  std::vector<Raw> k, v;
+  for (int32_t row = 0; row < 300; ++row) {
+    k.push_back(i32(row + 1));
+    v.push_back(row + 1 <= 40 ? Raw{} : Raw{i32(2 * (row + 1))});
+  }
+  FixtureChunk kChunk = pagedInt32(k, {50, 50, 50, 50, 50, 50});
+  kChunk.statistics = boundsOf(i32(1), i32(300), 0);
+  FixtureChunk vChunk = pagedInt32(v, {75, 75, 75, 75});
+  vChunk.statistics = boundsOf(i32(82), i32(600), 40);
+  ParquetFixtureWriter w;
+  w.column(leafElement("k", PhysicalType::INT32)).column(leafElement("v", PhysicalType::INT32));
+  w.rowGroup({std::move(kChunk), std::move(vChunk)});
+  const std::vector<uint8_t> bytes = w.bytes();
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  return path.string();
+}
+
+// Issue 9: "WHERE-filtered COUNT/MIN/MAX answered from statistics where each
+// row group (or page, through the page index) is proven all-match or
+// none-match, scanning only the undecided ones."
+TEST(MixedStatistics, PagesAFilterDecidesAreAnsweredAndOnlyTheUndecidedRowsScanned) {
+  TempDir dir;
+  const std::string file = writePagedFile(dir.path() / "paged.parquet");
+  // k > 120: k's pages [0, 50) and [50, 100) match no row, [100, 150) some,
+  // [150, 300) every row; each later page of k is answered whole.
+  const std::string query =
+      " | WHERE k > 120 | STATS n = COUNT(*), c = COUNT(k), lo = MIN(k), hi = MAX(k)";
+  const Outcome pushed = runQuery("FROM \"" + file + "\"" + query);
+  EXPECT_EQ(pushed.rows, (std::vector<std::string>{"180|180|121|300"}));
+  EXPECT_EQ(pushed.profile.pagesAnsweredFromStatistics, 3u);
+  EXPECT_EQ(pushed.profile.rowsDecoded, 50u);  // rows [100, 150) only
+  EXPECT_EQ(pushed.profile.rowGroupsTotal, 1u);
+  const Outcome scanned = runQuery("FROM \"" + file + "\"" + query + " BY one = 1 | DROP one");
+  EXPECT_EQ(scanned.rows, pushed.rows);
+  EXPECT_EQ(scanned.profile.pagesAnsweredFromStatistics, 0u);
+  EXPECT_EQ(scanned.profile.rowsDecoded, 200u);  // its page index skips [0, 100) too
+}
+
+TEST(MixedStatistics, APageCountsNullsOfPartOfItOnlyWhenItHasNoneOrOnlyNulls) {
+  TempDir dir;
+  const std::string file = writePagedFile(dir.path() / "paged.parquet");
+  // k > 120, cut at k's and v's page boundaries: [150, 200) lies in v's page
+  // [150, 225), which has no null: COUNT(v) there is its row count.
+  const std::string counts = " | WHERE k > 120 | STATS n = COUNT(*), c = COUNT(v)";
+  const Outcome pushed = runQuery("FROM \"" + file + "\"" + counts);
+  EXPECT_EQ(pushed.rows, (std::vector<std::string>{"180|180"}));
+  EXPECT_EQ(pushed.profile.pagesAnsweredFromStatistics, 4u);  // [150, 200) [200, 225) [225, 250) [250, 300)
+  EXPECT_EQ(pushed.profile.rowsDecoded, 50u);
+  // k > 20: [50, 75) matches in every row but lies in v's page [0, 75), which
+  // has 40 nulls: how many fall in [50, 75) is unknown, so it is scanned.
+  const std::string nulls = " | WHERE k > 20 | STATS n = COUNT(*), c = COUNT(v)";
+  const Outcome partNull = runQuery("FROM \"" + file + "\"" + nulls);
+  EXPECT_EQ(partNull.rows, (std::vector<std::string>{"280|260"}));
+  EXPECT_EQ(partNull.profile.rowsDecoded, 75u);  // [0, 75)
+  EXPECT_EQ(runQuery("FROM \"" + file + "\"" + nulls + " BY one = 1 | DROP one").rows, partNull.rows);
+}
+
+TEST(MixedStatistics, APageBoundsMinAndMaxOnlyOfExactlyItsRows) {
+  TempDir dir;
+  const std::string file = writePagedFile(dir.path() / "paged.parquet");
+  // k > 100: every segment from row 150 on matches, but each lies in part of a
+  // page of v ([150, 225), [225, 300)), whose bounds are of other rows too.
+  const std::string query = " | WHERE k > 100 | STATS lo = MIN(v), hi = MAX(v)";
+  const Outcome pushed = runQuery("FROM \"" + file + "\"" + query);
+  EXPECT_EQ(pushed.rows, (std::vector<std::string>{"202|600"}));
+  EXPECT_EQ(pushed.profile.pagesAnsweredFromStatistics, 0u);
+  EXPECT_EQ(runQuery("FROM \"" + file + "\"" + query + " BY one = 1 | DROP one").rows, pushed.rows);
+  // The filter column's own pages are whole segments: k > 225 answers k's
+  // page [250, 300) and scans [200, 250).
+  const Outcome own = runQuery("FROM \"" + file +
+                               "\" | WHERE k > 225 | STATS lo = MIN(k), hi = MAX(k), n = COUNT(*)");
+  EXPECT_EQ(own.rows, (std::vector<std::string>{"226|300|75"}));
+  EXPECT_EQ(own.profile.pagesAnsweredFromStatistics, 1u);
+  EXPECT_EQ(own.profile.rowsDecoded, 50u);
 }
 
 }  // namespace

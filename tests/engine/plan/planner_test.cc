@@ -342,7 +342,9 @@ TEST_F(PlannerTest, FilteredUndecidedUnitsAreScannedWithTheFilter) {
   for (const bool exchange : {true, false}) {
     exchange_ = exchange;
     const std::string text = explain(*plan(query));
-    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, scan of 1 splits, mixed, filter=gtEq(id, 3)]"),
+    // The undecided unit's pages may decide it when the plan runs (this reader has none).
+    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, FileStatsSupplier per row group and page over 1 "
+                        "splits, else a scan, mixed, filter=gtEq(id, 3)]"),
               std::string::npos)
         << text;
     const size_t readsBefore = reader_.reads().size();

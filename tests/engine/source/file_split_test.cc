@@ -95,7 +95,7 @@ TEST(FileSplitTest, NamesWhatIsWrong) {
   trailing.push_back(0);
   EXPECT_NE(messageOf(trailing).find("1 trailing bytes"), std::string::npos);
   std::vector<uint8_t> badFlag = bytes;
-  badFlag.back() = 2;
+  badFlag[bytes.size() - 9] = 2;  // before the row span count
   EXPECT_NE(messageOf(badFlag).find("statistics flag is 2"), std::string::npos);
   // A uri length of 2^64 - 1 is refused before anything is allocated.
   std::vector<uint8_t> hugeLength = bytes;
@@ -106,9 +106,34 @@ TEST(FileSplitTest, NamesWhatIsWrong) {
 TEST(FileSplitTest, RefusesACountTheBytesCannotHold) {
   FileSplit split{"u", 0, 1, "parquet", std::make_shared<const SourceStatistics>()};
   std::vector<uint8_t> bytes = serialize(split);
-  // The column count is the last 8 bytes.
-  for (size_t i = bytes.size() - 8; i < bytes.size(); ++i) bytes[i] = 0xff;
+  // The column count is the 8 bytes before the row span count.
+  for (size_t i = bytes.size() - 16; i < bytes.size() - 8; ++i) bytes[i] = 0xff;
   EXPECT_NE(messageOf(bytes).find("column count"), std::string::npos);
+}
+
+TEST(FileSplitTest, RoundTripsRowSpans) {
+  FileSplit split = withStatistics();
+  split.units = 1;
+  split.rows = {{0, 50}, {100, 150}, {175, 176}};
+  EXPECT_EQ(deserializeFileSplit(serialize(split)), split);
+  FileSplit whole = split;
+  whole.rows.clear();
+  EXPECT_FALSE(whole == split);
+}
+
+TEST(FileSplitTest, RefusesRowSpansOutOfOrderEmptyOrTooMany) {
+  auto spans = [](std::vector<RowSpan> rows) {
+    FileSplit split{"u", 0, 1, "parquet", nullptr};
+    split.rows = std::move(rows);
+    return serialize(split);
+  };
+  EXPECT_NE(messageOf(spans({{10, 20}, {5, 30}})).find("row span [5, 30) is empty or does not follow"),
+            std::string::npos);
+  EXPECT_NE(messageOf(spans({{10, 10}})).find("row span [10, 10) is empty"), std::string::npos);
+  EXPECT_NE(messageOf(spans({{-1, 10}})).find("row span [-1, 10)"), std::string::npos);
+  std::vector<uint8_t> many = spans({});
+  for (size_t i = many.size() - 8; i < many.size(); ++i) many[i] = 0xff;
+  EXPECT_NE(messageOf(many).find("row span count"), std::string::npos);
 }
 
 TEST(FileSplitTest, RefusesAnOverflowingRangeAndANullCountAboveTheRows) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <span>
 
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/filter_predicate.h"
@@ -94,6 +96,55 @@ TEST(PagePruningTest, AndIntersectsAndOrUnitesRowRangesOfMisalignedPages) {
   EXPECT_TRUE(rangesOf(file, P::and_(P::lt("a", 6), P::gtEq("b", 50))).empty());
   // id has no page index: its chunk statistics (none here) decide nothing.
   EXPECT_EQ(rangesOf(file, P::and_(P::eq("id", 7), P::gt("a", 5))).ranges(), ranges({{100, 200}}));
+}
+
+TEST(PagePruningTest, SegmentsAreCutAtEveryFilterAndExtraPageBoundaryAndDecided) {
+  auto file = openBytes(misalignedFile(), true);
+  const BoundPredicate bound = BoundPredicate::bind(P::gt("a", 5), file->schema());
+  const SchemaNode* b = file->schema().find("b");
+  const RowGroupPageIndex index = readPageIndex(file->storage(), file->metadata(), 0, {},
+                                                std::vector<const SchemaNode*>{bound.leaves()[0], b});
+  const std::span<const ChunkPageIndex> all(index.filterLeaves);
+  using D = PruningDecision;
+  // a's pages alone: [0, 100) bounds [1, 5], [100, 200) bounds [6, 9] (no null).
+  EXPECT_EQ(decideSegments(bound, file->metadata(), 0, all.first(1)),
+            (std::vector<DecidedSegment>{{0, 100, D::kNoRowMatches}, {100, 200, D::kEveryRowMatches}}));
+  // b's pages cut too, at rows 50 and 150; each part keeps its page's decision.
+  EXPECT_EQ(decideSegments(bound, file->metadata(), 0, all.first(1), all.subspan(1)),
+            (std::vector<DecidedSegment>{{0, 50, D::kNoRowMatches},
+                                         {50, 100, D::kNoRowMatches},
+                                         {100, 150, D::kEveryRowMatches},
+                                         {150, 200, D::kEveryRowMatches}}));
+}
+
+TEST(PagePruningTest, ColumnReadersRestrictedToRowsReadOnlyThoseTheFilterKeeps) {
+  const auto bytes = misalignedFile();
+  auto idsOf = [&](std::optional<FilterPredicate> filter, RowRanges rows) {
+    auto file = openBytes(bytes, true);
+    auto columns = filter ? file->columnReaders(ColumnProjection::columns({"id"}), *filter)
+                          : file->columnReaders(ColumnProjection::columns({"id"}));
+    columns->restrictRows(std::move(rows));
+    Ids got;
+    while (columns->nextBatch()) {
+      const auto values = columns->column(0).data().values<int32_t>();
+      got.insert(got.end(), values.begin(), values.end());
+    }
+    return got;
+  };
+  RowRanges some;
+  some.add(95, 105);
+  some.add(180, 183);
+  Ids expected;
+  for (int32_t id : {95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 180, 181, 182}) expected.push_back(id);
+  EXPECT_EQ(idsOf(std::nullopt, some), expected);
+  // a > 5 keeps [100, 200): of the restriction, 100..104 and 180..182.
+  EXPECT_EQ(idsOf(P::gt("a", 5), some), (Ids{100, 101, 102, 103, 104, 180, 181, 182}));
+  // a > 8 keeps rows of [100, 200) whose a is 9 (row % 4 == 3), read within the restriction.
+  EXPECT_EQ(idsOf(P::gt("a", 8), some), (Ids{103}));
+  // No row of the restriction can match: nothing is read.
+  RowRanges early;
+  early.add(10, 20);
+  EXPECT_TRUE(idsOf(P::gt("a", 5), early).empty());
 }
 
 TEST(PagePruningTest, ReadsOnlyThePagesHoldingSelectedRowsAndReturnsTheSameRows) {

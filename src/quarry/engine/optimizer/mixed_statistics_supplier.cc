@@ -58,6 +58,12 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
   return supplier.answers(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
 }
 
+bool decidablePageByPage(const StatisticsPushdown& pushdown, const FileSplit& unit) {
+  if (!pushdown.filter || !unit.rows.empty()) return false;
+  return !unit.statistics ||
+         decideFromStatistics(*pushdown.filter, *unit.statistics) == StatisticsDecision::kSomeRows;
+}
+
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
   UnitDecisions out;
   for (const SplitTask& task : chainBottom(*pushdown.original).splits) {
@@ -71,8 +77,10 @@ UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
         out.answered.push_back(task);
         break;
       case UnitOutcome::kScanned:
-        // A single unit with statistics gains nothing from a footer read.
-        if (task.split.statistics && task.split.units == 1) {
+        // A single unit with statistics gains nothing from a footer read, unless
+        // its pages may decide where it does not.
+        if (task.split.statistics && task.split.units == 1 &&
+            !decidablePageByPage(pushdown, task.split)) {
           out.scanned.push_back(task);
         } else {
           out.undecided.push_back(task);
@@ -95,12 +103,65 @@ std::optional<Page> MixedStatisticsSupplier::next() {
   return merge_->next();
 }
 
+void MixedStatisticsSupplier::decidePages(const FormatReader* reader, FileSplit unit,
+                                          UnitDecisions& d) const {
+  std::vector<UnitSegment> segments;
+  if (reader != nullptr && decidablePageByPage(pushdown_, unit)) {
+    segments = reader->segments(unit, *pushdown_.filter, chainBottom(*pushdown_.original).request.columns);
+  }
+  if (segments.empty()) {
+    d.scanned.push_back({reader, std::move(unit)});
+    return;
+  }
+  const PlanNode& aggregate = *pushdown_.original;
+  const FileStatsSupplier supplier(chainBottom(aggregate).request.columns, aggregate.aggregates,
+                                   AggregatorMode::kInitial);
+  std::vector<RowSpan> scanned;
+  std::vector<SplitTask> answered;
+  for (UnitSegment& segment : segments) {
+    if (segment.decision == StatisticsDecision::kNoRow) continue;
+    const SourceStatistics* stats = segment.split.statistics.get();
+    if (segment.decision == StatisticsDecision::kEveryRow && stats != nullptr &&
+        supplier.answers(std::span(&stats, 1))) {
+      answered.push_back({reader, std::move(segment.split)});
+      continue;
+    }
+    const RowSpan span = segment.split.rows.front();
+    if (!scanned.empty() && scanned.back().end == span.first) {
+      scanned.back().end = span.end;
+    } else {
+      scanned.push_back(span);
+    }
+  }
+  const bool wholeScan = scanned.size() == 1 && answered.empty() &&
+                         scanned.front().first == segments.front().split.rows.front().first &&
+                         scanned.front().end == segments.back().split.rows.front().end;
+  if (wholeScan) {  // no page decided apart from the others
+    d.scanned.push_back({reader, std::move(unit)});
+    return;
+  }
+  d.answeredSegments += answered.size();
+  for (SplitTask& task : answered) d.answered.push_back(std::move(task));
+  if (scanned.empty()) {
+    ++d.unitsDecidedByPages;  // no scan counts it
+    return;
+  }
+  unit.rows = std::move(scanned);
+  unit.statistics = nullptr;
+  d.scanned.push_back({reader, std::move(unit)});
+}
+
 void MixedStatisticsSupplier::start() {
   UnitDecisions d = std::move(decisions_);
   // Splits answered or skipped whole (a split partly scanned is counted by its scan).
   const uint64_t wholeSplits = d.answered.size() + d.skippedSplits;
   // The undecided splits, row group by row group.
   for (const SplitTask& task : d.undecided) {
+    if (task.split.statistics && task.split.units == 1) {
+      // One unit, already decided from its statistics: only its pages may say more.
+      decidePages(task.reader, task.split, d);
+      continue;
+    }
     std::vector<FileSplit> units;
     if (task.reader != nullptr) units = task.reader->units(task.split);
     if (units.empty()) {
@@ -117,7 +178,7 @@ void MixedStatisticsSupplier::start() {
           d.answered.push_back({task.reader, std::move(unit)});
           break;
         case UnitOutcome::kScanned:
-          d.scanned.push_back({task.reader, std::move(unit)});
+          decidePages(task.reader, std::move(unit), d);
           break;
       }
     }
@@ -133,13 +194,15 @@ void MixedStatisticsSupplier::start() {
     for (SplitTask& task : d.answered) d.scanned.push_back(std::move(task));
     d.answered.clear();
     d.answeredUnits = 0;
+    d.answeredSegments = 0;
     answer = supplier.answer(std::span<const SourceStatistics* const>());
   }
   if (ScanMetrics* metrics = source.request.metrics) {
     metrics->splits += wholeSplits;
-    metrics->rowGroupsTotal += d.answeredUnits + d.skippedUnits;
+    metrics->rowGroupsTotal += d.answeredUnits + d.skippedUnits + d.unitsDecidedByPages;
     metrics->rowGroupsAnsweredFromStatistics += d.answeredUnits;
     metrics->rowGroupsPrunedByStatistics += d.skippedUnits;
+    metrics->pagesAnsweredFromStatistics += d.answeredSegments;
   }
   // The scan of the rest: the original subtree in INITIAL mode over those units.
   std::shared_ptr<Operator> scan;

@@ -55,10 +55,17 @@ struct UnitDecisions {
   /// Splits to decide row group by row group when the plan runs (footer read).
   std::vector<SplitTask> undecided;
   uint64_t answeredUnits = 0, skippedUnits = 0, skippedSplits = 0;
+  /// Segments of units answered through the page index, and units whose every
+  /// segment was answered or skipped (no scan of them).
+  uint64_t answeredSegments = 0, unitsDecidedByPages = 0;
 };
 
 /// Decides one unit from its statistics (kScanned when it has none).
 UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit);
+
+/// Whether a unit its statistics leave undecided may be decided page by page
+/// (FormatReader::segments): a filter that the unit's statistics do not decide.
+bool decidablePageByPage(const StatisticsPushdown& pushdown, const FileSplit& unit);
 
 /// Decides the splits of `pushdown`'s source from the statistics they carry, no
 /// I/O: a split that cannot be answered or skipped as a whole, and holds more
@@ -76,6 +83,12 @@ class MixedStatisticsSupplier {
 
  private:
   void start();
+  /// Decides `unit`, which its statistics leave to a scan, segment by segment
+  /// where its format reader finds a page index (FormatReader::segments):
+  /// segments that match no row are dropped, those that match in every row and
+  /// whose statistics answer go to d.answered, and the rest stay in one split
+  /// narrowed to their rows (FileSplit::rows) in d.scanned.
+  void decidePages(const FormatReader* reader, FileSplit unit, UnitDecisions& d) const;
 
   StatisticsPushdown pushdown_;
   UnitDecisions decisions_;

@@ -9,7 +9,7 @@
 namespace quarry::engine {
 namespace {
 
-constexpr uint8_t kVersion = 3;
+constexpr uint8_t kVersion = 4;
 
 // Value tags, in StatisticValue's alternative order.
 enum class Tag : uint8_t {
@@ -169,7 +169,7 @@ bool FileSplit::operator==(const FileSplit& other) const {
                                   : *statistics == *other.statistics;
   return uri == other.uri && start == other.start && length == other.length && format == other.format &&
          sameStatistics && units == other.units && fileSize == other.fileSize &&
-         fileVersion == other.fileVersion;
+         fileVersion == other.fileVersion && rows == other.rows;
 }
 
 std::vector<uint8_t> serialize(const FileSplit& split) {
@@ -196,6 +196,11 @@ std::vector<uint8_t> serialize(const FileSplit& split) {
       if (c.min) w.value(*c.min);
       if (c.max) w.value(*c.max);
     }
+  }
+  w.u64(split.rows.size());
+  for (const RowSpan& span : split.rows) {
+    w.i64(span.first);
+    w.i64(span.end);
   }
   return w.take();
 }
@@ -250,6 +255,21 @@ FileSplit deserializeFileSplit(std::span<const uint8_t> bytes) {
       }
     }
     split.statistics = std::make_shared<const SourceStatistics>(std::move(s));
+  }
+  const uint64_t spans = r.u64("row span count");
+  if (spans > r.remaining() / 16) {
+    r.fail("row span count " + std::to_string(spans) + " exceeds the remaining bytes");
+  }
+  for (uint64_t i = 0; i < spans; ++i) {
+    RowSpan span;
+    span.first = r.i64("row span start");
+    span.end = r.i64("row span end");
+    const int64_t previousEnd = split.rows.empty() ? 0 : split.rows.back().end;
+    if (span.first < previousEnd || span.end <= span.first) {
+      r.fail("row span [" + std::to_string(span.first) + ", " + std::to_string(span.end) +
+             ") is empty or does not follow the previous one");
+    }
+    split.rows.push_back(span);
   }
   if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes");
   return split;

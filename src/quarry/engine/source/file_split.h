@@ -15,6 +15,13 @@
 /// read), so that an aggregate can be answered without reading it again.
 namespace quarry::engine {
 
+/// Rows [first, end) of a split's row group.
+struct RowSpan {
+  int64_t first = 0;
+  int64_t end = 0;
+  bool operator==(const RowSpan&) const = default;
+};
+
 struct FileSplit {
   std::string uri;
   /// The byte range [start, start + length). A reader takes the row groups /
@@ -36,6 +43,11 @@ struct FileSplit {
   /// (io::ObjectIdentity).
   uint64_t fileSize = 0;
   std::optional<std::string> fileVersion = std::nullopt;
+  /// Empty: every row of the split. Otherwise the split is one row group
+  /// (units == 1) of which only these rows are read, ascending and disjoint:
+  /// what an aggregate answered page by page leaves to scan
+  /// (FormatReader::segments).
+  std::vector<RowSpan> rows = {};
 
   /// Equal fields, the statistics compared by value.
   bool operator==(const FileSplit& other) const;
@@ -50,12 +62,13 @@ std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit
 std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split);
 
 /// Encodes `split` as bytes: a version, the fields little-endian, a presence
-/// flag before the statistics.
+/// flag before the statistics, the row spans last.
 std::vector<uint8_t> serialize(const FileSplit& split);
 
 /// Decodes bytes written by serialize. Throws CorruptFile naming the field for
 /// truncated input, an unknown version or value tag, a range that overflows,
-/// trailing bytes, or a count the remaining bytes cannot hold.
+/// row spans that are empty, negative or out of order, trailing bytes, or a
+/// count the remaining bytes cannot hold.
 FileSplit deserializeFileSplit(std::span<const uint8_t> bytes);
 
 }  // namespace quarry::engine

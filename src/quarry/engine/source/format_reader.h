@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "quarry/engine/source/file_split.h"
 #include "quarry/engine/source/scan_metrics.h"
 #include "quarry/engine/source/source_statistics.h"
+#include "quarry/engine/source/statistics_filter.h"
 #include "quarry/formats/parquet/filter_predicate.h"
 
 /// The FormatReader SPI: what the engine needs of a file format. A reader reads
@@ -59,6 +61,14 @@ struct ReadRequest {
 
 enum class AggregatePushdownSupport : uint8_t { kNone, kFromStatistics };
 
+/// Rows of a unit that a filter decides apart from the rest of the unit.
+struct UnitSegment {
+  /// The unit narrowed to the segment's rows (FileSplit::rows). Where every row
+  /// matches, with the statistics of the segment's rows (exact values only).
+  FileSplit split;
+  StatisticsDecision decision = StatisticsDecision::kSomeRows;
+};
+
 class FormatReader {
  public:
   virtual ~FormatReader() = default;
@@ -77,6 +87,18 @@ class FormatReader {
   /// metadata() that lie within `split` (readers whose splits are single units).
   virtual std::vector<FileSplit> units(const FileSplit& split) const {
     return unitsWithin(split, metadata(split.uri).splits);
+  }
+  /// The segments of `unit` (a split of one row group) that `filter` decides
+  /// apart through a page index, in row order, covering the unit: a segment
+  /// every row of which matches carries the statistics of `columns` over its
+  /// rows. Empty where the format, the file or the unit has no page index
+  /// for the filter, or the filter does not bind to the file. Reads the
+  /// footer (cached) and the page index. The default: none.
+  virtual std::vector<UnitSegment> segments(const FileSplit& unit,
+                                            const parquet::FilterPredicate& filter,
+                                            std::span<const std::string> columns) const {
+    (void)unit, (void)filter, (void)columns;
+    return {};
   }
 };
 

@@ -103,14 +103,29 @@ bool underRepeatedField(const parquet::SchemaNode& leaf) {
 ColumnStatistics ParquetFileStatistics::chunk(const parquet::FileMetaData& metadata,
                                               const parquet::SchemaNode& leaf,
                                               const parquet::RowGroup& rowGroup) {
-  ColumnStatistics out;
-  if (!leaf.isLeaf() || underRepeatedField(leaf) || leaf.leafIndex < 0 ||
+  if (!leaf.isLeaf() || leaf.leafIndex < 0 ||
       static_cast<size_t>(leaf.leafIndex) >= rowGroup.columns.size()) {
-    return out;
+    return {};
   }
   const parquet::ColumnChunk& columnChunk = rowGroup.columns[static_cast<size_t>(leaf.leafIndex)];
-  const int64_t rows = rowGroup.num_rows;
-  const parquet::UnitStatistics unit = parquet::chunkStatistics(metadata, columnChunk, leaf, rows);
+  const parquet::UnitStatistics unit =
+      parquet::chunkStatistics(metadata, columnChunk, leaf, rowGroup.num_rows);
+  std::optional<bool> minExact, maxExact;
+  if (columnChunk.meta_data && columnChunk.meta_data->statistics) {
+    minExact = columnChunk.meta_data->statistics->is_min_value_exact;
+    maxExact = columnChunk.meta_data->statistics->is_max_value_exact;
+  }
+  return fromUnit(metadata, leaf, unit, minExact, maxExact);
+}
+
+ColumnStatistics ParquetFileStatistics::fromUnit(const parquet::FileMetaData& metadata,
+                                                 const parquet::SchemaNode& leaf,
+                                                 const parquet::UnitStatistics& unit,
+                                                 std::optional<bool> minExact,
+                                                 std::optional<bool> maxExact) {
+  ColumnStatistics out;
+  if (!leaf.isLeaf() || underRepeatedField(leaf)) return out;
+  const int64_t rows = unit.rowCount;
   if (unit.nullCount && *unit.nullCount >= 0 && *unit.nullCount <= rows) {
     out.nullCount = unit.nullCount;
   }
@@ -119,12 +134,10 @@ ColumnStatistics ParquetFileStatistics::chunk(const parquet::FileMetaData& metad
       *leaf.physicalType == PhysicalType::FLOAT || *leaf.physicalType == PhysicalType::DOUBLE;
   if (floating && unit.nanCount != std::optional<int64_t>{0}) return out;
   if (!unit.min || !unit.max) return out;
-  const parquet::Statistics& raw =
-      *columnChunk.meta_data->statistics;  // chunkStatistics found them
   const bool totalOrder = parquet::declaredColumnOrder(metadata, leaf.leafIndex) ==
                           parquet::ColumnOrder::IEEE_754_TOTAL_ORDER;
-  auto min = decodeBound(leaf, *unit.min, raw.is_min_value_exact, totalOrder);
-  auto max = decodeBound(leaf, *unit.max, raw.is_max_value_exact, totalOrder);
+  auto min = decodeBound(leaf, *unit.min, minExact, totalOrder);
+  auto max = decodeBound(leaf, *unit.max, maxExact, totalOrder);
   if (min && max) {
     const auto order = compareStatisticValues(*min, *max);
     if (!order || *order > 0) return out;  // reversed bounds bracket nothing

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "quarry/engine/source/source_statistics.h"
+#include "quarry/formats/parquet/column_bounds.h"
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/schema.h"
 
@@ -39,6 +41,15 @@ class ParquetFileStatistics {
   /// The statistics of `leaf` in row group `rowGroup`.
   static ColumnStatistics chunk(const parquet::FileMetaData& metadata,
                                 const parquet::SchemaNode& leaf, const parquet::RowGroup& rowGroup);
+  /// The statistics of `leaf` over a unit whose Parquet statistics are `unit`
+  /// (a chunk's, or a page's from the page index), under the rules above; the
+  /// bounds are exact or not as `minExact` / `maxExact` say where the file says
+  /// (a page index never does: its byte-string bounds then never count).
+  static ColumnStatistics fromUnit(const parquet::FileMetaData& metadata,
+                                   const parquet::SchemaNode& leaf,
+                                   const parquet::UnitStatistics& unit,
+                                   std::optional<bool> minExact = std::nullopt,
+                                   std::optional<bool> maxExact = std::nullopt);
 };
 
 }  // namespace quarry::engine

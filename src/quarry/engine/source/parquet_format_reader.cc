@@ -1,5 +1,7 @@
 #include "quarry/engine/source/parquet_format_reader.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include "quarry/common/error.h"
@@ -7,6 +9,9 @@
 #include "quarry/engine/source/parquet_file_statistics.h"
 #include "quarry/engine/source/parquet_list_column.h"
 #include "quarry/engine/source/parquet_split_scan.h"
+#include "quarry/formats/parquet/bound_predicate.h"
+#include "quarry/formats/parquet/page_pruning.h"
+#include "quarry/formats/parquet/row_limits.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::engine {
@@ -183,6 +188,138 @@ std::vector<FileSplit> ParquetFormatReader::units(const FileSplit& split) const 
   SplitOptions oneRowGroupEach;
   oneRowGroupEach.targetSplitBytes = 0;
   return unitsWithin(split, FileSplitProvider::parquetSplits(split.uri, footer->metadata, schema, oneRowGroupEach));
+}
+
+namespace {
+
+StatisticsDecision statisticsDecision(parquet::PruningDecision decision) {
+  switch (decision) {
+    case parquet::PruningDecision::kNoRowMatches:
+      return StatisticsDecision::kNoRow;
+    case parquet::PruningDecision::kEveryRowMatches:
+      return StatisticsDecision::kEveryRow;
+    case parquet::PruningDecision::kSomeMayMatch:
+      break;
+  }
+  return StatisticsDecision::kSomeRows;
+}
+
+/// A null count known of `rows` rows taken from a unit whose statistics are
+/// `whole`: only "none" and "all" carry over to a part.
+ColumnStatistics nullCountOfPart(const ColumnStatistics& whole, int64_t wholeRows, int64_t rows) {
+  ColumnStatistics out;
+  if (whole.nullCount == std::optional<int64_t>{0}) out.nullCount = 0;
+  if (whole.nullCount == std::optional<int64_t>{wholeRows}) out.nullCount = rows;
+  return out;
+}
+
+/// The statistics of `leaf` over rows [first, end) of row group `g`, whose
+/// page index for the leaf is `index` (parts absent where the chunk has none).
+ColumnStatistics segmentColumn(const parquet::FileMetaData& metadata, int g,
+                               const parquet::SchemaNode& leaf,
+                               const parquet::ChunkPageIndex& index, int64_t first, int64_t end) {
+  if (leaf.maxRepetitionLevel > 0) return {};  // counts of values, not rows
+  const parquet::RowGroup& group = metadata.row_groups[static_cast<size_t>(g)];
+  const int64_t rows = end - first;
+  if (!index.offsetIndex || !index.columnIndex) {
+    const ColumnStatistics chunk = ParquetFileStatistics::chunk(metadata, leaf, group);
+    return rows == group.num_rows ? chunk : nullCountOfPart(chunk, group.num_rows, rows);
+  }
+  const parquet::OffsetIndex& offsets = *index.offsetIndex;
+  const size_t page = parquet::pageAt(offsets, first);
+  const int64_t pageRows = parquet::pageRowCount(offsets, page, group.num_rows);
+  const ColumnStatistics whole = ParquetFileStatistics::fromUnit(
+      metadata, leaf, parquet::pageStatistics(metadata, *index.columnIndex, page, leaf, pageRows));
+  const bool wholePage = offsets.page_locations[page].first_row_index == first && pageRows == rows;
+  return wholePage ? whole : nullCountOfPart(whole, pageRows, rows);
+}
+
+}  // namespace
+
+std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
+                                                       const parquet::FilterPredicate& filter,
+                                                       std::span<const std::string> columns) const {
+  if (!unit.rows.empty()) return {};
+  auto object = openSplitFile(unit);
+  auto footer = cachedFooter(footers_, *object);
+  const parquet::FileMetaData& metadata = footer->metadata;
+  parquet::FileSchema schema;
+  try {
+    schema = parquet::FileSchema::build(metadata.schema);
+  } catch (const CorruptFile& e) {
+    throw CorruptFile(unit.uri + ": " + e.what());
+  }
+  // The unit's row group: the one whose midpoint lies in its byte range.
+  parquet::RowLimits limits;
+  const uint64_t end = unit.length > UINT64_MAX - unit.start ? UINT64_MAX : unit.start + unit.length;
+  limits.byteRanges.push_back({static_cast<int64_t>(std::min<uint64_t>(unit.start, INT64_MAX)),
+                               static_cast<int64_t>(std::min<uint64_t>(end, INT64_MAX))});
+  const auto plan = parquet::planRowGroups(metadata, limits, false, unit.uri);
+  int g = -1;
+  for (size_t i = 0; i < plan.inByteRange.size(); ++i) {
+    if (!plan.inByteRange[i]) continue;
+    if (g >= 0) return {};  // more than one row group
+    g = static_cast<int>(i);
+  }
+  if (g < 0) return {};
+  std::optional<parquet::BoundPredicate> bound;
+  try {
+    bound = parquet::BoundPredicate::bind(filter, schema);
+  } catch (const InvalidArgument&) {
+    return {};
+  }
+  const auto& filterLeaves = bound->leaves();
+  if (!parquet::hasPageIndex(metadata, g, filterLeaves)) return {};
+
+  // The page index of the filter's leaves, then of the other leaves of `columns`.
+  std::vector<const parquet::SchemaNode*> indexed(filterLeaves.begin(), filterLeaves.end());
+  struct Named {
+    std::string name;
+    const parquet::SchemaNode* node;  // null: not in the file
+  };
+  std::vector<Named> named;
+  for (const std::string& column : columns) {
+    const parquet::SchemaNode* node = nullptr;
+    try {
+      node = schema.find(column);
+    } catch (const InvalidArgument&) {
+      node = nullptr;
+    }
+    named.push_back({column, node});
+    if (node != nullptr && node->isLeaf() && std::find(indexed.begin(), indexed.end(), node) == indexed.end()) {
+      indexed.push_back(node);
+    }
+  }
+  parquet::RowGroupPageIndex index = parquet::readPageIndex(*object, metadata, g, {}, indexed);
+  const std::span<const parquet::ChunkPageIndex> all(index.filterLeaves);
+  const std::vector<parquet::DecidedSegment> decided = parquet::decideSegments(
+      *bound, metadata, g, all.first(filterLeaves.size()), all.subspan(filterLeaves.size()));
+  if (decided.size() < 2) return {};  // nothing finer than the row group
+
+  std::vector<UnitSegment> out;
+  out.reserve(decided.size());
+  for (const parquet::DecidedSegment& d : decided) {
+    UnitSegment segment{unit, statisticsDecision(d.decision)};
+    segment.split.rows = {{d.first, d.end}};
+    segment.split.statistics = nullptr;
+    if (segment.decision == StatisticsDecision::kEveryRow) {
+      auto stats = std::make_shared<SourceStatistics>();
+      stats->rowCount = d.end - d.first;
+      for (const Named& n : named) {
+        if (n.node == nullptr) continue;  // absent from the file: all null, as the unit says
+        ColumnStatistics column;
+        if (n.node->isLeaf()) {
+          const size_t at = static_cast<size_t>(
+              std::find(indexed.begin(), indexed.end(), n.node) - indexed.begin());
+          column = segmentColumn(metadata, g, *n.node, index.filterLeaves[at], d.first, d.end);
+        }
+        stats->columns.emplace(n.name, std::move(column));
+      }
+      segment.split.statistics = std::move(stats);
+    }
+    out.push_back(std::move(segment));
+  }
+  return out;
 }
 
 LocalSupplier ParquetFormatReader::read(const FileSplit& split, const ReadRequest& request) const {

@@ -56,6 +56,15 @@ class ParquetFormatReader final : public FormatReader {
   LocalSupplier read(const FileSplit& split, const ReadRequest& request) const override;
   /// One split per row group / stripe of `split`, from the footer.
   std::vector<FileSplit> units(const FileSplit& split) const override;
+  /// Cut at every page boundary of the filter's columns and of `columns` with
+  /// a page index (parquet::decideSegments). A segment every row of which
+  /// matches has, per leaf of `columns` in the file, its page's statistics
+  /// where the segment is exactly one page of the column (page-index bounds
+  /// count as chunk bounds do: ParquetFileStatistics), else a null count of 0
+  /// or of every row where its page (or chunk) has none or only nulls, else
+  /// nothing known.
+  std::vector<UnitSegment> segments(const FileSplit& unit, const parquet::FilterPredicate& filter,
+                                    std::span<const std::string> columns) const override;
   AggregatePushdownSupport aggregatePushdownSupport() const override {
     return AggregatePushdownSupport::kFromStatistics;
   }

@@ -76,6 +76,12 @@ double bigEndianDecimalToDouble(std::string_view bytes, int32_t scale) {
   return static_cast<double>(negative ? -v : v);
 }
 
+parquet::RowRanges rowsOf(const std::vector<RowSpan>& spans) {
+  parquet::RowRanges out;
+  for (const RowSpan& span : spans) out.add(span.first, span.end);
+  return out;
+}
+
 /// How one leaf's values become an engine block.
 struct LeafConversion {
   const parquet::SchemaNode* leaf = nullptr;
@@ -429,7 +435,9 @@ class ParquetSplitScan {
       limits.byteRanges = ranges;
       const auto plan = parquet::planRowGroups(file_->metadata(), limits, false, uri);
       for (size_t g = 0; g < plan.inByteRange.size(); ++g) {
-        if (plan.inByteRange[g]) countOnlyRows_.push_back(file_->metadata().row_groups[g].num_rows);
+        if (!plan.inByteRange[g]) continue;
+        const int64_t rows = file_->metadata().row_groups[g].num_rows;
+        countOnlyRows_.push_back(split_.rows.empty() ? rows : rowsOf(split_.rows).intersect(parquet::RowRanges::all(rows)).rowCount());
       }
       if (request_.metrics) request_.metrics->rowGroupsTotal += countOnlyRows_.size();
       countOnly_ = true;
@@ -439,6 +447,7 @@ class ParquetSplitScan {
         parquet::ColumnProjection::columns(projected), schema);
     readers_ = std::make_unique<parquet::ColumnReaders>(*file_, std::move(resolved),
                                                         std::move(filter), std::move(ranges));
+    if (!split_.rows.empty()) readers_->restrictRows(rowsOf(split_.rows));
   }
 
   static const parquet::SchemaNode* findNode(const parquet::FileSchema& schema,

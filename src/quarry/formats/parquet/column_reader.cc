@@ -109,6 +109,13 @@ bool ColumnReaders::nextBatch() {
       selection = selectPages(*filter_, file_.metadata(), storage, index, decoded.leaves(),
                               buffers_, metrics_);
     }
+    if (restriction_) {
+      if (selection) {
+        selection->rows = selection->rows.intersect(*restriction_);
+      } else {
+        selection = restrictedSelection(index, decoded.leaves());
+      }
+    }
     if (selection && selection->rows.empty()) {
       ++metrics_.rowGroupsPrunedByPageIndex;
       metrics_.pagesSkipped += unindexedDataPages(group, decoded.leaves(), *selection);
@@ -156,6 +163,23 @@ bool ColumnReaders::nextBatch() {
     releaseCurrent();
   }
   return false;
+}
+
+PageSelection ColumnReaders::restrictedSelection(int rowGroup,
+                                                std::span<const SchemaNode* const> leaves) {
+  io::StorageObject& storage = file_.storage();
+  const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(rowGroup)];
+  const uint64_t bytes = storage.bytesRead();
+  const uint64_t requests = storage.requestCount();
+  RowGroupPageIndex index = readPageIndex(storage, file_.metadata(), rowGroup, leaves, {});
+  metrics_.bytesFetched += storage.bytesRead() - bytes;
+  metrics_.requestsFetched += storage.requestCount() - requests;
+  PageSelection selection;
+  selection.rows = RowRanges::all(group.num_rows).intersect(*restriction_);
+  selection.chunkInBuffers.assign(leaves.size(), 0);
+  selection.offsetIndexes.reserve(leaves.size());
+  for (ChunkPageIndex& leaf : index.leaves) selection.offsetIndexes.push_back(std::move(leaf.offsetIndex));
+  return selection;
 }
 
 int64_t ColumnReaders::rowCount() const {

@@ -10,9 +10,11 @@
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_chunk_reader.h"
 #include "quarry/formats/parquet/column_projection.h"
+#include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
 #include "quarry/formats/parquet/row_limits.h"
+#include "quarry/formats/parquet/row_ranges.h"
 
 /// Column-at-a-time reading: each batch holds one row group's values of a leaf
 /// column, with the validity and nesting offsets record assembly derived from
@@ -70,6 +72,10 @@ class ColumnReaders {
   ColumnReaders(const ColumnReaders&) = delete;
   ColumnReaders& operator=(const ColumnReaders&) = delete;
 
+  /// Reads only `rows` of each row group, numbered within it (a split narrowed
+  /// to part of its one row group). Call before the first nextBatch().
+  void restrictRows(RowRanges rows) { restriction_ = std::move(rows); }
+
   /// Advances to the next batch (row group with rows); false after the last.
   bool nextBatch();
   /// Returns the number of positions (a column several names select counts at each).
@@ -90,6 +96,9 @@ class ColumnReaders {
   const ReaderMetrics& metrics() const { return metrics_; }
 
  private:
+  /// The rows of restriction_ in row group `rowGroup`, each chunk of `leaves`
+  /// read by its OffsetIndex where it has one (read here).
+  PageSelection restrictedSelection(int rowGroup, std::span<const SchemaNode* const> leaves);
   /// Moves the current batch's chunks to the memory the next batch reuses.
   void releaseCurrent();
 
@@ -100,6 +109,7 @@ class ColumnReaders {
   /// row of which matches decodes.
   ResolvedProjection projectedLeaves_;
   std::optional<BoundPredicate> filter_;
+  std::optional<RowRanges> restriction_;
   int nextRowGroup_ = 0;
   /// Per row group: whether it lies in the byte ranges (all true without any).
   std::vector<bool> inByteRange_;

@@ -86,6 +86,19 @@ void checkColumnIndex(const ColumnIndex& index, size_t pages) {
 
 }  // namespace
 
+size_t pageAt(const OffsetIndex& index, int64_t row) {
+  const auto& pages = index.page_locations;
+  const auto after = std::upper_bound(pages.begin(), pages.end(), row,
+                                      [](int64_t r, const PageLocation& p) { return r < p.first_row_index; });
+  return static_cast<size_t>(std::max<std::ptrdiff_t>(after - pages.begin() - 1, 0));
+}
+
+int64_t pageRowCount(const OffsetIndex& index, size_t page, int64_t groupRows) {
+  const auto& pages = index.page_locations;
+  return (page + 1 < pages.size() ? pages[page + 1].first_row_index : groupRows) -
+         pages[page].first_row_index;
+}
+
 bool hasPageIndex(const FileMetaData& metadata, int rowGroup,
                   std::span<const SchemaNode* const> leaves) {
   const RowGroup& group = metadata.row_groups.at(static_cast<size_t>(rowGroup));
@@ -175,8 +188,10 @@ RowGroupPageIndex readPageIndex(io::StorageObject& file, const FileMetaData& met
   return out;
 }
 
-RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& metadata,
-                          int rowGroup, const std::vector<ChunkPageIndex>& filterIndex) {
+std::vector<DecidedSegment> decideSegments(const BoundPredicate& predicate,
+                                           const FileMetaData& metadata, int rowGroup,
+                                           std::span<const ChunkPageIndex> filterIndex,
+                                           std::span<const ChunkPageIndex> moreCuts) {
   const RowGroup& group = metadata.row_groups.at(static_cast<size_t>(rowGroup));
   const int64_t rows = group.num_rows;
   const auto& leaves = predicate.leaves();
@@ -193,14 +208,14 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
       cuts.push_back(p.first_row_index);
     }
   }
+  for (const ChunkPageIndex& more : moreCuts) {
+    if (!more.offsetIndex) continue;
+    for (const PageLocation& p : more.offsetIndex->page_locations) cuts.push_back(p.first_row_index);
+  }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
-  auto pageRows = [&](const OffsetIndex& index, size_t page) {
-    const auto& pages = index.page_locations;
-    return (page + 1 < pages.size() ? pages[page + 1].first_row_index : rows) -
-           pages[page].first_row_index;
-  };
+  auto pageRows = [&](const OffsetIndex& index, size_t page) { return pageRowCount(index, page, rows); };
   auto wholeChunk = [&](const SchemaNode& leaf) {
     const ColumnChunk* chunk = chunkOf(group, leaf);
     UnitStatistics whole;
@@ -208,7 +223,8 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
     if (chunk) whole = chunkStatistics(metadata, *chunk, leaf, rows);
     return whole;
   };
-  RowRanges out;
+  std::vector<DecidedSegment> out;
+  out.reserve(cuts.size() - 1);
   for (size_t s = 0; s + 1 < cuts.size(); ++s) {
     const int64_t first = cuts[s];
     const int64_t segmentRows = cuts[s + 1] - first;
@@ -218,13 +234,7 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
           const size_t i = static_cast<size_t>(at - leaves.begin());
           if (at != leaves.end() && paged(i)) {
             const OffsetIndex& offsets = *filterIndex[i].offsetIndex;
-            const auto& pages = offsets.page_locations;
-            const auto page =
-                static_cast<size_t>(std::upper_bound(pages.begin(), pages.end(), first,
-                                                     [](int64_t row, const PageLocation& p) {
-                                                       return row < p.first_row_index;
-                                                     }) -
-                                    pages.begin() - 1);
+            const size_t page = pageAt(offsets, first);
             if (filterIndex[i].columnIndex) {
               return restrictTo(pageStatistics(metadata, *filterIndex[i].columnIndex, page, leaf,
                                                pageRows(offsets, page)),
@@ -240,7 +250,16 @@ RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& m
           }
           return restrictTo(wholeChunk(leaf), segmentRows);
         });
-    if (decision != PruningDecision::kNoRowMatches) out.add(first, first + segmentRows);
+    out.push_back({first, first + segmentRows, decision});
+  }
+  return out;
+}
+
+RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& metadata,
+                          int rowGroup, std::span<const ChunkPageIndex> filterIndex) {
+  RowRanges out;
+  for (const DecidedSegment& s : decideSegments(predicate, metadata, rowGroup, filterIndex)) {
+    if (s.decision != PruningDecision::kNoRowMatches) out.add(s.first, s.end);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/row_ranges.h"
+#include "quarry/formats/parquet/statistics_pruning.h"
 #include "quarry/io/storage.h"
 
 /// Page skipping from the page index (query-controls.txt: "All predicates,
@@ -65,10 +66,37 @@ RowGroupPageIndex readPageIndex(io::StorageObject& file, const FileMetaData& met
 bool hasPageIndex(const FileMetaData& metadata, int rowGroup,
                   std::span<const SchemaNode* const> leaves);
 
+/// Returns the index of the page of `index` that holds row `row` (of its row
+/// group; pages start at row 0, as readPageIndex checks).
+size_t pageAt(const OffsetIndex& index, int64_t row);
+
+/// Returns the rows of page `page` of `index`, in a row group of `groupRows` rows.
+int64_t pageRowCount(const OffsetIndex& index, size_t page, int64_t groupRows);
+
+/// Rows [first, end) of a row group inside which every cutting column lies
+/// within one page, and how the predicate decides them.
+struct DecidedSegment {
+  int64_t first = 0;
+  int64_t end = 0;
+  PruningDecision decision = PruningDecision::kSomeMayMatch;
+  bool operator==(const DecidedSegment&) const = default;
+};
+
+/// Cuts row group `rowGroup` at every page boundary of the predicate's leaves
+/// that `filterIndex` (predicate.leaves() order) gives pages and statistics
+/// for, and of every chunk `moreCuts` gives an OffsetIndex for, then decides
+/// each segment from the statistics of the pages covering it (restricted to
+/// it). The segments are in row order and cover the group.
+std::vector<DecidedSegment> decideSegments(const BoundPredicate& predicate,
+                                           const FileMetaData& metadata, int rowGroup,
+                                           std::span<const ChunkPageIndex> filterIndex,
+                                           std::span<const ChunkPageIndex> moreCuts = {});
+
 /// Returns the rows of row group `rowGroup` that `predicate` may select, by the
-/// page index `filterIndex` of the predicate's leaves (predicate.leaves() order).
+/// page index `filterIndex` of the predicate's leaves (predicate.leaves() order):
+/// the segments of decideSegments some row of which may match.
 RowRanges selectRowRanges(const BoundPredicate& predicate, const FileMetaData& metadata,
-                          int rowGroup, const std::vector<ChunkPageIndex>& filterIndex);
+                          int rowGroup, std::span<const ChunkPageIndex> filterIndex);
 
 /// What a reader does with a row group some of whose pages the page index rules
 /// out: the rows to read and, for each decoded leaf, its OffsetIndex (absent

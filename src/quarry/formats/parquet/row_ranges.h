@@ -55,6 +55,23 @@ class RowRanges {
     return it != ranges_.end() && it->first < end;
   }
 
+  /// Returns the rows in both this and `other`.
+  RowRanges intersect(const RowRanges& other) const {
+    RowRanges out;
+    size_t i = 0, j = 0;
+    while (i < ranges_.size() && j < other.ranges_.size()) {
+      const Range& a = ranges_[i];
+      const Range& b = other.ranges_[j];
+      out.add(std::max(a.first, b.first), std::min(a.end, b.end));
+      if (a.end < b.end) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    return out;
+  }
+
   /// Returns every row of the ranges, ascending.
   std::vector<int64_t> rows() const {
     std::vector<int64_t> out;
