@@ -58,6 +58,25 @@ TEST(FooterCacheTest, TheSameUriSizeAndVersionIsAHit) {
   EXPECT_EQ(cache.stats().entries, 2u);
 }
 
+TEST(FooterCacheTest, FindReturnsAKeptFooterWithoutARequest) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  const std::vector<uint8_t> bytes = fileBytes("alltypes_plain.parquet");
+  auto client = std::make_shared<FakeHttpClient>(bytes);
+  FooterCache cache;
+  const std::string uri = "http://h.test/a.parquet";
+  EXPECT_EQ(cache.find(uri, bytes.size(), "x"), nullptr);
+  RemoteFile first(client, uri);
+  const auto footer = cache.read(*first.object, first.version());
+  const std::string etag = first.object->etag().value_or("");
+  const size_t requests = client->requests().size();
+  EXPECT_EQ(cache.find(uri, bytes.size(), etag), footer);
+  EXPECT_EQ(client->requests().size(), requests);
+  // Any other size, version or URI is not that footer.
+  EXPECT_EQ(cache.find(uri, bytes.size() + 1, etag), nullptr);
+  EXPECT_EQ(cache.find(uri, bytes.size(), etag + "2"), nullptr);
+  EXPECT_EQ(cache.find("http://h.test/b.parquet", bytes.size(), etag), nullptr);
+}
+
 TEST(FooterCacheTest, ANewVersionIsAMiss) {
   QUARRY_SKIP_WITHOUT_TESTDATA();
   auto client = std::make_shared<FakeHttpClient>(fileBytes("alltypes_plain.parquet"));

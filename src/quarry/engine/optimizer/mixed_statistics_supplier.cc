@@ -107,7 +107,8 @@ void MixedStatisticsSupplier::decidePages(const FormatReader* reader, FileSplit 
                                           UnitDecisions& d) const {
   std::vector<UnitSegment> segments;
   if (reader != nullptr && decidablePageByPage(pushdown_, unit)) {
-    segments = reader->segments(unit, *pushdown_.filter, chainBottom(*pushdown_.original).request.columns);
+    const ReadRequest& request = chainBottom(*pushdown_.original).request;
+    segments = reader->segments(unit, *pushdown_.filter, request.columns, request.metrics);
   }
   if (segments.empty()) {
     d.scanned.push_back({reader, std::move(unit)});

@@ -93,11 +93,13 @@ class FormatReader {
   /// every row of which matches carries the statistics of `columns` over its
   /// rows. Empty where the format, the file or the unit has no page index
   /// for the filter, or the filter does not bind to the file. Reads the
-  /// footer (cached) and the page index. The default: none.
+  /// footer (unless cached) and the page index, counting what storage read
+  /// in `metrics` (when given). The default: none.
   virtual std::vector<UnitSegment> segments(const FileSplit& unit,
                                             const parquet::FilterPredicate& filter,
-                                            std::span<const std::string> columns) const {
-    (void)unit, (void)filter, (void)columns;
+                                            std::span<const std::string> columns,
+                                            ScanMetrics* metrics) const {
+    (void)unit, (void)filter, (void)columns, (void)metrics;
     return {};
   }
 };

@@ -238,17 +238,19 @@ ColumnStatistics segmentColumn(const parquet::FileMetaData& metadata, int g,
 
 std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
                                                        const parquet::FilterPredicate& filter,
-                                                       std::span<const std::string> columns) const {
+                                                       std::span<const std::string> columns,
+                                                       ScanMetrics* metrics) const {
   if (!unit.rows.empty()) return {};
-  auto object = openSplitFile(unit);
-  auto footer = cachedFooter(footers_, *object);
-  const parquet::FileMetaData& metadata = footer->metadata;
-  parquet::FileSchema schema;
-  try {
-    schema = parquet::FileSchema::build(metadata.schema);
-  } catch (const CorruptFile& e) {
-    throw CorruptFile(unit.uri + ": " + e.what());
+  // The footer the split was made from, when still cached: a unit without a page
+  // index is then decided without opening its file.
+  std::unique_ptr<io::StorageObject> object;
+  std::shared_ptr<const parquet::ParquetFooter> footer;
+  if (unit.fileSize != 0) footer = footers_.find(unit.uri, unit.fileSize, unit.fileVersion.value_or(""));
+  if (!footer) {
+    object = openSplitFile(unit);
+    footer = cachedFooter(footers_, *object);
   }
+  const parquet::FileMetaData& metadata = footer->metadata;
   // The unit's row group: the one whose midpoint lies in its byte range.
   parquet::RowLimits limits;
   const uint64_t end = unit.length > UINT64_MAX - unit.start ? UINT64_MAX : unit.start + unit.length;
@@ -262,6 +264,18 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
     g = static_cast<int>(i);
   }
   if (g < 0) return {};
+  const auto& chunks = metadata.row_groups[static_cast<size_t>(g)].columns;
+  if (std::none_of(chunks.begin(), chunks.end(), [](const parquet::ColumnChunk& c) {
+        return c.column_index_offset && c.offset_index_offset;
+      })) {
+    return {};
+  }
+  parquet::FileSchema schema;
+  try {
+    schema = parquet::FileSchema::build(metadata.schema);
+  } catch (const CorruptFile& e) {
+    throw CorruptFile(unit.uri + ": " + e.what());
+  }
   std::optional<parquet::BoundPredicate> bound;
   try {
     bound = parquet::BoundPredicate::bind(filter, schema);
@@ -290,7 +304,9 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
       indexed.push_back(node);
     }
   }
+  if (!object) object = openSplitFile(unit);
   parquet::RowGroupPageIndex index = parquet::readPageIndex(*object, metadata, g, {}, indexed);
+  if (metrics != nullptr) StorageReadPublisher().publish(*object, *metrics);
   const std::span<const parquet::ChunkPageIndex> all(index.filterLeaves);
   const std::vector<parquet::DecidedSegment> decided = parquet::decideSegments(
       *bound, metadata, g, all.first(filterLeaves.size()), all.subspan(filterLeaves.size()));

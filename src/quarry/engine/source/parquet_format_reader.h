@@ -64,7 +64,8 @@ class ParquetFormatReader final : public FormatReader {
   /// or of every row where its page (or chunk) has none or only nulls, else
   /// nothing known.
   std::vector<UnitSegment> segments(const FileSplit& unit, const parquet::FilterPredicate& filter,
-                                    std::span<const std::string> columns) const override;
+                                    std::span<const std::string> columns,
+                                    ScanMetrics* metrics) const override;
   AggregatePushdownSupport aggregatePushdownSupport() const override {
     return AggregatePushdownSupport::kFromStatistics;
   }

@@ -5,9 +5,9 @@ namespace {
 
 /// Returns the cache key: every field that decides the decoded footer, NUL-separated
 /// (a URI holds no NUL, so no two keys run together).
-std::string keyOf(const io::StorageObject& file, uint64_t size, const std::string& version,
+std::string keyOf(const std::string& uri, uint64_t size, const std::string& version,
                   const FileMetaDataOptions& options) {
-  std::string key = file.uri();
+  std::string key = uri;
   key += '\0';
   key += std::to_string(size);
   key += '\0';
@@ -34,7 +34,7 @@ std::shared_ptr<const ParquetFooter> FooterCache::read(io::StorageObject& file,
     }
     return std::make_shared<const ParquetFooter>(readFooter(file, options));
   }
-  const std::string key = keyOf(file, size, *version, options);
+  const std::string key = keyOf(file.uri(), size, *version, options);
   {
     std::lock_guard lock(mutex_);
     if (const auto found = index_.find(key); found != index_.end()) {
@@ -58,6 +58,18 @@ std::shared_ptr<const ParquetFooter> FooterCache::read(io::StorageObject& file,
     evictLocked();
   }
   return footer;
+}
+
+std::shared_ptr<const ParquetFooter> FooterCache::find(const std::string& uri, uint64_t size,
+                                                       const std::string& version,
+                                                       const FileMetaDataOptions& options) {
+  const std::string key = keyOf(uri, size, version, options);
+  std::lock_guard lock(mutex_);
+  const auto found = index_.find(key);
+  if (found == index_.end()) return nullptr;
+  entries_.splice(entries_.begin(), entries_, found->second);
+  ++stats_.hits;
+  return found->second->footer;
 }
 
 void FooterCache::evictLocked() {

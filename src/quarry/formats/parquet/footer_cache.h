@@ -37,6 +37,13 @@ class FooterCache {
                                             const std::function<std::optional<std::string>()>& version,
                                             const FileMetaDataOptions& options = {});
 
+  /// Returns the footer read(...) kept for `uri` with that size, version and
+  /// options, or null: no read, no open (a caller that knows a file's identity
+  /// from an earlier read asks what its footer says before opening it again).
+  std::shared_ptr<const ParquetFooter> find(const std::string& uri, uint64_t size,
+                                            const std::string& version,
+                                            const FileMetaDataOptions& options = {});
+
   struct Stats {
     uint64_t hits = 0;
     uint64_t misses = 0;
