@@ -1,7 +1,7 @@
 // The lineitem queries the whole-query benchmarks time (bench/make-lineitem.mjs
 // files): TPC-H Q1 and Q6, a grouped COUNT by a low-cardinality string, a
 // full-scan SUM, and an ungrouped COUNT(*)/MIN/MAX answered from footer
-// statistics. Each entry is [name, quarry query, DuckDB SQL].
+// statistics, unfiltered and under a WHERE. Each entry is [name, quarry query, DuckDB SQL].
 
 export function lineitemQueries(files) {
   const from = `FROM ${files.map((f) => `"${f}"`).join(', ')}`;
@@ -32,5 +32,11 @@ export function lineitemQueries(files) {
      `SELECT sum(l_extendedprice) AS s FROM ${source}`],
     ['count/min/max', `${from} | STATS n = COUNT(*), lo = MIN(l_orderkey), hi = MAX(l_orderkey)`,
      `SELECT count(*) AS n, min(l_orderkey) AS lo, max(l_orderkey) AS hi FROM ${source}`],
+    // Half the rows match: row groups (and, with a page index, pages) wholly
+    // above or below the bound are answered or skipped; only the one holding it is read.
+    ['filtered count/min/max', `${from} | WHERE l_orderkey > 2920000
+       | STATS n = COUNT(*), lo = MIN(l_orderkey), hi = MAX(l_orderkey)`,
+     `SELECT count(*) AS n, min(l_orderkey) AS lo, max(l_orderkey) AS hi FROM ${source}
+      WHERE l_orderkey > 2920000`],
   ];
 }
