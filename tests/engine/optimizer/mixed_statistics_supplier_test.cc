@@ -202,6 +202,19 @@ TEST(MixedStatistics, APageCountsNullsOfPartOfItOnlyWhenItHasNoneOrOnlyNulls) {
   EXPECT_EQ(runQuery("FROM \"" + file + "\"" + nulls + " BY one = 1 | DROP one").rows, partNull.rows);
 }
 
+TEST(MixedStatistics, AMetadataColumnIsNeverNull) {
+  TempDir dir;
+  const std::string file = writePagedFile(dir.path() / "paged.parquet");
+  // _file.path is in no file's statistics, yet holds a value in every row.
+  for (const std::string where : {"", " | WHERE k > 120"}) {
+    const std::string query = where + " | STATS c = COUNT(_file.path), s = COUNT(_file.size), n = COUNT(*)";
+    const Outcome pushed = runQuery("FROM \"" + file + "\"" + query);
+    EXPECT_EQ(pushed.rows, (std::vector<std::string>{where.empty() ? "300|300|300" : "180|180|180"}));
+    EXPECT_EQ(runQuery("FROM \"" + file + "\"" + query + " BY one = 1 | DROP one").rows, pushed.rows);
+  }
+  EXPECT_EQ(runQuery("FROM \"" + file + "\" | STATS c = COUNT(_file.path)").profile.rowsDecoded, 0u);
+}
+
 TEST(MixedStatistics, APageBoundsMinAndMaxOnlyOfExactlyItsRows) {
   TempDir dir;
   const std::string file = writePagedFile(dir.path() / "paged.parquet");

@@ -1,17 +1,21 @@
 #include "quarry/engine/source/file_stats_supplier.h"
 
+#include "quarry/engine/source/format_reader.h"
+
 namespace quarry::engine {
 
 namespace {
 
 /// The column statistics of `column` in `stats`; a column the unit does not
 /// have at all (a file without it, under union_by_name) is all null, made in
-/// `absent`.
+/// `absent`. The metadata columns (_file.path, _file.size) are in no file's
+/// statistics and never null: no null, bounds unknown.
 const ColumnStatistics& columnOf(const SourceStatistics& stats, const std::string& column,
                                  ColumnStatistics& absent) {
   if (const ColumnStatistics* found = stats.find(column)) return *found;
   absent = ColumnStatistics{};
-  absent.nullCount = stats.rowCount;
+  const bool metadata = column == kFilePathColumn || column == kFileSizeColumn;
+  absent.nullCount = metadata ? 0 : stats.rowCount;
   return absent;
 }
 
