@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
@@ -202,6 +204,52 @@ TEST(RowFilterCannotHoldTest, FixedWidthDecimalPastItsWidthMatchesEveryNonNullRo
   EXPECT_EQ(t.select(P::lt("dec", below)), Rows{});
   EXPECT_EQ(t.select(P::gt("dec", below)), (Rows{0, 1, 3}));
   EXPECT_THROW(t.bindOnly(P::eq("dec", above)), InvalidArgument);
+}
+
+/// `v` as `width` big-endian two's complement bytes.
+Bytes bigEndian(__int128 v, size_t width) {
+  Bytes out(width);
+  for (size_t i = 0; i < width; ++i) out[width - 1 - i] = static_cast<uint8_t>(static_cast<unsigned __int128>(v) >> (8 * i));
+  return out;
+}
+
+TEST(RowFilterDecimalTest, FixedWidthDecimalsOfEveryWidthCompareAsNumbers) {
+  // FIXED_LEN_BYTE_ARRAY decimals of 1 to 16 bytes (chDB writes them): each
+  // comparison of values from the most negative to the most positive the
+  // precision holds must select the rows a comparison of the numbers does.
+  for (size_t width = 1; width <= 16; ++width) {
+    SCOPED_TRACE("width " + std::to_string(width));
+    const int precision = std::min(38, static_cast<int>(std::floor((8 * width - 1) * std::log10(2.0))));
+    __int128 top = 1;
+    for (int d = 0; d < precision; ++d) top *= 10;
+    top -= 1;
+    const std::vector<__int128> values{-top, -top / 3, -256, -255, -1, 0, 1, 127, 128, 255, 256, top / 3, top};
+    std::vector<Raw> raw;
+    std::vector<__int128> kept;
+    for (const __int128 v : values) {
+      if (v < -top || v > top) continue;
+      const Bytes b = bigEndian(v, width);
+      raw.push_back(std::string(b.begin(), b.end()));
+      kept.push_back(v);
+    }
+    InMemoryRowGroup t;
+    t.column(withLogical(leafElement("x", PhysicalType::FIXED_LEN_BYTE_ARRAY, static_cast<int32_t>(width)),
+                         decimalType(precision, 0)),
+             raw);
+    for (const __int128 key : kept) {
+      const Decimal literal = dec(bigEndian(key, 16), 0);
+      Rows lt, eq, gtEq;
+      for (size_t r = 0; r < kept.size(); ++r) {
+        if (kept[r] < key) lt.push_back(static_cast<int64_t>(r));
+        if (kept[r] == key) eq.push_back(static_cast<int64_t>(r));
+        if (kept[r] >= key) gtEq.push_back(static_cast<int64_t>(r));
+      }
+      EXPECT_EQ(t.select(P::lt("x", literal)), lt);
+      EXPECT_EQ(t.select(P::eq("x", literal)), eq);
+      EXPECT_EQ(t.select(P::gtEq("x", literal)), gtEq);
+      EXPECT_EQ(t.select(P::in("x", literal, dec(bigEndian(0, 1), 0))).size(), key == 0 ? 1u : 2u);
+    }
+  }
 }
 
 TEST(RowFilterCannotHoldTest, AnnotationsNeverBoundALiteral) {

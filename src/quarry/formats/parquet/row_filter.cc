@@ -1,8 +1,10 @@
 #include "quarry/formats/parquet/row_filter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "quarry/formats/parquet/column_keys.h"
 
@@ -11,6 +13,38 @@ namespace {
 
 using Compare = BoundNode::Compare;
 using Reader = BoundNode::Reader;
+
+/// The big-endian two's complement integer of `size` (1 to 16) bytes at `p`.
+Int128 bigEndianInt128(const uint8_t* p, size_t size) {
+  auto v = static_cast<unsigned __int128>((p[0] & 0x80) != 0 ? -1 : 0);
+  for (size_t j = 0; j < size; ++j) v = (v << 8) | p[j];
+  return static_cast<Int128>(v);
+}
+
+/// Loads `n` big-endian two's complement integers of W bytes each from `p`
+/// into `out`: fixed-size loads and a byte swap, no loop over the bytes.
+template <size_t W>
+void loadBigEndian(const uint8_t* p, int64_t n, Int128* out) {
+  for (int64_t i = 0; i < n; ++i, p += W) {
+    if constexpr (W <= 8) {
+      uint64_t x = 0;
+      std::memcpy(&x, p, W);
+      out[i] = static_cast<int64_t>(__builtin_bswap64(x)) >> (64 - 8 * W);
+    } else {
+      uint64_t hi = 0, lo = 0;
+      std::memcpy(&hi, p, W - 8);
+      std::memcpy(&lo, p + (W - 8), 8);
+      const Int128 high = static_cast<int64_t>(__builtin_bswap64(hi)) >> (64 - 8 * (W - 8));
+      out[i] = static_cast<Int128>((static_cast<unsigned __int128>(high) << 64) | __builtin_bswap64(lo));
+    }
+  }
+}
+
+/// loadBigEndian<width> for a width of 1 to 16 known at run time.
+template <size_t... W>
+void loadBigEndian(size_t width, const uint8_t* p, int64_t n, Int128* out, std::index_sequence<W...>) {
+  ((width == W + 1 ? loadBigEndian<W + 1>(p, n, out) : void()), ...);
+}
 
 /// Sets out[i] to whether value i satisfies `compare` against the keys, where
 /// cmp(i, k) orders value i against key k (<0, 0, >0).
@@ -142,11 +176,30 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
                   [&](int64_t i, size_t k) { return compareUnsignedBytes(column.bytes(i), bk[k]); },
                   out.data());
       break;
-    case Reader::kDecimalBytes:
+    case Reader::kDecimalBytes: {
+      // Values and keys of at most 16 bytes compare as Int128s (decimals of
+      // precision <= 38, all that writers produce): loaded once each, then the
+      // vector compare, instead of a byte-wise order per value and key.
+      const size_t width = column.valueWidth;
+      const bool narrow = width > 0 && width <= 16 && std::all_of(bk.begin(), bk.end(), [](const std::string& key) {
+                            return !key.empty() && key.size() <= 16;
+                          });
+      if (narrow) {
+        std::vector<Int128> keys;
+        keys.reserve(bk.size());
+        for (const std::string& key : bk) {
+          keys.push_back(bigEndianInt128(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
+        }
+        std::vector<Int128> values(static_cast<size_t>(n));
+        loadBigEndian(width, fixed, n, values.data(), std::make_index_sequence<16>());
+        matchNumbers(values.data(), n, keys, node.compare, out.data());
+        break;
+      }
       matchValues(n, bk.size(), node.compare,
                   [&](int64_t i, size_t k) { return compareTwosComplement(column.bytes(i), bk[k]); },
                   out.data());
       break;
+    }
   }
   return out;
 }
