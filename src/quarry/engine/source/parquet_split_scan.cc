@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include "quarry/common/big_endian.h"
 #include "quarry/common/error.h"
 #include "quarry/engine/source/parquet_format_reader.h"
 #include "quarry/engine/source/parquet_list_column.h"
@@ -50,15 +51,6 @@ double halfToDouble(uint16_t h) {
     v = std::ldexp(mantissa + 1024, exponent - 25);
   }
   return sign ? -v : v;
-}
-
-/// A big-endian two's complement integer of at most 16 bytes.
-Int128 bigEndianInt128(std::string_view bytes) {
-  Int128 v = (!bytes.empty() && static_cast<uint8_t>(bytes[0]) >= 0x80) ? -1 : 0;
-  for (char c : bytes) {
-    v = static_cast<Int128>((static_cast<unsigned __int128>(v) << 8) | static_cast<uint8_t>(c));
-  }
-  return v;
 }
 
 double bigEndianDecimalToDouble(std::string_view bytes, int32_t scale) {
@@ -287,7 +279,7 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
             throw CorruptFile(uri + ": column " + leaf.path + ": a " + type.toString() +
                               " value of " + std::to_string(b.size()) + " bytes");
           }
-          return bigEndianInt128(b);
+          return bigEndianInt128(reinterpret_cast<const uint8_t*>(b.data()), b.size());
         });
         return out;
       }

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
-#include <utility>
 
+#include "quarry/common/big_endian.h"
 #include "quarry/formats/parquet/column_keys.h"
 
 namespace quarry::parquet {
@@ -13,38 +13,6 @@ namespace {
 
 using Compare = BoundNode::Compare;
 using Reader = BoundNode::Reader;
-
-/// The big-endian two's complement integer of `size` (1 to 16) bytes at `p`.
-Int128 bigEndianInt128(const uint8_t* p, size_t size) {
-  auto v = static_cast<unsigned __int128>((p[0] & 0x80) != 0 ? -1 : 0);
-  for (size_t j = 0; j < size; ++j) v = (v << 8) | p[j];
-  return static_cast<Int128>(v);
-}
-
-/// Loads `n` big-endian two's complement integers of W bytes each from `p`
-/// into `out`: fixed-size loads and a byte swap, no loop over the bytes.
-template <size_t W>
-void loadBigEndian(const uint8_t* p, int64_t n, Int128* out) {
-  for (int64_t i = 0; i < n; ++i, p += W) {
-    if constexpr (W <= 8) {
-      uint64_t x = 0;
-      std::memcpy(&x, p, W);
-      out[i] = static_cast<int64_t>(__builtin_bswap64(x)) >> (64 - 8 * W);
-    } else {
-      uint64_t hi = 0, lo = 0;
-      std::memcpy(&hi, p, W - 8);
-      std::memcpy(&lo, p + (W - 8), 8);
-      const Int128 high = static_cast<int64_t>(__builtin_bswap64(hi)) >> (64 - 8 * (W - 8));
-      out[i] = static_cast<Int128>((static_cast<unsigned __int128>(high) << 64) | __builtin_bswap64(lo));
-    }
-  }
-}
-
-/// loadBigEndian<width> for a width of 1 to 16 known at run time.
-template <size_t... W>
-void loadBigEndian(size_t width, const uint8_t* p, int64_t n, Int128* out, std::index_sequence<W...>) {
-  ((width == W + 1 ? loadBigEndian<W + 1>(p, n, out) : void()), ...);
-}
 
 /// Sets out[i] to whether value i satisfies `compare` against the keys, where
 /// cmp(i, k) orders value i against key k (<0, 0, >0).
@@ -178,8 +146,9 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
       break;
     case Reader::kDecimalBytes: {
       // Values and keys of at most 16 bytes compare as Int128s (decimals of
-      // precision <= 38, all that writers produce): loaded once each, then the
-      // vector compare, instead of a byte-wise order per value and key.
+      // precision <= 38, all that writers produce): loaded once each
+      // (common/big_endian.h), then the vector compare, instead of a byte-wise
+      // order per value and key.
       const size_t width = column.valueWidth;
       const bool narrow = width > 0 && width <= 16 && std::all_of(bk.begin(), bk.end(), [](const std::string& key) {
                             return !key.empty() && key.size() <= 16;
@@ -191,7 +160,7 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
           keys.push_back(bigEndianInt128(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
         }
         std::vector<Int128> values(static_cast<size_t>(n));
-        loadBigEndian(width, fixed, n, values.data(), std::make_index_sequence<16>());
+        for (int64_t i = 0; i < n; ++i) values[i] = bigEndianInt128(fixed + i * width, width);
         matchNumbers(values.data(), n, keys, node.compare, out.data());
         break;
       }
