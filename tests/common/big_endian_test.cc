@@ -54,5 +54,22 @@ TEST(BigEndianTest, EveryWidthReadsAsTheByteByByteValue) {
   EXPECT_TRUE(bigEndianInt128(&none, 0) == 0);
 }
 
+TEST(BigEndianTest, WithByteWidthCallsTheWidthsLoaderOnly) {
+  const uint8_t bytes[16] = {0xFF, 0xFE, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+                             0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E};
+  for (size_t width = 1; width <= 16; ++width) {
+    size_t called = 0;
+    __int128 value = 0;
+    EXPECT_TRUE(withByteWidth(width, [&]<size_t W>() {
+      called = W;
+      value = bigEndianInt128<W>(bytes);
+    }));
+    EXPECT_EQ(called, width);
+    EXPECT_TRUE(value == bigEndianInt128(bytes, width));
+  }
+  EXPECT_FALSE(withByteWidth(0, [&]<size_t W>() { ADD_FAILURE() << W; }));
+  EXPECT_FALSE(withByteWidth(17, [&]<size_t W>() { ADD_FAILURE() << W; }));
+}
+
 }  // namespace
 }  // namespace quarry

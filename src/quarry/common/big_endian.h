@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 /// Big-endian two's complement integers of 1 to 16 bytes, as Parquet stores a
 /// DECIMAL over FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY, read as __int128: one or
@@ -48,6 +49,16 @@ inline __int128 bigEndianInt128(const uint8_t* p, size_t width) {
     case 16: return bigEndianInt128<16>(p);
     default: return 0;
   }
+}
+
+/// Calls `f.template operator()<W>()` with W = `width` (1 to 16): a loop over
+/// values of one width then loads each with bigEndianInt128<W>. Returns false,
+/// calling nothing, for another width.
+template <typename F>
+bool withByteWidth(size_t width, F&& f) {
+  return [&]<size_t... W>(std::index_sequence<W...>) {
+    return ((width == W + 1 ? (f.template operator()<W + 1>(), true) : false) || ...);
+  }(std::make_index_sequence<16>());
 }
 
 }  // namespace quarry

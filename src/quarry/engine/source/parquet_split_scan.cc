@@ -273,6 +273,13 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
     case PhysicalType::BYTE_ARRAY:
     case PhysicalType::FIXED_LEN_BYTE_ARRAY: {
       if (type.kind == TypeKind::kDecimal) {
+        // Fixed width: one dispatch on it per batch, not per value.
+        const uint8_t* base = data.fixedValues.data();
+        if (data.valueWidth > 0 && withByteWidth(data.valueWidth, [&]<size_t W>() {
+              fillFixed<Int128>(batch, rows, out, [&](int64_t i) { return bigEndianInt128<W>(base + i * W); });
+            })) {
+          return out;
+        }
         fillFixed<Int128>(batch, rows, out, [&](int64_t i) {
           const std::string_view b = data.bytes(i);
           if (b.size() > 16) {

@@ -160,7 +160,9 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
           keys.push_back(bigEndianInt128(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
         }
         std::vector<Int128> values(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) values[i] = bigEndianInt128(fixed + i * width, width);
+        withByteWidth(width, [&]<size_t W>() {
+          for (int64_t i = 0; i < n; ++i) values[i] = bigEndianInt128<W>(fixed + i * W);
+        });
         matchNumbers(values.data(), n, keys, node.compare, out.data());
         break;
       }
