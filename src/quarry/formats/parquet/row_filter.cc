@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "quarry/common/big_endian.h"
@@ -158,6 +159,22 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
         keys.reserve(bk.size());
         for (const std::string& key : bk) {
           keys.push_back(bigEndianInt128(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
+        }
+        const bool keysFit = std::all_of(keys.begin(), keys.end(), [](Int128 k) {
+          return k >= std::numeric_limits<int64_t>::min() && k <= std::numeric_limits<int64_t>::max();
+        });
+        if (width <= 8 && keysFit) {
+          // Values of up to 8 bytes and keys that fit: int64 compares, twice as
+          // many to a vector register.
+          const std::vector<int64_t> narrowKeys(keys.begin(), keys.end());
+          std::vector<int64_t> values(static_cast<size_t>(n));
+          withByteWidth(width, [&]<size_t W>() {
+            if constexpr (W <= 8) {
+              for (int64_t i = 0; i < n; ++i) values[i] = static_cast<int64_t>(bigEndianInt128<W>(fixed + i * W));
+            }
+          });
+          matchNumbers(values.data(), n, narrowKeys, node.compare, out.data());
+          break;
         }
         std::vector<Int128> values(static_cast<size_t>(n));
         withByteWidth(width, [&]<size_t W>() {
