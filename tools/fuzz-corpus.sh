@@ -3,7 +3,8 @@
 # the test data (the footer, its length and the magic, plus the pages before it),
 # and every Variant example of parquet-testing/variant as variant_fuzzer reads it
 # (one byte giving the metadata's length, the metadata, then the value), and one
-# query per line of the list below for query_parser_fuzzer.
+# query per line of the list below for query_parser_fuzzer, and two serialized
+# FileSplits for file_split_fuzzer.
 # Built at run time from $QUARRY_TESTDATA (default <repo>/../shared/testdata); the
 # seeds are never committed.
 #
@@ -55,4 +56,25 @@ FROM "t" | STATS n = COUNT(*), AVG(x) BY k, d = date_trunc("month", DATE '1995-0
 FROM "t" | SORT n DESC NULLS LAST, k /* c */ | KEEP a.b, _file.size | DROP q // x
 FROM "t" | RENAME a AS b | WHERE t < TIMESTAMP '1995-06-17 10:00:00.5' | LIMIT 18446744073709551616
 QUERIES
+# FileSplits as a coordinator serializes them for file_split_fuzzer (version 4,
+# little-endian): one with statistics of every value kind and two row spans,
+# one without statistics but with a file version.
+le64() {
+  local v=$1 i
+  for i in 0 1 2 3 4 5 6 7; do printf "\\x$(printf %02x $(((v >> (8 * i)) & 255)))"; done
+}
+str() { le64 "${#1}"; printf '%s' "$1"; }
+{
+  printf '\x04'; str "s3://b/k.parquet"; le64 4; le64 1000; str parquet; le64 1; le64 2000
+  printf '\x00\x01'; le64 300; le64 3
+  str k; printf '\x07'; le64 0; printf '\x01'; le64 1; printf '\x01'; le64 300
+  str s; printf '\x06\x03'; str abc; printf '\x03'; str xyz
+  str d; printf '\x07'; le64 2; printf '\x04'; le64 18000; printf '\x04'; le64 19000
+  le64 2; le64 0; le64 50; le64 100; le64 150
+} > "$out/file_split__statistics_and_rows"
+{
+  printf '\x04'; str "/data/x.parquet"; le64 0; le64 77; str parquet; le64 3; le64 123456
+  printf '\x01'; str '"etag-1"'; printf '\x00'; le64 0
+} > "$out/file_split__identity"
+n=$((n + 2))
 echo "fuzz-corpus: $n seeds in $out"
