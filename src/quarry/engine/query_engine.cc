@@ -92,7 +92,8 @@ std::string profileJson(const QueryProfile& p) {
          ",\"pruned_by_bloom\":" + number(p.rowGroupsPrunedByBloom) +
          ",\"pruned_by_dictionary\":" + number(p.rowGroupsPrunedByDictionary) +
          ",\"answered_from_statistics\":" + number(p.rowGroupsAnsweredFromStatistics) + "}";
-  out += ",\"pages\":{\"total\":" + number(p.pagesTotal) + ",\"skipped\":" + number(p.pagesSkipped) +
+  out += ",\"pages\":{\"total\":" + number(p.pagesTotal) +
+         ",\"skipped\":" + number(p.pagesSkipped) +
          ",\"answered_from_statistics\":" + number(p.pagesAnsweredFromStatistics) + "}";
   out += ",\"bytes_read\":" + number(p.bytesRead);
   out += ",\"requests\":" + number(p.requests);

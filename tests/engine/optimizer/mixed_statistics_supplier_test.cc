@@ -116,10 +116,9 @@ TEST(MixedStatistics, AFilterSkipsNoneMatchAnswersAllMatchAndScansTheUndecided) 
   const std::string query =
       " | WHERE k > 150 | STATS n = COUNT(*), c = COUNT(k), lo = MIN(k), hi = MAX(k)";
   const Outcome pushed = runQuery("FROM \"" + file + "\"" + query);
-  EXPECT_NE(
-      pushed.explain.find(
-          "FileStatsSupplier per row group and page over 1 splits, else a scan, mixed, filter=gt(k, 150)"),
-      std::string::npos)
+  EXPECT_NE(pushed.explain.find("FileStatsSupplier per row group and page over 1 splits, else a "
+                                "scan, mixed, filter=gt(k, 150)"),
+            std::string::npos)
       << pushed.explain;
   EXPECT_EQ(pushed.rows, (std::vector<std::string>{"150|150|151|300"}));
   EXPECT_EQ(pushed.profile.rowGroupsAnsweredFromStatistics, 1u);
@@ -191,7 +190,8 @@ TEST(MixedStatistics, APageCountsNullsOfPartOfItOnlyWhenItHasNoneOrOnlyNulls) {
   const std::string counts = " | WHERE k > 120 | STATS n = COUNT(*), c = COUNT(v)";
   const Outcome pushed = runQuery("FROM \"" + file + "\"" + counts);
   EXPECT_EQ(pushed.rows, (std::vector<std::string>{"180|180"}));
-  EXPECT_EQ(pushed.profile.pagesAnsweredFromStatistics, 4u);  // [150, 200) [200, 225) [225, 250) [250, 300)
+  EXPECT_EQ(pushed.profile.pagesAnsweredFromStatistics,
+            4u);  // [150, 200) [200, 225) [225, 250) [250, 300)
   EXPECT_EQ(pushed.profile.rowsDecoded, 50u);
   // k > 20: [50, 75) matches in every row but lies in v's page [0, 75), which
   // has 40 nulls: how many fall in [50, 75) is unknown, so it is scanned.
@@ -199,7 +199,8 @@ TEST(MixedStatistics, APageCountsNullsOfPartOfItOnlyWhenItHasNoneOrOnlyNulls) {
   const Outcome partNull = runQuery("FROM \"" + file + "\"" + nulls);
   EXPECT_EQ(partNull.rows, (std::vector<std::string>{"280|260"}));
   EXPECT_EQ(partNull.profile.rowsDecoded, 75u);  // [0, 75)
-  EXPECT_EQ(runQuery("FROM \"" + file + "\"" + nulls + " BY one = 1 | DROP one").rows, partNull.rows);
+  EXPECT_EQ(runQuery("FROM \"" + file + "\"" + nulls + " BY one = 1 | DROP one").rows,
+            partNull.rows);
 }
 
 TEST(MixedStatistics, AMetadataColumnIsNeverNull) {
@@ -207,12 +208,16 @@ TEST(MixedStatistics, AMetadataColumnIsNeverNull) {
   const std::string file = writePagedFile(dir.path() / "paged.parquet");
   // _file.path is in no file's statistics, yet holds a value in every row.
   for (const std::string where : {"", " | WHERE k > 120"}) {
-    const std::string query = where + " | STATS c = COUNT(_file.path), s = COUNT(_file.size), n = COUNT(*)";
+    const std::string query =
+        where + " | STATS c = COUNT(_file.path), s = COUNT(_file.size), n = COUNT(*)";
     const Outcome pushed = runQuery("FROM \"" + file + "\"" + query);
-    EXPECT_EQ(pushed.rows, (std::vector<std::string>{where.empty() ? "300|300|300" : "180|180|180"}));
-    EXPECT_EQ(runQuery("FROM \"" + file + "\"" + query + " BY one = 1 | DROP one").rows, pushed.rows);
+    EXPECT_EQ(pushed.rows,
+              (std::vector<std::string>{where.empty() ? "300|300|300" : "180|180|180"}));
+    EXPECT_EQ(runQuery("FROM \"" + file + "\"" + query + " BY one = 1 | DROP one").rows,
+              pushed.rows);
   }
-  EXPECT_EQ(runQuery("FROM \"" + file + "\" | STATS c = COUNT(_file.path)").profile.rowsDecoded, 0u);
+  EXPECT_EQ(runQuery("FROM \"" + file + "\" | STATS c = COUNT(_file.path)").profile.rowsDecoded,
+            0u);
 }
 
 TEST(MixedStatistics, APageBoundsMinAndMaxOnlyOfExactlyItsRows) {

@@ -343,7 +343,8 @@ TEST_F(PlannerTest, FilteredUndecidedUnitsAreScannedWithTheFilter) {
     exchange_ = exchange;
     const std::string text = explain(*plan(query));
     // The undecided unit's pages may decide it when the plan runs (this reader has none).
-    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, FileStatsSupplier per row group and page over 1 "
+    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, FileStatsSupplier per row group "
+                        "and page over 1 "
                         "splits, else a scan, mixed, filter=gtEq(id, 3)]"),
               std::string::npos)
         << text;

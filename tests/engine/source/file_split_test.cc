@@ -127,8 +127,9 @@ TEST(FileSplitTest, RefusesRowSpansOutOfOrderEmptyOrTooMany) {
     split.rows = std::move(rows);
     return serialize(split);
   };
-  EXPECT_NE(messageOf(spans({{10, 20}, {5, 30}})).find("row span [5, 30) is empty or does not follow"),
-            std::string::npos);
+  EXPECT_NE(
+      messageOf(spans({{10, 20}, {5, 30}})).find("row span [5, 30) is empty or does not follow"),
+      std::string::npos);
   EXPECT_NE(messageOf(spans({{10, 10}})).find("row span [10, 10) is empty"), std::string::npos);
   EXPECT_NE(messageOf(spans({{-1, 10}})).find("row span [-1, 10)"), std::string::npos);
   std::vector<uint8_t> many = spans({});

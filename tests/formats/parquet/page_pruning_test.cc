@@ -102,13 +102,15 @@ TEST(PagePruningTest, SegmentsAreCutAtEveryFilterAndExtraPageBoundaryAndDecided)
   auto file = openBytes(misalignedFile(), true);
   const BoundPredicate bound = BoundPredicate::bind(P::gt("a", 5), file->schema());
   const SchemaNode* b = file->schema().find("b");
-  const RowGroupPageIndex index = readPageIndex(file->storage(), file->metadata(), 0, {},
-                                                std::vector<const SchemaNode*>{bound.leaves()[0], b});
+  const RowGroupPageIndex index =
+      readPageIndex(file->storage(), file->metadata(), 0, {},
+                    std::vector<const SchemaNode*>{bound.leaves()[0], b});
   const std::span<const ChunkPageIndex> all(index.filterLeaves);
   using D = PruningDecision;
   // a's pages alone: [0, 100) bounds [1, 5], [100, 200) bounds [6, 9] (no null).
-  EXPECT_EQ(decideSegments(bound, file->metadata(), 0, all.first(1)),
-            (std::vector<DecidedSegment>{{0, 100, D::kNoRowMatches}, {100, 200, D::kEveryRowMatches}}));
+  EXPECT_EQ(
+      decideSegments(bound, file->metadata(), 0, all.first(1)),
+      (std::vector<DecidedSegment>{{0, 100, D::kNoRowMatches}, {100, 200, D::kEveryRowMatches}}));
   // b's pages cut too, at rows 50 and 150; each part keeps its page's decision.
   EXPECT_EQ(decideSegments(bound, file->metadata(), 0, all.first(1), all.subspan(1)),
             (std::vector<DecidedSegment>{{0, 50, D::kNoRowMatches},
@@ -135,7 +137,8 @@ TEST(PagePruningTest, ColumnReadersRestrictedToRowsReadOnlyThoseTheFilterKeeps) 
   some.add(95, 105);
   some.add(180, 183);
   Ids expected;
-  for (int32_t id : {95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 180, 181, 182}) expected.push_back(id);
+  for (int32_t id : {95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 180, 181, 182})
+    expected.push_back(id);
   EXPECT_EQ(idsOf(std::nullopt, some), expected);
   // a > 5 keeps [100, 200): of the restriction, 100..104 and 180..182.
   EXPECT_EQ(idsOf(P::gt("a", 5), some), (Ids{100, 101, 102, 103, 104, 180, 181, 182}));

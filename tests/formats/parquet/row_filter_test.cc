@@ -209,7 +209,8 @@ TEST(RowFilterCannotHoldTest, FixedWidthDecimalPastItsWidthMatchesEveryNonNullRo
 /// `v` as `width` big-endian two's complement bytes.
 Bytes bigEndian(__int128 v, size_t width) {
   Bytes out(width);
-  for (size_t i = 0; i < width; ++i) out[width - 1 - i] = static_cast<uint8_t>(static_cast<unsigned __int128>(v) >> (8 * i));
+  for (size_t i = 0; i < width; ++i)
+    out[width - 1 - i] = static_cast<uint8_t>(static_cast<unsigned __int128>(v) >> (8 * i));
   return out;
 }
 
@@ -219,11 +220,13 @@ TEST(RowFilterDecimalTest, FixedWidthDecimalsOfEveryWidthCompareAsNumbers) {
   // precision holds must select the rows a comparison of the numbers does.
   for (size_t width = 1; width <= 16; ++width) {
     SCOPED_TRACE("width " + std::to_string(width));
-    const int precision = std::min(38, static_cast<int>(std::floor((8 * width - 1) * std::log10(2.0))));
+    const int precision =
+        std::min(38, static_cast<int>(std::floor((8 * width - 1) * std::log10(2.0))));
     __int128 top = 1;
     for (int d = 0; d < precision; ++d) top *= 10;
     top -= 1;
-    const std::vector<__int128> values{-top, -top / 3, -256, -255, -1, 0, 1, 127, 128, 255, 256, top / 3, top};
+    const std::vector<__int128> values{-top, -top / 3, -256, -255, -1,      0,  1,
+                                       127,  128,      255,  256,  top / 3, top};
     std::vector<Raw> raw;
     std::vector<__int128> kept;
     for (const __int128 v : values) {
@@ -233,8 +236,9 @@ TEST(RowFilterDecimalTest, FixedWidthDecimalsOfEveryWidthCompareAsNumbers) {
       kept.push_back(v);
     }
     InMemoryRowGroup t;
-    t.column(withLogical(leafElement("x", PhysicalType::FIXED_LEN_BYTE_ARRAY, static_cast<int32_t>(width)),
-                         decimalType(precision, 0)),
+    t.column(withLogical(
+                 leafElement("x", PhysicalType::FIXED_LEN_BYTE_ARRAY, static_cast<int32_t>(width)),
+                 decimalType(precision, 0)),
              raw);
     for (const __int128 key : kept) {
       const Decimal literal = dec(bigEndian(key, 16), 0);

@@ -489,8 +489,8 @@ std::string describe(const UnitDecisions& d, const std::optional<FilterPredicate
   if (!d.answered.empty() || !mixed) parts.push_back("statistics of " + count(d.answered.size(), "splits"));
   if (d.skippedSplits > 0) parts.push_back(count(d.skippedSplits, "splits skipped by statistics"));
   if (!d.undecided.empty()) {
-    parts.push_back(std::string("FileStatsSupplier per row group") + (filter ? " and page" : "") + " over " +
-                    count(d.undecided.size(), "splits") + ", else a scan");
+    parts.push_back(std::string("FileStatsSupplier per row group") + (filter ? " and page" : "") +
+                    " over " + count(d.undecided.size(), "splits") + ", else a scan");
   }
   if (!d.scanned.empty()) parts.push_back("scan of " + count(d.scanned.size(), "splits"));
   if (mixed) parts.push_back("mixed");

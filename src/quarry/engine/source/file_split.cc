@@ -167,9 +167,9 @@ bool FileSplit::operator==(const FileSplit& other) const {
   const bool sameStatistics = statistics == nullptr || other.statistics == nullptr
                                   ? statistics == other.statistics
                                   : *statistics == *other.statistics;
-  return uri == other.uri && start == other.start && length == other.length && format == other.format &&
-         sameStatistics && units == other.units && fileSize == other.fileSize &&
-         fileVersion == other.fileVersion && rows == other.rows;
+  return uri == other.uri && start == other.start && length == other.length &&
+         format == other.format && sameStatistics && units == other.units &&
+         fileSize == other.fileSize && fileVersion == other.fileVersion && rows == other.rows;
 }
 
 std::vector<uint8_t> serialize(const FileSplit& split) {

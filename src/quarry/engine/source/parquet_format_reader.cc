@@ -245,7 +245,8 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
   // index is then decided without opening its file.
   std::unique_ptr<io::StorageObject> object;
   std::shared_ptr<const parquet::ParquetFooter> footer;
-  if (unit.fileSize != 0) footer = footers_.find(unit.uri, unit.fileSize, unit.fileVersion.value_or(""));
+  if (unit.fileSize != 0)
+    footer = footers_.find(unit.uri, unit.fileSize, unit.fileVersion.value_or(""));
   if (!footer) {
     object = openSplitFile(unit);
     footer = cachedFooter(footers_, *object);
@@ -253,7 +254,8 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
   const parquet::FileMetaData& metadata = footer->metadata;
   // The unit's row group: the one whose midpoint lies in its byte range.
   parquet::RowLimits limits;
-  const uint64_t end = unit.length > UINT64_MAX - unit.start ? UINT64_MAX : unit.start + unit.length;
+  const uint64_t end =
+      unit.length > UINT64_MAX - unit.start ? UINT64_MAX : unit.start + unit.length;
   limits.byteRanges.push_back({static_cast<int64_t>(std::min<uint64_t>(unit.start, INT64_MAX)),
                                static_cast<int64_t>(std::min<uint64_t>(end, INT64_MAX))});
   const auto plan = parquet::planRowGroups(metadata, limits, false, unit.uri);
@@ -300,7 +302,8 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
       node = nullptr;
     }
     named.push_back({column, node});
-    if (node != nullptr && node->isLeaf() && std::find(indexed.begin(), indexed.end(), node) == indexed.end()) {
+    if (node != nullptr && node->isLeaf() &&
+        std::find(indexed.begin(), indexed.end(), node) == indexed.end()) {
       indexed.push_back(node);
     }
   }
@@ -325,8 +328,8 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
         if (n.node == nullptr) continue;  // absent from the file: all null, as the unit says
         ColumnStatistics column;
         if (n.node->isLeaf()) {
-          const size_t at = static_cast<size_t>(
-              std::find(indexed.begin(), indexed.end(), n.node) - indexed.begin());
+          const size_t at = static_cast<size_t>(std::find(indexed.begin(), indexed.end(), n.node) -
+                                                indexed.begin());
           column = segmentColumn(metadata, g, *n.node, index.filterLeaves[at], d.first, d.end);
         }
         stats->columns.emplace(n.name, std::move(column));

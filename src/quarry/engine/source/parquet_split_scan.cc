@@ -276,7 +276,8 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
         // Fixed width: one dispatch on it per batch, not per value.
         const uint8_t* base = data.fixedValues.data();
         if (data.valueWidth > 0 && withByteWidth(data.valueWidth, [&]<size_t W>() {
-              fillFixed<Int128>(batch, rows, out, [&](int64_t i) { return bigEndianInt128<W>(base + i * W); });
+              fillFixed<Int128>(batch, rows, out,
+                                [&](int64_t i) { return bigEndianInt128<W>(base + i * W); });
             })) {
           return out;
         }
@@ -436,7 +437,10 @@ class ParquetSplitScan {
       for (size_t g = 0; g < plan.inByteRange.size(); ++g) {
         if (!plan.inByteRange[g]) continue;
         const int64_t rows = file_->metadata().row_groups[g].num_rows;
-        countOnlyRows_.push_back(split_.rows.empty() ? rows : rowsOf(split_.rows).intersect(parquet::RowRanges::all(rows)).rowCount());
+        countOnlyRows_.push_back(
+            split_.rows.empty()
+                ? rows
+                : rowsOf(split_.rows).intersect(parquet::RowRanges::all(rows)).rowCount());
       }
       if (request_.metrics) request_.metrics->rowGroupsTotal += countOnlyRows_.size();
       countOnly_ = true;

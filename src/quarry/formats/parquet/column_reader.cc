@@ -166,7 +166,7 @@ bool ColumnReaders::nextBatch() {
 }
 
 PageSelection ColumnReaders::restrictedSelection(int rowGroup,
-                                                std::span<const SchemaNode* const> leaves) {
+                                                 std::span<const SchemaNode* const> leaves) {
   io::StorageObject& storage = file_.storage();
   const RowGroup& group = file_.metadata().row_groups[static_cast<size_t>(rowGroup)];
   const uint64_t bytes = storage.bytesRead();
@@ -178,7 +178,8 @@ PageSelection ColumnReaders::restrictedSelection(int rowGroup,
   selection.rows = RowRanges::all(group.num_rows).intersect(*restriction_);
   selection.chunkInBuffers.assign(leaves.size(), 0);
   selection.offsetIndexes.reserve(leaves.size());
-  for (ChunkPageIndex& leaf : index.leaves) selection.offsetIndexes.push_back(std::move(leaf.offsetIndex));
+  for (ChunkPageIndex& leaf : index.leaves)
+    selection.offsetIndexes.push_back(std::move(leaf.offsetIndex));
   return selection;
 }
 

@@ -88,8 +88,9 @@ void checkColumnIndex(const ColumnIndex& index, size_t pages) {
 
 size_t pageAt(const OffsetIndex& index, int64_t row) {
   const auto& pages = index.page_locations;
-  const auto after = std::upper_bound(pages.begin(), pages.end(), row,
-                                      [](int64_t r, const PageLocation& p) { return r < p.first_row_index; });
+  const auto after =
+      std::upper_bound(pages.begin(), pages.end(), row,
+                       [](int64_t r, const PageLocation& p) { return r < p.first_row_index; });
   return static_cast<size_t>(std::max<std::ptrdiff_t>(after - pages.begin() - 1, 0));
 }
 
@@ -210,12 +211,15 @@ std::vector<DecidedSegment> decideSegments(const BoundPredicate& predicate,
   }
   for (const ChunkPageIndex& more : moreCuts) {
     if (!more.offsetIndex) continue;
-    for (const PageLocation& p : more.offsetIndex->page_locations) cuts.push_back(p.first_row_index);
+    for (const PageLocation& p : more.offsetIndex->page_locations)
+      cuts.push_back(p.first_row_index);
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
-  auto pageRows = [&](const OffsetIndex& index, size_t page) { return pageRowCount(index, page, rows); };
+  auto pageRows = [&](const OffsetIndex& index, size_t page) {
+    return pageRowCount(index, page, rows);
+  };
   auto wholeChunk = [&](const SchemaNode& leaf) {
     const ColumnChunk* chunk = chunkOf(group, leaf);
     UnitStatistics whole;

@@ -151,9 +151,10 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
       // (common/big_endian.h), then the vector compare, instead of a byte-wise
       // order per value and key.
       const size_t width = column.valueWidth;
-      const bool narrow = width > 0 && width <= 16 && std::all_of(bk.begin(), bk.end(), [](const std::string& key) {
-                            return !key.empty() && key.size() <= 16;
-                          });
+      const bool narrow =
+          width > 0 && width <= 16 && std::all_of(bk.begin(), bk.end(), [](const std::string& key) {
+            return !key.empty() && key.size() <= 16;
+          });
       if (narrow) {
         std::vector<Int128> keys;
         keys.reserve(bk.size());
@@ -161,7 +162,8 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
           keys.push_back(bigEndianInt128(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
         }
         const bool keysFit = std::all_of(keys.begin(), keys.end(), [](Int128 k) {
-          return k >= std::numeric_limits<int64_t>::min() && k <= std::numeric_limits<int64_t>::max();
+          return k >= std::numeric_limits<int64_t>::min() &&
+                 k <= std::numeric_limits<int64_t>::max();
         });
         if (width <= 8 && keysFit) {
           // Values of up to 8 bytes and keys that fit: int64 compares, twice as
@@ -170,7 +172,8 @@ std::vector<uint8_t> matchColumn(const BoundNode& node, const ColumnChunkData& c
           std::vector<int64_t> values(static_cast<size_t>(n));
           withByteWidth(width, [&]<size_t W>() {
             if constexpr (W <= 8) {
-              for (int64_t i = 0; i < n; ++i) values[i] = static_cast<int64_t>(bigEndianInt128<W>(fixed + i * W));
+              for (int64_t i = 0; i < n; ++i)
+                values[i] = static_cast<int64_t>(bigEndianInt128<W>(fixed + i * W));
             }
           });
           matchNumbers(values.data(), n, narrowKeys, node.compare, out.data());
