@@ -176,6 +176,9 @@ TEST(MixedStatistics, PagesAFilterDecidesAreAnsweredAndOnlyTheUndecidedRowsScann
   EXPECT_EQ(pushed.profile.pagesAnsweredFromStatistics, 3u);
   EXPECT_EQ(pushed.profile.rowsDecoded, 50u);  // rows [100, 150) only
   EXPECT_EQ(pushed.profile.rowGroupsTotal, 1u);
+  // Past the footer: the page index once (the scan of [100, 150) is served the
+  // bytes the decision read), then the pages of [100, 150).
+  EXPECT_EQ(pushed.profile.requests - pushed.profile.footerRequests, 2u);
   const Outcome scanned = runQuery("FROM \"" + file + "\"" + query + " BY one = 1 | DROP one");
   EXPECT_EQ(scanned.rows, pushed.rows);
   EXPECT_EQ(scanned.profile.pagesAnsweredFromStatistics, 0u);

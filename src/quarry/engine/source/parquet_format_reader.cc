@@ -308,6 +308,8 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
     }
   }
   if (!object) object = openSplitFile(unit);
+  // Kept for the scan of the segments left undecided, which reads the same page index.
+  object = std::make_unique<io::RangeCachingObject>(std::move(object), pageIndexBytes_, true);
   parquet::RowGroupPageIndex index = parquet::readPageIndex(*object, metadata, g, {}, indexed);
   if (metrics != nullptr) StorageReadPublisher().publish(*object, *metrics);
   const std::span<const parquet::ChunkPageIndex> all(index.filterLeaves);

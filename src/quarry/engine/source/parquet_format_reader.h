@@ -6,6 +6,7 @@
 #include "quarry/engine/source/format_reader.h"
 #include "quarry/formats/parquet/footer_cache.h"
 #include "quarry/formats/parquet/schema.h"
+#include "quarry/io/range_cache.h"
 
 /// The FormatReader of Parquet files.
 ///
@@ -85,9 +86,12 @@ class ParquetFormatReader final : public FormatReader {
 
   /// The footer cache (for tests: its hit and miss counts).
   parquet::FooterCache& footerCache() const { return footers_; }
+  /// The page indexes segments() read, for the scan of the rows it leaves.
+  io::ByteRangeCache& pageIndexBytes() const { return pageIndexBytes_; }
 
  private:
   mutable parquet::FooterCache footers_{16 << 20};
+  mutable io::ByteRangeCache pageIndexBytes_{4 << 20};
 };
 
 }  // namespace quarry::engine

@@ -354,7 +354,12 @@ class ParquetSplitScan {
     const std::string& uri = split_.uri;
     // The split knows the file's identity from the footer read that made it: a
     // remote file then opens without a request, its footer from the cache.
-    auto object = openSplitFile(split_);
+    std::unique_ptr<io::StorageObject> object = openSplitFile(split_);
+    // Rows left by a page-by-page decision: its page index read is served again.
+    if (!split_.rows.empty()) {
+      object = std::make_unique<io::RangeCachingObject>(std::move(object), owner_.pageIndexBytes(),
+                                                        false);
+    }
     auto footer = cachedFooter(owner_.footerCache(), *object);
     parquet::ReaderOptions options;
     options.threads = 1;  // the engine runs splits in parallel
