@@ -40,13 +40,16 @@ std::vector<AggregateSpec> mergeSpecs(std::vector<AggregateSpec> aggregates) {
 }  // namespace
 
 UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit) {
-  if (!unit.statistics) return UnitOutcome::kScanned;
+  // A filter its statistics (if any) leave undecided may still be decided page by page.
+  const bool narrowed = !unit.rows.empty();
+  if (!unit.statistics)
+    return pushdown.filter && !narrowed ? UnitOutcome::kPartly : UnitOutcome::kScanned;
   if (pushdown.filter) {
     switch (decideFromStatistics(*pushdown.filter, *unit.statistics)) {
       case StatisticsDecision::kNoRow:
         return UnitOutcome::kSkipped;
       case StatisticsDecision::kSomeRows:
-        return UnitOutcome::kScanned;
+        return narrowed ? UnitOutcome::kScanned : UnitOutcome::kPartly;
       case StatisticsDecision::kEveryRow:
         break;
     }
@@ -56,12 +59,6 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
   const FileStatsSupplier supplier(chainBottom(aggregate).request.columns, aggregate.aggregates,
                                    AggregatorMode::kInitial);
   return supplier.answers(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
-}
-
-bool decidablePageByPage(const StatisticsPushdown& pushdown, const FileSplit& unit) {
-  if (!pushdown.filter || !unit.rows.empty()) return false;
-  return !unit.statistics ||
-         decideFromStatistics(*pushdown.filter, *unit.statistics) == StatisticsDecision::kSomeRows;
 }
 
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
@@ -77,14 +74,15 @@ UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
         out.answered.push_back(task);
         break;
       case UnitOutcome::kScanned:
-        // A single unit with statistics gains nothing from a footer read, unless
-        // its pages may decide where it does not.
-        if (task.split.statistics && task.split.units == 1 &&
-            !decidablePageByPage(pushdown, task.split)) {
+        // A single unit with statistics gains nothing from a footer read.
+        if (task.split.statistics && task.split.units == 1) {
           out.scanned.push_back(task);
         } else {
           out.undecided.push_back(task);
         }
+        break;
+      case UnitOutcome::kPartly:
+        out.undecided.push_back(task);
         break;
     }
   }
@@ -106,7 +104,7 @@ std::optional<Page> MixedStatisticsSupplier::next() {
 void MixedStatisticsSupplier::decidePages(const FormatReader* reader, FileSplit unit,
                                           UnitDecisions& d) const {
   std::vector<UnitSegment> segments;
-  if (reader != nullptr && decidablePageByPage(pushdown_, unit)) {
+  if (reader != nullptr) {
     const ReadRequest& request = chainBottom(*pushdown_.original).request;
     segments = reader->segments(unit, *pushdown_.filter, request.columns, request.metrics);
   }
@@ -159,7 +157,7 @@ void MixedStatisticsSupplier::start() {
   // The undecided splits, row group by row group.
   for (const SplitTask& task : d.undecided) {
     if (task.split.statistics && task.split.units == 1) {
-      // One unit, already decided from its statistics: only its pages may say more.
+      // One unit its statistics left partly matched: only its pages may say more.
       decidePages(task.reader, task.split, d);
       continue;
     }
@@ -179,6 +177,9 @@ void MixedStatisticsSupplier::start() {
           d.answered.push_back({task.reader, std::move(unit)});
           break;
         case UnitOutcome::kScanned:
+          d.scanned.push_back({task.reader, std::move(unit)});
+          break;
+        case UnitOutcome::kPartly:
           decidePages(task.reader, std::move(unit), d);
           break;
       }

@@ -34,8 +34,10 @@
 ///   merge: INITIAL page of row groups 0..3, 5  +  INITIAL pages of the scan of 4
 namespace quarry::engine {
 
-/// How a unit is decided.
-enum class UnitOutcome : uint8_t { kSkipped, kAnswered, kScanned };
+/// How a unit is decided: skipped (no row matches), answered from its
+/// statistics, scanned, or partly matched (a filter its statistics leave
+/// undecided: its pages may decide parts of it, FormatReader::segments).
+enum class UnitOutcome : uint8_t { kSkipped, kAnswered, kScanned, kPartly };
 
 /// The aggregate to answer and how.
 struct StatisticsPushdown {
@@ -60,12 +62,9 @@ struct UnitDecisions {
   uint64_t answeredSegments = 0, unitsDecidedByPages = 0;
 };
 
-/// Decides one unit from its statistics (kScanned when it has none).
+/// Decides one unit from its statistics (without any: kPartly under a filter,
+/// else kScanned; a unit already narrowed to rows is never kPartly).
 UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit);
-
-/// Whether a unit its statistics leave undecided may be decided page by page
-/// (FormatReader::segments): a filter that the unit's statistics do not decide.
-bool decidablePageByPage(const StatisticsPushdown& pushdown, const FileSplit& unit);
 
 /// Decides the splits of `pushdown`'s source from the statistics they carry, no
 /// I/O: a split that cannot be answered or skipped as a whole, and holds more
@@ -83,7 +82,7 @@ class MixedStatisticsSupplier {
 
  private:
   void start();
-  /// Decides `unit`, which its statistics leave to a scan, segment by segment
+  /// Decides `unit`, partly matched (UnitOutcome::kPartly), segment by segment
   /// where its format reader finds a page index (FormatReader::segments):
   /// segments that match no row are dropped, those that match in every row and
   /// whose statistics answer go to d.answered, and the rest stay in one split

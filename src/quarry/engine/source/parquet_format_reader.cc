@@ -21,6 +21,16 @@ using parquet::LogicalType;
 using parquet::PhysicalType;
 using LKind = LogicalType::Kind;
 
+/// The schema of the file at `uri`; CorruptFile naming the file when its
+/// footer's schema is malformed.
+parquet::FileSchema schemaOf(const std::string& uri, const parquet::FileMetaData& metadata) {
+  try {
+    return parquet::FileSchema::build(metadata.schema);
+  } catch (const CorruptFile& e) {
+    throw CorruptFile(uri + ": " + e.what());
+  }
+}
+
 TimeUnit unitOf(parquet::TimeUnit unit) {
   switch (unit) {
     case parquet::TimeUnit::MILLIS:
@@ -150,12 +160,7 @@ std::vector<UnreadColumn> ParquetFormatReader::unreadColumns(const parquet::File
 SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
   auto object = io::openObject(uri);
   auto footer = cachedFooter(footers_, *object);
-  parquet::FileSchema schema;
-  try {
-    schema = parquet::FileSchema::build(footer->metadata.schema);
-  } catch (const CorruptFile& e) {
-    throw CorruptFile(uri + ": " + e.what());
-  }
+  const parquet::FileSchema schema = schemaOf(uri, footer->metadata);
   SourceMetadata out;
   out.schema = engineSchema(schema);
   out.unreadColumns = unreadColumns(schema);
@@ -179,12 +184,7 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
 std::vector<FileSplit> ParquetFormatReader::units(const FileSplit& split) const {
   auto object = openSplitFile(split);
   auto footer = cachedFooter(footers_, *object);
-  parquet::FileSchema schema;
-  try {
-    schema = parquet::FileSchema::build(footer->metadata.schema);
-  } catch (const CorruptFile& e) {
-    throw CorruptFile(split.uri + ": " + e.what());
-  }
+  const parquet::FileSchema schema = schemaOf(split.uri, footer->metadata);
   SplitOptions oneRowGroupEach;
   oneRowGroupEach.targetSplitBytes = 0;
   return unitsWithin(split, FileSplitProvider::parquetSplits(split.uri, footer->metadata, schema, oneRowGroupEach));
@@ -213,16 +213,22 @@ ColumnStatistics nullCountOfPart(const ColumnStatistics& whole, int64_t wholeRow
   return out;
 }
 
+/// Whether `index` gives a chunk's pages and their statistics.
+bool paged(const parquet::ChunkPageIndex& index) {
+  return index.offsetIndex && index.columnIndex;
+}
+
 /// The statistics of `leaf` over rows [first, end) of row group `g`, whose
-/// page index for the leaf is `index` (parts absent where the chunk has none).
+/// page index for the leaf is `index`; `chunk` is the leaf's chunk statistics,
+/// used where the index gives no pages.
 ColumnStatistics segmentColumn(const parquet::FileMetaData& metadata, int g,
                                const parquet::SchemaNode& leaf,
-                               const parquet::ChunkPageIndex& index, int64_t first, int64_t end) {
+                               const parquet::ChunkPageIndex& index, const ColumnStatistics& chunk,
+                               int64_t first, int64_t end) {
   if (leaf.maxRepetitionLevel > 0) return {};  // counts of values, not rows
   const parquet::RowGroup& group = metadata.row_groups[static_cast<size_t>(g)];
   const int64_t rows = end - first;
-  if (!index.offsetIndex || !index.columnIndex) {
-    const ColumnStatistics chunk = ParquetFileStatistics::chunk(metadata, leaf, group);
+  if (!paged(index)) {
     return rows == group.num_rows ? chunk : nullCountOfPart(chunk, group.num_rows, rows);
   }
   const parquet::OffsetIndex& offsets = *index.offsetIndex;
@@ -266,18 +272,13 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
     g = static_cast<int>(i);
   }
   if (g < 0) return {};
-  const auto& chunks = metadata.row_groups[static_cast<size_t>(g)].columns;
-  if (std::none_of(chunks.begin(), chunks.end(), [](const parquet::ColumnChunk& c) {
+  const parquet::RowGroup& group = metadata.row_groups[static_cast<size_t>(g)];
+  if (std::none_of(group.columns.begin(), group.columns.end(), [](const parquet::ColumnChunk& c) {
         return c.column_index_offset && c.offset_index_offset;
       })) {
     return {};
   }
-  parquet::FileSchema schema;
-  try {
-    schema = parquet::FileSchema::build(metadata.schema);
-  } catch (const CorruptFile& e) {
-    throw CorruptFile(unit.uri + ": " + e.what());
-  }
+  const parquet::FileSchema schema = schemaOf(unit.uri, metadata);
   std::optional<parquet::BoundPredicate> bound;
   try {
     bound = parquet::BoundPredicate::bind(filter, schema);
@@ -292,6 +293,7 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
   struct Named {
     std::string name;
     const parquet::SchemaNode* node;  // null: not in the file
+    size_t at;                        // its position in `indexed`; npos: not a leaf
   };
   std::vector<Named> named;
   for (const std::string& column : columns) {
@@ -301,11 +303,12 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
     } catch (const InvalidArgument&) {
       node = nullptr;
     }
-    named.push_back({column, node});
-    if (node != nullptr && node->isLeaf() &&
-        std::find(indexed.begin(), indexed.end(), node) == indexed.end()) {
-      indexed.push_back(node);
+    size_t at = std::string::npos;
+    if (node != nullptr && node->isLeaf()) {
+      at = static_cast<size_t>(std::find(indexed.begin(), indexed.end(), node) - indexed.begin());
+      if (at == indexed.size()) indexed.push_back(node);
     }
+    named.push_back({column, node, at});
   }
   if (!object) object = openSplitFile(unit);
   // Kept for the scan of the segments left undecided, which reads the same page index.
@@ -316,6 +319,13 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
   const std::vector<parquet::DecidedSegment> decided = parquet::decideSegments(
       *bound, metadata, g, all.first(filterLeaves.size()), all.subspan(filterLeaves.size()));
   if (decided.size() < 2) return {};  // nothing finer than the row group
+  // The chunk statistics of the leaves the index gives no pages for, once each.
+  std::vector<ColumnStatistics> chunks(indexed.size());
+  for (size_t i = 0; i < indexed.size(); ++i) {
+    if (!paged(index.filterLeaves[i])) {
+      chunks[i] = ParquetFileStatistics::chunk(metadata, *indexed[i], group);
+    }
+  }
 
   std::vector<UnitSegment> out;
   out.reserve(decided.size());
@@ -329,10 +339,9 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
       for (const Named& n : named) {
         if (n.node == nullptr) continue;  // absent from the file: all null, as the unit says
         ColumnStatistics column;
-        if (n.node->isLeaf()) {
-          const size_t at = static_cast<size_t>(std::find(indexed.begin(), indexed.end(), n.node) -
-                                                indexed.begin());
-          column = segmentColumn(metadata, g, *n.node, index.filterLeaves[at], d.first, d.end);
+        if (n.at != std::string::npos) {
+          column = segmentColumn(metadata, g, *n.node, index.filterLeaves[n.at], chunks[n.at],
+                                 d.first, d.end);
         }
         stats->columns.emplace(n.name, std::move(column));
       }
