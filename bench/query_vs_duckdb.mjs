@@ -6,7 +6,7 @@
 // least as fast anyway.
 //
 // Usage: node bench/query_vs_duckdb.mjs --quarry BIN [--timer BIN] [--runs N]
-//          [--threads T] [--small-files DIR] FILE...
+//          [--threads T] [--small-files DIR] [--only REGEX] FILE...
 //
 // Queries (over lineitem files, bench/make-lineitem.mjs): TPC-H Q1 and Q6, a
 // grouped COUNT by a low-cardinality string, a full-scan SUM, and an ungrouped
@@ -14,6 +14,13 @@
 // the column for MIN/MAX. With --small-files, the same COUNT(*)/MIN/MAX over
 // 1,000 small files under DIR (DIR/p=<n>/*.parquet, written by DuckDB here when
 // DIR does not hold them). Results are compared (doubles to 1e-9 relative).
+//
+// quarry keeps its metadata cache (listings and footers of local files, kept
+// across queries and checked against each file's and directory's stat) in a
+// directory of its own for the run: the warm-up round fills it, as DuckDB's
+// first run fills its caches. The 1,000-file case also runs with
+// --no-metadata-cache ("no cache"): every directory listed and every footer read.
+// --only keeps the cases whose name matches REGEX.
 //
 // Besides the whole process, each quarry run's `--profile` elapsed_ms is kept
 // (parsing, footers, planning, execution: the process's start-up, exit and
@@ -34,18 +41,19 @@ import { loadDuckDB } from './load_duckdb.mjs';
 import { lineitemQueries as queries } from './lineitem_queries.mjs';
 
 function parseArgs(argv) {
-  const args = { quarry: null, timer: null, runs: 7, threads: 2, smallFiles: null, files: [] };
+  const args = { quarry: null, timer: null, runs: 7, threads: 2, smallFiles: null, only: null, files: [] };
   for (let i = 0; i < argv.length; ++i) {
     if (argv[i] === '--quarry') args.quarry = argv[++i];
     else if (argv[i] === '--timer') args.timer = argv[++i];
     else if (argv[i] === '--runs') args.runs = Number(argv[++i]);
     else if (argv[i] === '--threads') args.threads = Number(argv[++i]);
     else if (argv[i] === '--small-files') args.smallFiles = argv[++i];
+    else if (argv[i] === '--only') args.only = new RegExp(argv[++i]);
     else args.files.push(argv[i]);
   }
   if (!args.quarry || args.files.length === 0) {
     console.error('usage: node bench/query_vs_duckdb.mjs --quarry BIN [--timer BIN] [--runs N] [--threads T] ' +
-                  '[--small-files DIR] FILE...');
+                  '[--small-files DIR] [--only REGEX] FILE...');
     process.exit(2);
   }
   return args;
@@ -68,12 +76,13 @@ async function writeSmallFiles(connection, dir) {
     TO '${dir}' (FORMAT parquet, PARTITION_BY (p))`);
 }
 
-/// The COUNT(*)/MIN/MAX case over the small files.
-function smallFilesQuery(dir) {
+/// The COUNT(*)/MIN/MAX case over the small files, with quarry's metadata cache
+/// and without it.
+function smallFilesQueries(dir) {
   const glob = join(dir, '*', '*.parquet');
-  return ['1000 files c/min/max',
-          `FROM "${glob}" | STATS n = COUNT(*), lo = MIN(k), hi = MAX(k)`,
-          `SELECT count(*) AS n, min(k) AS lo, max(k) AS hi FROM read_parquet('${glob}', hive_partitioning = false)`];
+  const query = `FROM "${glob}" | STATS n = COUNT(*), lo = MIN(k), hi = MAX(k)`;
+  const sql = `SELECT count(*) AS n, min(k) AS lo, max(k) AS hi FROM read_parquet('${glob}', hive_partitioning = false)`;
+  return [['1000 files c/min/max', query, sql], ['1000 files, no cache', query, sql, ['--no-metadata-cache']]];
 }
 
 /// The rows of a CSV text without its header, each a list of cells.
@@ -95,14 +104,17 @@ const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();
 await connection.run(`SET threads = ${args.threads}`);
 
-const cases = queries(args.files);
+let cases = queries(args.files);
 if (args.smallFiles) {
   await writeSmallFiles(connection, args.smallFiles);
-  cases.push(smallFilesQuery(args.smallFiles));
+  cases.push(...smallFilesQueries(args.smallFiles));
 }
+if (args.only) cases = cases.filter(([name]) => args.only.test(name));
 const samples = new Map(cases.map(([name]) => [name, { quarry: [], engine: [], duckdb: [], ratio: [], engineRatio: [] }]));
 const timingDir = mkdtempSync(join(os.tmpdir(), 'quarry-bench-'));
 const timingPath = join(timingDir, 'ms.txt');
+// The run's own metadata cache: filled by the warm-up round, not by earlier runs.
+process.env.QUARRY_CACHE_DIR = join(timingDir, 'cache');
 
 /// Runs `program` with `argv`; returns spawnSync's result and the process's wall
 /// time in ms (through --timer when given).
@@ -119,9 +131,9 @@ const floor = [];
 const trueFloor = [];
 let mismatches = 0;
 for (let round = -1; round < args.runs; ++round) {  // round -1 warms both sides up
-  for (const [name, query, sql] of cases) {
+  for (const [name, query, sql, flags = []] of cases) {
     const { r, ms: quarryMs } = timedRun(args.quarry, ['query', '--threads', String(args.threads), '--format', 'csv',
-                                                      '--profile', query]);
+                                                      '--profile', ...flags, query]);
     if (r.status !== 0) {
       console.error(`query_vs_duckdb: ${name}: quarry exited with ${r.status ?? r.signal}: ${r.stderr}`);
       process.exit(1);

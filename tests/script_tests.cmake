@@ -23,7 +23,7 @@ function(quarry_add_node_test name script)
     SKIP_RETURN_CODE 77
     TIMEOUT 900
     LABELS script
-    ENVIRONMENT "QUARRY_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+    ENVIRONMENT "QUARRY_SOURCE_DIR=${CMAKE_SOURCE_DIR};QUARRY_CACHE_DIR=off")
 endfunction()
 
 quarry_add_node_test(differential_inspect_row_counts

@@ -3,8 +3,9 @@
 # the test data (the footer, its length and the magic, plus the pages before it),
 # and every Variant example of parquet-testing/variant as variant_fuzzer reads it
 # (one byte giving the metadata's length, the metadata, then the value), and one
-# query per line of the list below for query_parser_fuzzer, and two serialized
-# FileSplits for file_split_fuzzer.
+# query per line of the list below for query_parser_fuzzer, two serialized
+# FileSplits for file_split_fuzzer, and a metadata cache payload for
+# metadata_cache_fuzzer.
 # Built at run time from $QUARRY_TESTDATA (default <repo>/../shared/testdata); the
 # seeds are never committed.
 #
@@ -77,4 +78,30 @@ str() { le64 "${#1}"; printf '%s' "$1"; }
   printf '\x01'; str '"etag-1"'; printf '\x00'; le64 0
 } > "$out/file_split__identity"
 n=$((n + 2))
+# A metadata cache's payload (metadata_cache_fuzzer puts a valid header before it):
+# the key, one listing (one directory and its stamp, one match), one file (its
+# stamp, format and metadata: one int64 column with statistics, one split sharing
+# them).
+stamp() { le64 2049; le64 "$1"; le64 "$2"; le64 1700000000000000000; le64 1700000000000000000; le64 "$3"; }
+metadata="$(mktemp)"
+{
+  le64 1; str k; printf '\x03'; le64 0; le64 0; printf '\x01\x01\x00'
+  le64 0
+  printf '\x01'; le64 3; le64 1; str k; printf '\x07'; le64 0; printf '\x01'; le64 -5; printf '\x01'; le64 9
+  le64 300
+  le64 1; printf '\x01'
+  split="$(mktemp)"
+  { printf '\x04'; str "/d/p=1/x.parquet"; le64 4; le64 250; str parquet; le64 1; le64 300
+    printf '\x01'; str "mtime:1700000000000000000"; printf '\x00'; le64 0; } > "$split"
+  le64 "$(stat -c %s "$split")"; cat "$split"
+  rm -f "$split"
+} > "$metadata"
+{
+  str "4:/tmp7:parquet14:/d/*/*.parquet"
+  le64 1; str "/d/*/*.parquet"; le64 1; str "/d/p=1/"; stamp 12 4096 16877; le64 1; str "/d/p=1/x.parquet"
+  le64 1; str "/d/p=1/x.parquet"; stamp 13 300 33188; str parquet
+  le64 "$(stat -c %s "$metadata")"; cat "$metadata"
+} > "$out/metadata_cache__one_file"
+rm -f "$metadata"
+n=$((n + 1))
 echo "fuzz-corpus: $n seeds in $out"

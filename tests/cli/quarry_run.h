@@ -30,12 +30,14 @@ inline std::string shellQuote(const std::string& text) {
 }
 
 /// Runs `quarry ARGS...` through the shell, stderr captured in a temporary file.
+/// Without QUARRY_CACHE_DIR in the environment, with QUARRY_CACHE_DIR=off: a test
+/// counts what a query reads, which a metadata cache in $HOME would change.
 inline QuarryRun runQuarry(const std::vector<std::string>& args) {
   char errPath[] = "/tmp/quarry_cli_test_XXXXXX";
   const int fd = mkstemp(errPath);
   EXPECT_GE(fd, 0);
   close(fd);
-  std::string command = shellQuote(QUARRY_BINARY);
+  std::string command = "QUARRY_CACHE_DIR=\"${QUARRY_CACHE_DIR-off}\" " + shellQuote(QUARRY_BINARY);
   for (const auto& arg : args) command += " " + shellQuote(arg);
   command += " 2>" + shellQuote(errPath);
   QuarryRun result;

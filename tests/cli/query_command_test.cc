@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "quarry/formats/parquet/footer.h"
@@ -19,6 +23,53 @@ using quarry::testing::runQuarry;
 std::string sample() { return std::string(QUARRY_SOURCE_DIR) + "/data/sample/trips.parquet"; }
 
 std::string from() { return "FROM \"" + sample() + "\""; }
+
+// The metadata cache (QUARRY_CACHE_DIR): a second query of the same FROM takes
+// the footer from it (no request, the same answer); --no-metadata-cache and
+// QUARRY_CACHE_DIR=off neither use nor write it. The sample file is part of the
+// checkout, older than the stamps' one-second margin.
+TEST(QueryCommand, TheMetadataCacheAnswersARepeatedQueryWithoutReadingTheFooter) {
+  const std::string dir = ::testing::TempDir() + "quarry-cli-cache-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  const std::string query = from() + " | STATS n = COUNT(*), hi = MAX(trip_id)";
+  auto run = [&](const std::string& cacheDir, std::vector<std::string> flags) {
+    std::vector<std::string> args{"query", "--profile", "--format", "csv"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back(query);
+    ::setenv("QUARRY_CACHE_DIR", cacheDir.c_str(), 1);
+    const auto result = runQuarry(args);
+    ::unsetenv("QUARRY_CACHE_DIR");
+    return result;
+  };
+  const auto first = run(dir, {});
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_NE(first.err.find("\"footers\":{\"bytes_read\":"), std::string::npos) << first.err;
+  EXPECT_NE(first.err.find(",\"requests\":1,\"from_metadata_cache\":0}"), std::string::npos)
+      << first.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/metadata"));
+
+  const auto second = run(dir, {});
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  EXPECT_EQ(second.out, first.out);
+  EXPECT_EQ(second.out, "n,hi\n10000,10000\n");
+  EXPECT_NE(
+      second.err.find("\"footers\":{\"bytes_read\":0,\"requests\":0,\"from_metadata_cache\":1}"),
+      std::string::npos)
+      << second.err;
+
+  const auto bypassed = run(dir, {"--no-metadata-cache"});
+  ASSERT_EQ(bypassed.exitCode, 0) << bypassed.err;
+  EXPECT_EQ(bypassed.out, first.out);
+  EXPECT_NE(bypassed.err.find(",\"requests\":1,\"from_metadata_cache\":0}"), std::string::npos)
+      << bypassed.err;
+
+  std::filesystem::remove_all(dir);
+  const auto off = run("off", {});
+  ASSERT_EQ(off.exitCode, 0) << off.err;
+  EXPECT_NE(off.err.find("\"from_metadata_cache\":0}"), std::string::npos) << off.err;
+  EXPECT_FALSE(std::filesystem::exists("off"));
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
 
 // DuckDB: SELECT vendor, count(*) AS trips, sum(fare_amount) AS fares FROM ... WHERE
 // trip_distance > 2.0 AND payment_type = 'card' GROUP BY vendor ORDER BY trips DESC
@@ -97,8 +148,9 @@ TEST(QueryCommand, UngroupedCountMinMaxAreAnsweredFromStatisticsWithoutReadingDa
   EXPECT_NE(pushed.err.find("\"answered_from_statistics\":3"), std::string::npos) << pushed.err;
   // What the query read is the footer's one tail read (the file is larger): no data page.
   const std::string tail = std::to_string(quarry::parquet::kFooterTailReadSize);
-  EXPECT_NE(pushed.err.find("\"bytes_read\":" + tail + ",\"requests\":1,\"footers\":{\"bytes_read\":" + tail +
-                            ",\"requests\":1}"),
+  EXPECT_NE(pushed.err.find("\"bytes_read\":" + tail +
+                            ",\"requests\":1,\"footers\":{\"bytes_read\":" + tail +
+                            ",\"requests\":1,\"from_metadata_cache\":0}"),
             std::string::npos)
       << pushed.err;
   EXPECT_NE(pushed.err.find("\"rows_decoded\":0,"), std::string::npos) << pushed.err;

@@ -17,10 +17,11 @@
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
-#include "quarry/common/process_memory.h"
 #include "quarry/common/json_text.h"
+#include "quarry/common/process_memory.h"
 #include "quarry/engine/parse/query_diagnostic.h"
 #include "quarry/engine/query_engine.h"
+#include "quarry/engine/source/metadata_cache.h"
 
 namespace quarry::cli {
 
@@ -35,6 +36,10 @@ void addCommonOptions(CLI::App& command, QueryOptions& options) {
       ->required();
   command.add_option("--threads", options.threads, "Driver threads (default 2; also asked of each data node)")
       ->check(CLI::Range(1, 256));
+  command.add_flag(
+      "--no-metadata-cache", options.noMetadataCache,
+      "Read every footer and list every directory, neither recalling nor keeping them in the "
+      "metadata cache ($QUARRY_CACHE_DIR, else ~/.cache/quarry; QUARRY_CACHE_DIR=off disables it)");
   ClusterOptions& cluster = options.cluster;
   command.add_option("--nodes", cluster.nodes,
                      "Run the query's scans on these data nodes (host:port,host:port; see `quarry serve`)");
@@ -213,6 +218,14 @@ int guarded(const QueryOptions& options, F&& body) {
   }
 }
 
+engine::QueryOptions engineOptionsOf(const QueryOptions& options) {
+  engine::QueryOptions engineOptions;
+  engineOptions.threads = options.threads;
+  if (!options.noMetadataCache)
+    engineOptions.metadataCacheDirectory = engine::defaultMetadataCacheDirectory();
+  return engineOptions;
+}
+
 }  // namespace
 
 CLI::App& addQueryCommand(CLI::App& app, QueryOptions& options) {
@@ -245,8 +258,7 @@ CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options) {
 
 int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
-    engine::QueryOptions engineOptions;
-    engineOptions.threads = options.threads;
+    const engine::QueryOptions engineOptions = engineOptionsOf(options);
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
     ResultWriter writer(options.format, prepared.plan->schema);
     engine::QueryProfile profile;
@@ -258,7 +270,8 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     writer.finish();
     if (options.profile || !options.profileOut.empty()) {
       std::string json = engine::profileJson(profile);
-      if (placement != nullptr) json.insert(json.size() - 1, placement->profileFields());  // before the closing '}'
+      if (placement != nullptr)
+        json.insert(json.size() - 1, placement->profileFields());  // before the closing '}'
       json += "\n";
       if (options.profileOut.empty()) {
         std::cerr << json << std::flush;
@@ -277,8 +290,7 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
 
 int runExplain(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
-    engine::QueryOptions engineOptions;
-    engineOptions.threads = options.threads;
+    const engine::QueryOptions engineOptions = engineOptionsOf(options);
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
     std::string text = engine::explainQuery(prepared);
     if (placement != nullptr) text += "\n== placement\n" + placement->explainLine(prepared) + "\n";

@@ -40,6 +40,7 @@ struct QueryOptions {
   int threads = 2;
   bool profile = false;
   std::string profileOut;
+  bool noMetadataCache = false;
   ClusterOptions cluster;
 };
 

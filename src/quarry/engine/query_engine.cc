@@ -27,6 +27,7 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   if (from.format) resolve.format = *from.format == SourceFormat::kOrc ? "orc" : "parquet";
   if (from.schemaResolution) resolve.schemaResolution = *from.schemaResolution;
   resolve.threads = options.threads;
+  resolve.metadataCacheDirectory = options.metadataCacheDirectory;
   std::vector<std::string> patterns;
   for (const SourceUri& source : from.sources) patterns.push_back(source.uri);
   prepared.source = ExternalSourceResolver::resolve(patterns, resolve);
@@ -36,6 +37,7 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   for (const ResolvedFile& file : prepared.source.files) {
     prepared.metrics->footerBytesRead += file.metadata.bytesRead;
     prepared.metrics->footerRequests += file.metadata.requests;
+    if (file.metadata.fromMetadataCache) ++prepared.metrics->footersFromCache;
   }
   prepared.metrics->bytesRead += prepared.metrics->footerBytesRead;
   prepared.metrics->requests += prepared.metrics->footerRequests;
@@ -74,6 +76,7 @@ QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(c
   profile.rowsDecoded = m.rowsDecoded;
   profile.footerBytesRead = m.footerBytesRead;
   profile.footerRequests = m.footerRequests;
+  profile.footersFromCache = m.footersFromCache;
   profile.elapsedMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - query.started).count();
   return profile;
@@ -98,7 +101,8 @@ std::string profileJson(const QueryProfile& p) {
   out += ",\"bytes_read\":" + number(p.bytesRead);
   out += ",\"requests\":" + number(p.requests);
   out += ",\"footers\":{\"bytes_read\":" + number(p.footerBytesRead) +
-         ",\"requests\":" + number(p.footerRequests) + "}";
+         ",\"requests\":" + number(p.footerRequests) +
+         ",\"from_metadata_cache\":" + number(p.footersFromCache) + "}";
   out += ",\"rows_decoded\":" + number(p.rowsDecoded);
   out += ",\"rows_returned\":" + number(p.rowsReturned);
   out += ",\"operators\":[";

@@ -23,6 +23,8 @@ namespace quarry::engine {
 struct QueryOptions {
   /// Driver threads (exchange) and footer-reading threads.
   int threads = 2;
+  /// ResolveOptions::metadataCacheDirectory: empty, no metadata cache.
+  std::string metadataCacheDirectory;
 };
 
 struct PreparedQuery {
@@ -51,6 +53,7 @@ struct QueryProfile {
   uint64_t pagesTotal = 0, pagesSkipped = 0, pagesAnsweredFromStatistics = 0;
   uint64_t bytesRead = 0, requests = 0, rowsDecoded = 0, rowsReturned = 0;
   uint64_t footerBytesRead = 0, footerRequests = 0;  // the footers' part of bytesRead and requests
+  uint64_t footersFromCache = 0;  // files whose metadata the metadata cache gave (no footer read)
   std::vector<OperatorStats> operators;
 };
 

@@ -9,7 +9,7 @@
 namespace quarry::io {
 
 std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns,
-                                            ThreadPool* pool) {
+                                            ThreadPool* pool, ListingMemory* memory) {
   std::vector<std::string> files;
   for (const std::string& pattern : patterns) {
     const std::string_view text = pattern;
@@ -22,9 +22,19 @@ std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patt
       matches = listS3(pattern);
     } else {
       constexpr std::string_view kFileScheme = "file://";
-      matches = globLocal(text.starts_with(kFileScheme) ? pattern.substr(kFileScheme.size())
-                                                        : pattern,
-                         pool);
+      const std::string path =
+          text.starts_with(kFileScheme) ? pattern.substr(kFileScheme.size()) : pattern;
+      std::optional<std::vector<std::string>> recalled;
+      if (memory != nullptr) recalled = memory->recall(path, pool);
+      if (recalled) {
+        matches = std::move(*recalled);
+      } else if (memory != nullptr) {
+        GlobListing listing;
+        matches = globLocal(path, pool, &listing);
+        memory->remember(path, listing, matches);
+      } else {
+        matches = globLocal(path, pool);
+      }
     }
     if (matches.empty()) {
       throw InvalidArgument(pattern + ": the pattern matches no file");

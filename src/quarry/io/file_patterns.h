@@ -1,7 +1,10 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "quarry/io/glob.h"
 
 namespace quarry {
 class ThreadPool;
@@ -11,14 +14,29 @@ class ThreadPool;
 /// [...], ** as a whole segment), expanded the same way by the CLI and the engine.
 namespace quarry::io {
 
+/// Remembers local glob listings across queries (the engine's MetadataCache).
+class ListingMemory {
+ public:
+  virtual ~ListingMemory() = default;
+  /// The files a local `pattern` matched when last listed, when nothing its
+  /// listing read has changed since; nullopt otherwise.
+  virtual std::optional<std::vector<std::string>> recall(const std::string& pattern,
+                                                         ThreadPool* pool) = 0;
+  /// Keeps what listing `pattern` found (when `listing` is reusable).
+  virtual void remember(const std::string& pattern, const GlobListing& listing,
+                        const std::vector<std::string>& matches) = 0;
+};
+
 /// Expands `patterns` in the order given, each pattern's matches sorted:
 ///   local paths and file:// URIs with a wildcard   globLocal (regular files)
 ///   s3:// URIs with a wildcard                      listS3 (ListObjectsV2)
 ///   http:// and https:// URIs                       taken literally (no listing)
 ///   anything without a wildcard                     taken literally
 /// Throws InvalidArgument naming the pattern when a pattern matches nothing. A
-/// `pool` lists local directories in parallel (globLocal).
+/// `pool` lists local directories in parallel (globLocal); a `memory` answers local
+/// globs it recalls without listing them, and learns the others.
 std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns,
-                                            ThreadPool* pool = nullptr);
+                                            ThreadPool* pool = nullptr,
+                                            ListingMemory* memory = nullptr);
 
 }  // namespace quarry::io

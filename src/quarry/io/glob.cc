@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "quarry/common/thread_pool.h"
+#include "quarry/io/local_stamp.h"
 
 namespace quarry::io {
 namespace {
@@ -124,6 +126,7 @@ class DirectoryEntries {
   DirectoryEntries& operator=(const DirectoryEntries&) = delete;
 
   bool opened() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
 
   /// The next entry; nullptr at the end, or on an error (as readdir).
   const dirent64* next() {
@@ -176,7 +179,10 @@ class LocalWalk {
   /// Returns the files below `base` ("" for the working directory, else ending in
   /// '/') that match, unsorted. The directories of one depth are listed on `pool`
   /// when there is one and they are many.
-  std::vector<std::string> run(const std::string& base, ThreadPool* pool) {
+  /// With a `record`, each directory is stamped before it is read (GlobListing).
+  std::vector<std::string> run(const std::string& base, ThreadPool* pool, GlobListing* record) {
+    record_ = record != nullptr;
+    takenAtNs_ = record_ ? nowNs() : 0;
     std::vector<std::string> out;
     std::vector<std::string> level{base};
     for (size_t depth = 0; !level.empty(); ++depth) {
@@ -188,7 +194,15 @@ class LocalWalk {
         for (size_t i = 0; i < level.size(); ++i) listOne(i);
       }
       std::vector<std::string> next;
-      for (Listing& listing : listings) {
+      for (size_t i = 0; i < listings.size(); ++i) {
+        Listing& listing = listings[i];
+        if (record_) {
+          if (listing.stamp) {
+            record->directories.emplace_back(level[i], *listing.stamp);
+          } else {
+            record->reusable = false;
+          }
+        }
         for (std::string& file : listing.files) out.push_back(std::move(file));
         for (std::string& directory : listing.directories) next.push_back(std::move(directory));
       }
@@ -205,6 +219,9 @@ class LocalWalk {
   struct Listing {
     std::vector<std::string> files;        // that match
     std::vector<std::string> directories;  // that may hold matches, ending in '/'
+    /// When recording: the directory's stamp, taken before it was read; absent when
+    /// the listing cannot be vouched for (GlobListing::reusable).
+    std::optional<LocalStamp> stamp;
   };
 
   /// Lists `dir` ("" for the working directory, else ending in '/'), whose entries
@@ -213,6 +230,11 @@ class LocalWalk {
     Listing listing;
     DirectoryEntries entries(dir.empty() ? "." : dir.c_str());
     if (!entries.opened()) return listing;  // a directory that cannot be read is skipped
+    bool vouched = false;
+    if (record_) {
+      listing.stamp = stampOf(entries.fd());
+      vouched = listing.stamp && settled(dir, *listing.stamp, takenAtNs_);
+    }
     while (const dirent64* entry = entries.next()) {
       const std::string_view name = entry->d_name;
       if (name == "." || name == "..") continue;
@@ -222,6 +244,9 @@ class LocalWalk {
       bool directory = entry->d_type == DT_DIR;
       if (entry->d_type == DT_UNKNOWN || entry->d_type == DT_LNK) {
         // A symbolic link counts as the file it points to but is not walked into.
+        // What it points to can change with no change to this directory: no stamp
+        // vouches for this listing.
+        vouched = false;
         struct stat status {};
         if (::lstat(path.c_str(), &status) != 0) continue;
         const bool link = S_ISLNK(status.st_mode);
@@ -236,6 +261,7 @@ class LocalWalk {
         listing.directories.push_back(std::move(path));
       }
     }
+    if (!vouched) listing.stamp.reset();
     return listing;
   }
 
@@ -248,6 +274,8 @@ class LocalWalk {
   }
 
   const std::string& pattern_;
+  bool record_ = false;
+  int64_t takenAtNs_ = 0;
   std::vector<std::string_view> segments_;
   size_t firstDoubleStar_ = std::string_view::npos;
   bool prune_ = true;
@@ -255,9 +283,11 @@ class LocalWalk {
 
 }  // namespace
 
-std::vector<std::string> globLocal(const std::string& pattern, ThreadPool* pool) {
+std::vector<std::string> globLocal(const std::string& pattern, ThreadPool* pool,
+                                   GlobListing* listing) {
   std::vector<std::string> out;
   if (!hasGlob(pattern)) {
+    if (listing != nullptr) listing->reusable = false;
     std::error_code error;
     if (std::filesystem::is_regular_file(pattern, error)) out.push_back(pattern);
     return out;
@@ -268,7 +298,7 @@ std::vector<std::string> globLocal(const std::string& pattern, ThreadPool* pool)
   const std::string base = slash == std::string_view::npos ? "" : std::string(prefix.substr(0, slash + 1));
   const std::string_view rest =
       slash == std::string_view::npos ? std::string_view(pattern) : std::string_view(pattern).substr(slash + 1);
-  out = LocalWalk(pattern, rest).run(base, pool);
+  out = LocalWalk(pattern, rest).run(base, pool, listing);
   std::sort(out.begin(), out.end());
   return out;
 }

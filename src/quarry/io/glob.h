@@ -2,7 +2,10 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "quarry/io/local_stamp.h"
 
 namespace quarry {
 class ThreadPool;
@@ -26,11 +29,24 @@ std::string_view globLiteralPrefix(std::string_view pattern);
 /// Returns whether `path` matches `pattern` in full.
 bool globMatch(std::string_view pattern, std::string_view path);
 
+/// The directories a local glob read, each stamped (local_stamp.h) before it was
+/// read: while every stamp holds, the glob matches the same files. `reusable` is
+/// false when no stamp can vouch for the listing: a directory that could not be
+/// read, a symbolic link or an entry of unknown type in one (what it points to can
+/// change with no change to the directory), a stamp not settled, or a pattern
+/// without wildcards.
+struct GlobListing {
+  std::vector<std::pair<std::string, LocalStamp>> directories;  // "" is the working directory
+  bool reusable = true;
+};
+
 /// Lists the regular files matching a local `pattern`, sorted; a pattern without
 /// wildcards gives itself when that file exists. Directories that cannot be read are
 /// skipped; no match gives an empty list (the caller words that error). With a
 /// `pool`, the directories of one depth are listed in parallel on it (a dataset
 /// partitioned into 1,000 directories is 1,000 listings, each a few system calls).
-std::vector<std::string> globLocal(const std::string& pattern, ThreadPool* pool = nullptr);
+/// With a `listing`, records what the result depends on.
+std::vector<std::string> globLocal(const std::string& pattern, ThreadPool* pool = nullptr,
+                                   GlobListing* listing = nullptr);
 
 }  // namespace quarry::io

@@ -17,6 +17,12 @@
 // Then the same over 3 files larger than the tail read: bytes_read is exactly
 // 3 * kFooterTailReadSize, fewer than the files hold, so no data page is read.
 //
+// Then the 1,000 small files again with a metadata cache (QUARRY_CACHE_DIR; the
+// checks above run with QUARRY_CACHE_DIR=off): the first query reads the 1,000
+// footers and keeps them; the second reads nothing at all (requests == 0,
+// footers.from_metadata_cache == 1000) and answers the same; after one file is
+// rewritten, the third reads that file's footer only, and answers as DuckDB does.
+//
 //   node tests/differential/engine/pushdown_io.mjs QUARRY DIR
 //
 // Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
@@ -52,11 +58,12 @@ function parquetFiles(dir) {
   return out;
 }
 
-/// Runs `quarry query --profile`; returns { rows, profile, ms }.
-function quarryQuery(quarry, query) {
+/// Runs `quarry query --profile` (with QUARRY_CACHE_DIR=`cacheDir`); returns { rows, profile, ms }.
+function quarryQuery(quarry, query, cacheDir = 'off') {
   const started = process.hrtime.bigint();
   const r = spawnSync(quarry, ['query', '--format', 'json', '--profile', query],
-                      { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60_000 });
+                      { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60_000,
+                        env: { ...process.env, QUARRY_CACHE_DIR: cacheDir } });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (r.status !== 0) throw new Error(`quarry failed (${r.status ?? r.signal}): ${r.stderr}`);
   const profileLine = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('{'));
@@ -150,6 +157,38 @@ async function main() {
   const bigDuck = await duckdbResult(connection, `${sql} FROM read_parquet('${largeGlob}')`, T);
   const bigProblems = compareResult(big.rows, bigDuck, { ordered: true, tolerance: {} }, T);
   check(bigProblems.length === 0, `3 large files: result equals DuckDB's${bigProblems.length ? `: ${bigProblems[0]}` : ''}`);
+
+  // The metadata cache keeps only what is older than its one-second margin
+  // (io::kSettleMarginNs): wait until the small files and their directories are.
+  const cacheDir = join(dir, 'cache');
+  const newest = Math.max(...files.map((f) => Math.max(statSync(f).ctimeMs, statSync(dirname(f)).ctimeMs)),
+                          statSync(small).ctimeMs);
+  const wait = newest + 1200 - Date.now();
+  if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+  const filling = quarryQuery(quarry, `FROM "${glob}" | ${stats}`, cacheDir);
+  check(filling.profile.footers?.requests === kFiles && filling.profile.footers?.from_metadata_cache === 0,
+        `metadata cache, first query: ${kFiles} footers read (${filling.profile.footers?.requests})`);
+  const warm = quarryQuery(quarry, `FROM "${glob}" | ${stats}`, cacheDir);
+  const w = warm.profile;
+  process.stdout.write(`  cached profile: ${JSON.stringify({ ...w, operators: undefined })} (${warm.ms.toFixed(1)} ms)\n`);
+  check(w.requests === 0 && w.bytes_read === 0,
+        `metadata cache, second query: nothing read (requests ${w.requests}, bytes_read ${w.bytes_read})`);
+  check(w.footers?.from_metadata_cache === kFiles,
+        `metadata cache, second query: ${kFiles} footers from the cache (${w.footers?.from_metadata_cache})`);
+  check(JSON.stringify(warm.rows) === JSON.stringify(pushed.rows), 'metadata cache: the same answer');
+  const rewritten = join(small, 'p=7', readdirSync(join(small, 'p=7'))[0]);
+  await connection.run(`COPY (SELECT 7777777::BIGINT AS k, 'x' AS v) TO '${rewritten}' (FORMAT parquet)`);
+  const changed = quarryQuery(quarry, `FROM "${glob}" | ${stats}`, cacheDir);
+  const c = changed.profile;
+  check(c.footers?.requests === 1 && c.footers?.from_metadata_cache === kFiles - 1,
+        `metadata cache, one file rewritten: its footer read again, ${kFiles - 1} from the cache ` +
+        `(${c.footers?.requests}, ${c.footers?.from_metadata_cache})`);
+  const changedDuck = await duckdbResult(connection,
+                                         `${sql} FROM read_parquet('${glob}', hive_partitioning = false)`, T);
+  const changedProblems = compareResult(changed.rows, changedDuck, { ordered: true, tolerance: {} }, T);
+  check(changedProblems.length === 0 && JSON.stringify(changed.rows).includes('7777777'),
+        `metadata cache, one file rewritten: result ${JSON.stringify(changed.rows)} equals DuckDB's` +
+        `${changedProblems.length ? `: ${changedProblems[0]}` : ''}`);
 
   connection.closeSync();
   instance.closeSync();

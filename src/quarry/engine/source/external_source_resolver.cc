@@ -1,5 +1,7 @@
 #include "quarry/engine/source/external_source_resolver.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -8,9 +10,11 @@
 #include "quarry/common/error.h"
 #include "quarry/common/thread_pool.h"
 #include "quarry/engine/source/format_reader_registry.h"
+#include "quarry/engine/source/metadata_cache.h"
 #include "quarry/engine/source/type_widening.h"
 #include "quarry/io/file_patterns.h"
 #include "quarry/io/glob.h"
+#include "quarry/io/local_stamp.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::engine {
@@ -43,6 +47,22 @@ const FormatReader* readerOf(const std::string& uri, const ResolveOptions& optio
   throw InvalidArgument(uri + ": neither a Parquet nor an ORC file (no .parquet/.parq/.pq/.orc "
                               "extension, no PAR1 or ORC magic); name the format with "
                               "WITH {\"format\": \"parquet\"}");
+}
+
+/// What names one FROM clause's cache: the working directory (patterns may be
+/// relative), the format option and the patterns, each length-prefixed.
+std::string cacheKey(const std::vector<std::string>& patterns, const ResolveOptions& options) {
+  std::string key;
+  auto add = [&key](const std::string& part) {
+    key += std::to_string(part.size());
+    key += ':';
+    key += part;
+  };
+  char cwd[4096];
+  add(::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "");
+  add(options.format.value_or(""));
+  for (const std::string& pattern : patterns) add(pattern);
+  return key;
 }
 
 std::string describe(const Field& field) {
@@ -138,8 +158,14 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
     return &*own;
   };
   const bool anyGlob = std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) { return io::hasGlob(p); });
-  const std::vector<std::string> uris =
-      io::expandFilePatterns(patterns, anyGlob ? poolOf(localThreads, false) : nullptr);
+  const bool anyLocal = std::any_of(patterns.begin(), patterns.end(),
+                                    [](const std::string& p) { return !io::isRemoteUri(p); });
+  std::optional<MetadataCache> cache;
+  if (!options.metadataCacheDirectory.empty() && anyLocal) {
+    cache.emplace(options.metadataCacheDirectory, cacheKey(patterns, options));
+  }
+  const std::vector<std::string> uris = io::expandFilePatterns(
+      patterns, anyGlob ? poolOf(localThreads, false) : nullptr, cache ? &*cache : nullptr);
   ResolvedSource out;
   out.files.resize(uris.size());
   // A remote footer read waits on a round trip, not on a core: as many in flight as
@@ -151,6 +177,26 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   auto readFooter = [&](size_t i) {
     ResolvedFile& file = out.files[i];
     file.uri = uris[i];
+    if (cache && !io::isRemoteUri(file.uri)) {
+      // Stamped before the footer is read: a change after the stamp shows in the next one.
+      const int64_t takenAtNs = io::nowNs();
+      if (const std::optional<io::LocalStamp> stamp = io::stampOf(file.uri)) {
+        if (std::optional<MetadataCache::Recalled> recalled = cache->recallFile(file.uri, *stamp)) {
+          // The clause's format option is part of the cache's key: the format recorded is
+          // the one readerOf chose.
+          file.reader = FormatReaderRegistry::instance().findByName(recalled->format);
+          if (file.reader != nullptr) {
+            file.metadata = std::move(recalled->metadata);
+            file.metadata.fromMetadataCache = true;
+            return;
+          }
+        }
+        file.reader = readerOf(file.uri, options);
+        file.metadata = file.reader->metadata(file.uri);
+        cache->record(file.uri, *stamp, takenAtNs, file.reader->name(), file.metadata);
+        return;
+      }
+    }
     file.reader = readerOf(file.uri, options);
     file.metadata = file.reader->metadata(file.uri);
   };
@@ -160,6 +206,7 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
     for (size_t i = 0; i < uris.size(); ++i) readFooter(i);
   }
   out.schema = reconcile(out.files, options.schemaResolution);
+  if (cache) cache->save(uris);
   return out;
 }
 

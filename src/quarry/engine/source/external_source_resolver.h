@@ -40,6 +40,9 @@ struct ResolveOptions {
   std::optional<std::string> format;             // "parquet"/"orc"; else by extension, then magic
   SchemaResolution schemaResolution = SchemaResolution::kFirstFileWins;  // parse/ast.h enum
   int threads = 2;                               // footer reads in parallel
+  /// Where MetadataCache keeps what resolving learns from local files, for the
+  /// next query with the same FROM clause; empty: no cache.
+  std::string metadataCacheDirectory;
 };
 
 /// Footer reads in flight at once when a source is remote (each waits on a round

@@ -45,6 +45,7 @@ struct SourceMetadata {
   std::vector<FileSplit> splits;                // FileSplitProvider's splits of the file
   uint64_t bytesRead = 0;                       // what reading the footer read from storage, and in
   uint64_t requests = 0;                        // how many requests (0 when the footer was cached)
+  bool fromMetadataCache = false;               // recalled from disk (MetadataCache), not read
 };
 
 struct ReadRequest {

@@ -10,11 +10,14 @@
 namespace quarry::engine {
 namespace {
 
-/// The URI's path without a query string or fragment, lower-cased.
-std::string lowerPath(std::string_view uri) {
+/// The end of the URI's path (without a query string or fragment), lower-cased:
+/// what an extension is matched against.
+std::string lowerPathEnd(std::string_view uri) {
   if (uri.starts_with("http://") || uri.starts_with("https://")) {
     uri = uri.substr(0, uri.find_first_of("?#"));
   }
+  // Only the end can hold an extension (".parquet" is the longest).
+  if (uri.size() > 8) uri = uri.substr(uri.size() - 8);
   std::string out(uri);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -45,7 +48,7 @@ const FormatReader* FormatReaderRegistry::findByName(std::string_view name) cons
 }
 
 const FormatReader* FormatReaderRegistry::findByExtension(std::string_view uri) const {
-  const std::string path = lowerPath(uri);
+  const std::string path = lowerPathEnd(uri);
   for (const char* extension : {".parquet", ".parq", ".pq"}) {
     if (path.ends_with(extension)) return findByName("parquet");
   }

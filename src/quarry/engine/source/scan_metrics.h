@@ -18,6 +18,7 @@ struct ScanMetrics {
   std::atomic<uint64_t> bytesRead{0}, requests{0}, rowsDecoded{0};
   // The part of bytesRead and requests spent on footers (schema resolution's reads).
   std::atomic<uint64_t> footerBytesRead{0}, footerRequests{0};
+  std::atomic<uint64_t> footersFromCache{0};  // metadata recalled from the metadata cache
 };
 
 /// Adds to a ScanMetrics what one storage object read since the last call: a

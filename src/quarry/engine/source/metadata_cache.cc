@@ -1,0 +1,431 @@
+#include "quarry/engine/source/metadata_cache.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_set>
+
+#include "quarry/common/error.h"
+#include "quarry/common/thread_pool.h"
+#include "quarry/engine/source/byte_codec.h"
+#include "quarry/engine/source/file_split.h"
+
+namespace quarry::engine {
+namespace {
+
+constexpr char kMagic[8] = {'Q', 'U', 'A', 'R', 'R', 'Y', 'M', 'C'};
+constexpr uint64_t kVersion = 1;
+constexpr size_t kHeaderBytes = sizeof kMagic + 3 * 8;  // magic, version, length, checksum
+/// Larger caches are not written (nor read).
+constexpr uint64_t kMaxBytes = uint64_t{1} << 30;
+/// Below this many directories to stamp, threads cost more than they save.
+constexpr size_t kParallelStamps = 16;
+
+void writeStamp(ByteWriter& w, const io::LocalStamp& s) {
+  w.u64(s.device);
+  w.u64(s.inode);
+  w.u64(s.size);
+  w.i64(s.modifiedNs);
+  w.i64(s.changedNs);
+  w.u64(s.mode);
+}
+
+io::LocalStamp readStamp(ByteReader& r) {
+  io::LocalStamp s;
+  s.device = r.u64("device");
+  s.inode = r.u64("inode");
+  s.size = r.u64("size");
+  s.modifiedNs = r.i64("modification time");
+  s.changedNs = r.i64("change time");
+  const uint64_t mode = r.u64("mode");
+  if (mode > UINT32_MAX) r.fail("mode " + std::to_string(mode) + " out of range");
+  s.mode = static_cast<uint32_t>(mode);
+  return s;
+}
+
+void writeMetadata(ByteWriter& w, const SourceMetadata& m) {
+  w.u64(m.schema.size());
+  for (const Field& field : m.schema) {
+    w.str(field.name);
+    w.u8(static_cast<uint8_t>(field.type.kind));
+    w.i64(field.type.precision);
+    w.i64(field.type.scale);
+    w.u8(static_cast<uint8_t>(field.type.unit));
+    w.u8(field.type.utcAdjusted ? 1 : 0);
+    w.u8(static_cast<uint8_t>(field.type.elementKind));
+  }
+  w.u64(m.unreadColumns.size());
+  for (const UnreadColumn& column : m.unreadColumns) {
+    w.str(column.name);
+    w.str(column.what);
+  }
+  w.u8(m.statistics ? 1 : 0);
+  if (m.statistics) w.statistics(*m.statistics);
+  w.u64(m.fileSize);
+  w.u64(m.splits.size());
+  for (const FileSplit& split : m.splits) {
+    // A split whose statistics are the file's (one row group) shares them again.
+    const bool shares = split.statistics != nullptr && split.statistics == m.statistics;
+    w.u8(shares ? 1 : 0);
+    if (shares) {
+      FileSplit bare = split;
+      bare.statistics = nullptr;
+      w.bytes(serialize(bare));
+    } else {
+      w.bytes(serialize(split));
+    }
+  }
+}
+
+TypeKind readKind(ByteReader& r, const char* field) {
+  const uint8_t kind = r.u8(field);
+  if (kind > static_cast<uint8_t>(TypeKind::kList)) {
+    r.fail(std::string("unknown ") + field + " " + std::to_string(kind));
+  }
+  return static_cast<TypeKind>(kind);
+}
+
+SourceMetadata readMetadata(ByteReader& r) {
+  SourceMetadata m;
+  const uint64_t fields = r.count("column count", 8 + 1 + 16 + 3);
+  m.schema.reserve(fields);
+  for (uint64_t i = 0; i < fields; ++i) {
+    Field field;
+    field.name = r.str("column name");
+    field.type.kind = readKind(r, "type kind");
+    const int64_t precision = r.i64("precision");
+    const int64_t scale = r.i64("scale");
+    if (precision < 0 || precision > 38 || scale < 0 || scale > 38) {
+      r.fail("column '" + field.name + "' has decimal precision " + std::to_string(precision) +
+             " and scale " + std::to_string(scale));
+    }
+    field.type.precision = static_cast<int32_t>(precision);
+    field.type.scale = static_cast<int32_t>(scale);
+    const uint8_t unit = r.u8("time unit");
+    if (unit > static_cast<uint8_t>(TimeUnit::kNanos))
+      r.fail("unknown time unit " + std::to_string(unit));
+    field.type.unit = static_cast<TimeUnit>(unit);
+    field.type.utcAdjusted = r.flag("UTC flag");
+    field.type.elementKind = readKind(r, "element kind");
+    if (field.type.elementKind == TypeKind::kList)
+      r.fail("column '" + field.name + "' nests lists");
+    m.schema.push_back(std::move(field));
+  }
+  const uint64_t unread = r.count("unread column count", 16);
+  for (uint64_t i = 0; i < unread; ++i) {
+    UnreadColumn column;
+    column.name = r.str("unread column name");
+    column.what = r.str("unread column type");
+    m.unreadColumns.push_back(std::move(column));
+  }
+  if (r.flag("statistics flag"))
+    m.statistics = std::make_shared<const SourceStatistics>(r.statistics());
+  m.fileSize = r.u64("file size");
+  const uint64_t splits = r.count("split count", 9);
+  m.splits.reserve(splits);
+  for (uint64_t i = 0; i < splits; ++i) {
+    const bool shares = r.flag("shared statistics flag");
+    if (shares && m.statistics == nullptr) r.fail("a split shares statistics the file lacks");
+    FileSplit split = deserializeFileSplit(r.bytes("split"));
+    if (shares) {
+      if (split.statistics != nullptr) r.fail("a split sharing the file's statistics has its own");
+      split.statistics = m.statistics;
+    }
+    m.splits.push_back(std::move(split));
+  }
+  return m;
+}
+
+std::string hexHash(const std::string& text) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(XXH64(text.data(), text.size(), 0)));
+  return hex;
+}
+
+std::optional<RawVector<uint8_t>> readWhole(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<RawVector<uint8_t>> out;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size >= 0 && static_cast<uint64_t>(st.st_size) <= kMaxBytes) {
+    RawVector<uint8_t> bytes(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    if (done == bytes.size()) out = std::move(bytes);
+  }
+  ::close(fd);
+  return out;
+}
+
+bool writeWhole(int fd, std::span<const uint8_t> bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+/// Creates `directory` and its parents (mode 0700 for those it creates).
+bool makeDirectories(const std::string& directory) {
+  for (size_t slash = directory.find('/', 1);; slash = directory.find('/', slash + 1)) {
+    const std::string part = directory.substr(0, slash);
+    if (!part.empty() && ::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    if (slash == std::string::npos) return true;
+  }
+}
+
+/// Removes the least recently written caches beyond `keep`.
+void evict(const std::string& directory, size_t keep) {
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) return;
+  std::vector<std::pair<int64_t, std::string>> caches;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (!name.ends_with(".qmc")) continue;
+    const std::string path = directory + "/" + std::string(name);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) continue;
+    caches.emplace_back(
+        static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec, path);
+  }
+  ::closedir(dir);
+  if (caches.size() <= keep) return;
+  std::sort(caches.begin(), caches.end());
+  for (size_t i = 0; i + keep < caches.size(); ++i) ::unlink(caches[i].second.c_str());
+}
+
+}  // namespace
+
+std::vector<uint8_t> MetadataCache::encode(const Contents& contents) {
+  ByteWriter payload;
+  payload.str(contents.key);
+  payload.u64(contents.listings.size());
+  for (const auto& [pattern, listing] : contents.listings) {
+    payload.str(pattern);
+    payload.u64(listing.directories.size());
+    for (const auto& [directory, stamp] : listing.directories) {
+      payload.str(directory);
+      writeStamp(payload, stamp);
+    }
+    payload.u64(listing.matches.size());
+    for (const std::string& match : listing.matches) payload.str(match);
+  }
+  payload.u64(contents.files.size());
+  for (const auto& [uri, file] : contents.files) {
+    payload.str(uri);
+    writeStamp(payload, file.stamp);
+    payload.str(file.format);
+    payload.bytes(file.metadata);
+  }
+  return frame(payload.buffer());
+}
+
+std::vector<uint8_t> MetadataCache::frame(std::span<const uint8_t> payload) {
+  ByteWriter out;
+  for (char c : kMagic) out.u8(static_cast<uint8_t>(c));
+  out.u64(kVersion);
+  out.u64(payload.size());
+  out.u64(XXH64(payload.data(), payload.size(), 0));
+  std::vector<uint8_t> bytes = out.take();
+  bytes.insert(bytes.end(), payload.begin(), payload.end());
+  return bytes;
+}
+
+MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes) {
+  ByteReader header(bytes, "metadata cache");
+  header.need(kHeaderBytes, "header");
+  if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    header.fail("not a quarry metadata cache");
+  for (size_t i = 0; i < sizeof kMagic; ++i) header.u8("magic");
+  const uint64_t version = header.u64("version");
+  if (version != kVersion) header.fail("unknown version " + std::to_string(version));
+  const uint64_t length = header.u64("length");
+  const uint64_t checksum = header.u64("checksum");
+  if (length != header.remaining()) {
+    header.fail("length " + std::to_string(length) + " is not the " +
+                std::to_string(header.remaining()) + " bytes that follow");
+  }
+  const std::span<const uint8_t> body = bytes.subspan(kHeaderBytes);
+  if (XXH64(body.data(), body.size(), 0) != checksum) header.fail("checksum mismatch");
+  ByteReader r(body, "metadata cache");
+  Contents contents;
+  contents.key = r.str("key");
+  const uint64_t listings = r.count("listing count", 24);
+  contents.listings.reserve(listings);
+  for (uint64_t i = 0; i < listings; ++i) {
+    std::string pattern = r.str("pattern");
+    Listing listing;
+    const uint64_t directories = r.count("directory count", 8 + 48);
+    listing.directories.reserve(directories);
+    for (uint64_t d = 0; d < directories; ++d) {
+      std::string directory = r.str("directory");
+      listing.directories.emplace_back(std::move(directory), readStamp(r));
+    }
+    const uint64_t matches = r.count("match count", 8);
+    listing.matches.reserve(matches);
+    for (uint64_t m = 0; m < matches; ++m) listing.matches.push_back(r.str("match"));
+    if (!contents.listings.emplace(std::move(pattern), std::move(listing)).second) {
+      r.fail("duplicate pattern");
+    }
+  }
+  const uint64_t files = r.count("file count", 8 + 48 + 8 + 8);
+  contents.files.reserve(files);
+  for (uint64_t i = 0; i < files; ++i) {
+    std::string uri = r.str("uri");
+    FileEntry file;
+    file.stamp = readStamp(r);
+    file.format = r.str("format");
+    file.metadata = r.bytes("metadata");
+    if (!contents.files.emplace(std::move(uri), std::move(file)).second) r.fail("duplicate file");
+  }
+  if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes");
+  return contents;
+}
+
+std::vector<uint8_t> MetadataCache::encodeMetadata(const SourceMetadata& metadata) {
+  ByteWriter w;
+  writeMetadata(w, metadata);
+  return w.take();
+}
+
+SourceMetadata MetadataCache::decodeMetadata(std::span<const uint8_t> bytes) {
+  ByteReader r(bytes, "metadata cache: file metadata");
+  SourceMetadata metadata = readMetadata(r);
+  if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes");
+  return metadata;
+}
+
+MetadataCache::MetadataCache(std::string directory, std::string key)
+    : directory_(std::move(directory)), path_(directory_ + "/" + hexHash(key) + ".qmc") {
+  contents_.key = std::move(key);
+  if (std::optional<RawVector<uint8_t>> bytes = readWhole(path_)) {
+    loaded_ = std::move(*bytes);
+    try {
+      Contents loaded = decode(loaded_);
+      if (loaded.key == contents_.key) contents_ = std::move(loaded);
+    } catch (const Error&) {
+      changed_ = true;  // rewritten whole by save()
+    }
+  }
+}
+
+std::optional<std::vector<std::string>> MetadataCache::recall(const std::string& pattern,
+                                                              ThreadPool* pool) {
+  std::lock_guard lock(mutex_);
+  auto it = contents_.listings.find(pattern);
+  if (it == contents_.listings.end()) return std::nullopt;
+  const Listing& listing = it->second;
+  std::atomic<bool> same{true};
+  auto check = [&](size_t i) {
+    if (!same.load(std::memory_order_relaxed)) return;
+    const auto& [directory, stamp] = listing.directories[i];
+    const std::optional<io::LocalStamp> now = io::stampOf(directory.empty() ? "." : directory);
+    if (!now || !(*now == stamp)) same.store(false, std::memory_order_relaxed);
+  };
+  if (pool != nullptr && pool->size() > 1 && listing.directories.size() >= kParallelStamps) {
+    pool->parallelFor(listing.directories.size(), check);
+  } else {
+    for (size_t i = 0; i < listing.directories.size(); ++i) check(i);
+  }
+  if (!same.load()) {
+    contents_.listings.erase(it);
+    changed_ = true;
+    return std::nullopt;
+  }
+  return listing.matches;
+}
+
+void MetadataCache::remember(const std::string& pattern, const io::GlobListing& listing,
+                             const std::vector<std::string>& matches) {
+  if (!listing.reusable || matches.empty()) return;
+  std::lock_guard lock(mutex_);
+  contents_.listings[pattern] = Listing{listing.directories, matches};
+  changed_ = true;
+}
+
+std::optional<MetadataCache::Recalled> MetadataCache::recallFile(
+    const std::string& uri, const io::LocalStamp& stamp) const {
+  // contents_ changes only in recall (before any file is looked up) and save (after).
+  auto it = contents_.files.find(uri);
+  if (it == contents_.files.end() || !(it->second.stamp == stamp)) return std::nullopt;
+  try {
+    return Recalled{it->second.format, decodeMetadata(it->second.metadata)};
+  } catch (const Error&) {
+    return std::nullopt;  // read from the file, and recorded again
+  }
+}
+
+void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,
+                           const std::string& format, const SourceMetadata& metadata) {
+  if (!io::isRegularFile(stamp) || metadata.fileSize != stamp.size ||
+      !io::settled(uri, stamp, takenAtNs)) {
+    return;
+  }
+  FileEntry entry{stamp, format, {}, encodeMetadata(metadata)};
+  entry.metadata = entry.owned;
+  std::lock_guard lock(mutex_);
+  recorded_.emplace_back(uri, std::move(entry));
+}
+
+void MetadataCache::save(const std::vector<std::string>& uris) {
+  std::lock_guard lock(mutex_);
+  for (auto& [uri, entry] : recorded_) contents_.files.insert_or_assign(uri, std::move(entry));
+  changed_ = changed_ || !recorded_.empty();
+  recorded_.clear();
+  // Files this clause no longer resolves to are left out.
+  if (contents_.files.size() > uris.size()) {
+    const std::unordered_set<std::string> kept(uris.begin(), uris.end());
+    changed_ = std::erase_if(contents_.files,
+                             [&](const auto& file) { return !kept.contains(file.first); }) > 0 ||
+               changed_;
+  }
+  if (!changed_) return;
+  const std::vector<uint8_t> bytes = encode(contents_);
+  if (bytes.size() > kMaxBytes || !makeDirectories(directory_)) return;
+  std::string temporary = directory_ + "/.qmc-XXXXXX";
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) return;
+  const bool written = writeWhole(fd, bytes);
+  ::close(fd);
+  if (!written || ::rename(temporary.c_str(), path_.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+    return;
+  }
+  changed_ = false;
+  evict(directory_, kMaxFiles);
+}
+
+std::string defaultMetadataCacheDirectory() {
+  std::string base;
+  if (const char* dir = std::getenv("QUARRY_CACHE_DIR")) {
+    base = dir;
+    if (base == "off") return {};
+  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && xdg[0] == '/') {
+    base = std::string(xdg) + "/quarry";
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
+    base = std::string(home) + "/.cache/quarry";
+  }
+  if (base.empty()) return {};
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  return base + "/metadata";
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "quarry/common/raw_vector.h"
+#include "quarry/engine/source/format_reader.h"
+#include "quarry/io/file_patterns.h"
+#include "quarry/io/local_stamp.h"
+
+/// What resolving a FROM clause learnt from local files, kept on disk for the next
+/// query with the same clause: the files each glob matched, with the stamps of the
+/// directories it read, and each file's SourceMetadata (schema, statistics,
+/// splits: everything the footer read gave), with the file's stamp.
+///
+/// Nothing is reused unless a fresh look proves it unchanged: a listing only while
+/// every directory it read has its recorded stamp, a file's metadata only while
+/// the file has its recorded stamp (io::LocalStamp: device, inode, size,
+/// modification and change times). Only settled stamps are recorded (a file
+/// written less than a second before is read again next time). Remote files are
+/// never cached: their footers are read as before.
+///
+/// One file per clause, `<directory>/<hash of key>.qmc`, holding the key, written
+/// whole to a temporary file and renamed into place (concurrent queries each leave
+/// a complete file; the last rename wins). A file that is missing, unreadable,
+/// for another key, of another version, or corrupt (its checksum or any field)
+/// is an empty cache: the clause is resolved from the files and the cache rewritten.
+/// At most kMaxFiles clauses are kept; saving evicts the least recently written.
+namespace quarry::engine {
+
+class MetadataCache : public io::ListingMemory {
+ public:
+  /// Clauses kept in one directory.
+  static constexpr size_t kMaxFiles = 256;
+
+  /// The cache of the clause `key` (its patterns, format option and working
+  /// directory) under `directory`, loaded now; never throws.
+  MetadataCache(std::string directory, std::string key);
+
+  // io::ListingMemory
+  std::optional<std::vector<std::string>> recall(const std::string& pattern,
+                                                 ThreadPool* pool) override;
+  void remember(const std::string& pattern, const io::GlobListing& listing,
+                const std::vector<std::string>& matches) override;
+
+  struct Recalled {
+    std::string format;  // "parquet", "orc"
+    SourceMetadata metadata;
+  };
+  /// What was recorded for `uri` when `stamp` (taken just now) is the stamp
+  /// recorded with it. Safe from several threads at once, as is record().
+  std::optional<Recalled> recallFile(const std::string& uri, const io::LocalStamp& stamp) const;
+  /// Keeps `metadata` of `uri` read in `format` after `stamp` was taken at `takenAtNs`,
+  /// when the stamp is settled.
+  void record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,
+              const std::string& format, const SourceMetadata& metadata);
+
+  /// Writes the cache back when anything new was learnt, keeping the files of
+  /// `uris` (what the clause resolved to) only; errors are ignored (a cache that
+  /// cannot be written is a cache that does not help).
+  void save(const std::vector<std::string>& uris);
+
+  /// The file this clause's cache lives in.
+  const std::string& path() const { return path_; }
+
+  /// The file's contents. A file's metadata stays encoded until a query asks for
+  /// it (decodeMetadata), so that loading a cache of many files costs little.
+  struct Listing {
+    std::vector<std::pair<std::string, io::LocalStamp>> directories;
+    std::vector<std::string> matches;
+  };
+  struct FileEntry {
+    io::LocalStamp stamp;
+    std::string format;
+    std::span<const uint8_t> metadata;  // encodeMetadata's bytes, in `owned` or the loaded file
+    std::vector<uint8_t> owned;
+  };
+  struct Contents {
+    std::string key;
+    std::unordered_map<std::string, Listing> listings;  // by pattern
+    std::unordered_map<std::string, FileEntry> files;   // by uri
+  };
+  /// The file's bytes, and back (tests, the fuzzer). decode's entries point into
+  /// `bytes`. Both decoders throw CorruptFile naming the field for anything they
+  /// do not accept: a wrong magic, version, length or checksum, a truncated or
+  /// out-of-range field, a duplicate pattern, file or column, trailing bytes.
+  static std::vector<uint8_t> encode(const Contents& contents);
+  /// A cache file around an encoded `payload`: magic, version, length, checksum.
+  static std::vector<uint8_t> frame(std::span<const uint8_t> payload);
+  static Contents decode(std::span<const uint8_t> bytes);
+  static std::vector<uint8_t> encodeMetadata(const SourceMetadata& metadata);
+  static SourceMetadata decodeMetadata(std::span<const uint8_t> bytes);
+
+ private:
+  std::string directory_;
+  std::string path_;
+  RawVector<uint8_t> loaded_;  // the file as read; contents_' entries point into it
+  Contents contents_;
+  mutable std::mutex mutex_;
+  std::vector<std::pair<std::string, FileEntry>> recorded_;  // by record(), merged by save()
+  bool changed_ = false;
+};
+
+/// Where the CLI keeps the cache: $QUARRY_CACHE_DIR when set ("" or "off": no
+/// cache), else $XDG_CACHE_HOME/quarry, else $HOME/.cache/quarry; with
+/// "/metadata" appended. Empty when there is none.
+std::string defaultMetadataCacheDirectory();
+
+}  // namespace quarry::engine

@@ -1,0 +1,321 @@
+// MetadataCache (engine/source/metadata_cache.h): its file's encoding, and the
+// resolver reusing listings and footers only while the files and directories
+// keep their stamps. Fixtures: tests/fixtures/engine_source (schema_a and
+// schema_a2 are both 533 bytes: id 1 and id 2; schema_d: id 5).
+#include "quarry/engine/source/metadata_cache.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/source/external_source_resolver.h"
+#include "tests/engine/source/source_test_support.h"
+
+namespace quarry::engine {
+namespace {
+
+using testing::fixture;
+
+SourceMetadata sampleMetadata() {
+  SourceMetadata m;
+  m.schema = {{"id", DataType::int64()},
+              {"amount", DataType::decimal(12, 4)},
+              {"ts", DataType::timestamp(TimeUnit::kNanos, false)},
+              {"tags", DataType::list(DataType::string())}};
+  m.unreadColumns = {{"m", "a MAP"}};
+  auto statistics = std::make_shared<SourceStatistics>();
+  statistics->rowCount = 10;
+  statistics->columns["id"] = ColumnStatistics{0, int64_t{-3}, int64_t{99}};
+  statistics->columns["ts"] = ColumnStatistics{2, Instant{5, 7}, Instant{9, 0}};
+  statistics->columns["amount"] = ColumnStatistics{std::nullopt, std::nullopt, 1.5};
+  m.statistics = statistics;
+  m.fileSize = 4096;
+  FileSplit whole;
+  whole.uri = "/data/x.parquet";
+  whole.format = "parquet";
+  whole.start = 4;
+  whole.length = 4000;
+  whole.units = 1;
+  whole.fileSize = 4096;
+  whole.fileVersion = "mtime:123";
+  whole.statistics = statistics;
+  FileSplit own = whole;
+  own.statistics = std::make_shared<SourceStatistics>(SourceStatistics{3, {}});
+  own.rows = {{0, 2}, {5, 6}};
+  FileSplit none = whole;
+  none.statistics = nullptr;
+  m.splits = {whole, own, none};
+  return m;
+}
+
+TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
+  const SourceMetadata m = sampleMetadata();
+  const std::vector<uint8_t> metadataBytes = MetadataCache::encodeMetadata(m);
+  const SourceMetadata back = MetadataCache::decodeMetadata(metadataBytes);
+  EXPECT_EQ(back.schema, m.schema);
+  ASSERT_EQ(back.unreadColumns.size(), 1u);
+  EXPECT_EQ(back.unreadColumns[0].what, "a MAP");
+  ASSERT_TRUE(back.statistics);
+  EXPECT_EQ(*back.statistics, *m.statistics);
+  EXPECT_EQ(back.fileSize, 4096u);
+  EXPECT_EQ(back.splits, m.splits);
+  // A split whose statistics are the file's shares them again after decoding.
+  EXPECT_EQ(back.splits[0].statistics, back.statistics);
+
+  MetadataCache::Contents contents;
+  contents.key = "the key";
+  io::LocalStamp directory{1, 2, 4096, 10, 11, 040755};
+  contents.listings["data/*.parquet"] = {{{"data/", directory}}, {"data/x.parquet"}};
+  MetadataCache::FileEntry file{{1, 3, 4096, 12, 13, 0100644}, "parquet", metadataBytes, {}};
+  contents.files.emplace("data/x.parquet", file);
+  const std::vector<uint8_t> bytes = MetadataCache::encode(contents);
+  const MetadataCache::Contents decoded = MetadataCache::decode(bytes);
+  EXPECT_EQ(decoded.key, "the key");
+  ASSERT_EQ(decoded.listings.count("data/*.parquet"), 1u);
+  EXPECT_EQ(decoded.listings.at("data/*.parquet").directories,
+            contents.listings["data/*.parquet"].directories);
+  EXPECT_EQ(decoded.listings.at("data/*.parquet").matches,
+            std::vector<std::string>{"data/x.parquet"});
+  ASSERT_EQ(decoded.files.count("data/x.parquet"), 1u);
+  const MetadataCache::FileEntry& entry = decoded.files.at("data/x.parquet");
+  EXPECT_EQ(entry.stamp, file.stamp);
+  EXPECT_EQ(entry.format, "parquet");
+  EXPECT_TRUE(std::equal(entry.metadata.begin(), entry.metadata.end(), metadataBytes.begin(),
+                         metadataBytes.end()));
+}
+
+std::string corruptionOf(std::span<const uint8_t> bytes) {
+  try {
+    MetadataCache::decode(bytes);
+  } catch (const CorruptFile& e) {
+    return e.what();
+  }
+  return "(decoded)";
+}
+
+// decode "throw[s] CorruptFile naming the field for anything [it does] not accept:
+// a wrong magic, version, length or checksum, a truncated or out-of-range field, a
+// duplicate pattern, file or column, trailing bytes."
+TEST(MetadataCacheFile, RefusesBytesItDidNotWrite) {
+  MetadataCache::Contents contents;
+  contents.key = "k";
+  contents.files.emplace("a.parquet", MetadataCache::FileEntry{{}, "parquet", {}, {}});
+  const std::vector<uint8_t> good = MetadataCache::encode(contents);
+  EXPECT_NO_THROW(MetadataCache::decode(good));
+
+  std::vector<uint8_t> bad = good;
+  bad[0] = 'X';
+  EXPECT_NE(corruptionOf(bad).find("not a quarry metadata cache"), std::string::npos);
+  bad = good;
+  bad[8] = 9;
+  EXPECT_NE(corruptionOf(bad).find("unknown version 9"), std::string::npos);
+  bad = good;
+  bad.pop_back();
+  EXPECT_NE(corruptionOf(bad).find("length"), std::string::npos);
+  bad = good;
+  bad.back() ^= 1;
+  EXPECT_NE(corruptionOf(bad).find("checksum mismatch"), std::string::npos);
+  EXPECT_NE(corruptionOf(std::span<const uint8_t>(good).first(10)).find("truncated header"),
+            std::string::npos);
+
+  // Past a valid header: the payload's own fields.
+  std::vector<uint8_t> payload(good.begin() + 32, good.end());
+  payload.push_back(0);
+  EXPECT_NE(corruptionOf(MetadataCache::frame(payload)).find("1 trailing bytes"),
+            std::string::npos);
+  payload.pop_back();
+  payload.resize(payload.size() - 3);
+  EXPECT_NE(corruptionOf(MetadataCache::frame(payload)).find("metadata cache: truncated"),
+            std::string::npos);
+  std::vector<uint8_t> huge(good.begin() + 32, good.begin() + 32 + 8 + 1);  // the key "k"
+  for (int i = 0; i < 8; ++i) huge.push_back(0xff);  // a listing count no file could hold
+  EXPECT_NE(corruptionOf(MetadataCache::frame(huge)).find("listing count"), std::string::npos);
+
+  std::vector<uint8_t> metadata = MetadataCache::encodeMetadata(sampleMetadata());
+  metadata[8 + 8 + 2] = 200;  // the first column's type kind
+  try {
+    MetadataCache::decodeMetadata(metadata);
+    ADD_FAILURE() << "decoded an unknown type kind";
+  } catch (const CorruptFile& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown type kind 200"), std::string::npos) << e.what();
+  }
+}
+
+/// Files under a temporary directory, settled (older than the stamps' margin)
+/// before each test's first query, and a cache directory of their own.
+class MetadataCacheTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = std::filesystem::temp_directory_path() /
+            ("quarry-metadata-cache-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root_);
+    copy("schema_a.parquet", "data/p=1/x.parquet");
+    copy("schema_a2.parquet", "data/p=2/x.parquet");
+    copy("schema_a.parquet", "blobs/first");  // no extension: the format comes from the magic
+    settle();
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(root_); }
+
+  static void copy(const std::string& fixtureName, const std::string& to) {
+    std::filesystem::create_directories((root_ / to).parent_path());
+    std::filesystem::copy_file(fixture(fixtureName), root_ / to,
+                               std::filesystem::copy_options::overwrite_existing);
+  }
+  static void settle() {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(io::kSettleMarginNs) +
+                                std::chrono::milliseconds(100));
+  }
+  static std::string at(const std::string& relative) { return (root_ / relative).generic_string(); }
+
+  ResolvedSource resolve(const std::string& pattern) {
+    ResolveOptions options;
+    options.metadataCacheDirectory =
+        at("cache/" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    return ExternalSourceResolver::resolve({pattern}, options);
+  }
+  static std::vector<bool> fromCache(const ResolvedSource& source) {
+    std::vector<bool> out;
+    for (const ResolvedFile& file : source.files) out.push_back(file.metadata.fromMetadataCache);
+    return out;
+  }
+  static int64_t maxId(const ResolvedFile& file) {
+    return std::get<int64_t>(*file.metadata.statistics->find("id")->max);
+  }
+  std::vector<std::filesystem::path> cacheFiles() {
+    std::vector<std::filesystem::path> out;
+    const auto dir =
+        root_ / "cache" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    if (!std::filesystem::exists(dir)) return out;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) out.push_back(entry.path());
+    return out;
+  }
+
+  static std::filesystem::path root_;
+};
+
+std::filesystem::path MetadataCacheTest::root_;
+
+// "Nothing is reused unless a fresh look proves it unchanged": the second query
+// takes every footer from the cache, equal to what the files gave; a file
+// rewritten in place (same size, same inode) is read again, as are a directory
+// given a new file and one that lost a file.
+TEST_F(MetadataCacheTest, ReusesFootersAndListingsOnlyWhileNothingChanged) {
+  const std::string pattern = at("data/*/*.parquet");
+  const ResolvedSource first = resolve(pattern);
+  ASSERT_EQ(first.files.size(), 2u);
+  EXPECT_EQ(fromCache(first), (std::vector<bool>{false, false}));
+  EXPECT_GT(first.files[0].metadata.requests, 0u);
+  ASSERT_EQ(cacheFiles().size(), 1u);
+  EXPECT_EQ(cacheFiles()[0].extension(), ".qmc");
+
+  const ResolvedSource second = resolve(pattern);
+  ASSERT_EQ(second.files.size(), 2u);
+  EXPECT_EQ(fromCache(second), (std::vector<bool>{true, true}));
+  EXPECT_EQ(second.schema, first.schema);
+  for (size_t i = 0; i < 2; ++i) {
+    const SourceMetadata& a = first.files[i].metadata;
+    const SourceMetadata& b = second.files[i].metadata;
+    EXPECT_EQ(second.files[i].uri, first.files[i].uri);
+    EXPECT_EQ(second.files[i].reader->name(), "parquet");
+    EXPECT_EQ(b.requests, 0u);
+    EXPECT_EQ(b.bytesRead, 0u);
+    EXPECT_EQ(b.schema, a.schema);
+    EXPECT_EQ(b.fileSize, a.fileSize);
+    EXPECT_EQ(*b.statistics, *a.statistics);
+    EXPECT_EQ(b.splits, a.splits);
+  }
+  EXPECT_EQ(maxId(second.files[0]), 1);
+
+  // Rewritten in place with other rows of the same size: the times tell.
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  {
+    std::ifstream in(fixture("schema_a2.parquet"), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream out(at("data/p=1/x.parquet"), std::ios::binary | std::ios::in | std::ios::out);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const ResolvedSource rewritten = resolve(pattern);
+  EXPECT_EQ(fromCache(rewritten), (std::vector<bool>{false, true}));
+  EXPECT_EQ(maxId(rewritten.files[0]), 2);
+  // Changed less than the margin ago: not recorded, read again next time.
+  EXPECT_EQ(fromCache(resolve(pattern)), (std::vector<bool>{false, true}));
+
+  copy("schema_d.parquet", "data/p=3/x.parquet");
+  const ResolvedSource added = resolve(pattern);
+  ASSERT_EQ(added.files.size(), 3u);
+  EXPECT_EQ(added.files[2].uri, at("data/p=3/x.parquet"));
+  EXPECT_EQ(maxId(added.files[2]), 5);
+
+  std::filesystem::remove(root_ / "data/p=2/x.parquet");
+  const ResolvedSource removed = resolve(pattern);
+  ASSERT_EQ(removed.files.size(), 2u);
+  EXPECT_EQ(removed.files[1].uri, at("data/p=3/x.parquet"));
+}
+
+// "A file that is ... corrupt (its checksum or any field) is an empty cache: the
+// clause is resolved from the files and the cache rewritten."
+TEST_F(MetadataCacheTest, ACorruptCacheIsReadAgainFromTheFiles) {
+  const std::string pattern = at("blobs/*");
+  EXPECT_EQ(fromCache(resolve(pattern)), std::vector<bool>{false});
+  const ResolvedSource cached = resolve(pattern);
+  EXPECT_EQ(fromCache(cached), std::vector<bool>{true});
+  // Named by neither option nor extension: the format recorded, not the magic, says Parquet.
+  EXPECT_EQ(cached.files[0].reader->name(), "parquet");
+
+  ASSERT_EQ(cacheFiles().size(), 1u);
+  const std::filesystem::path file = cacheFiles()[0];
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  bytes[bytes.size() / 2] ^= 0x40;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  const ResolvedSource again = resolve(pattern);
+  EXPECT_EQ(fromCache(again), std::vector<bool>{false});
+  EXPECT_EQ(again.files[0].metadata.statistics->rowCount, 1);
+  EXPECT_EQ(fromCache(resolve(pattern)), std::vector<bool>{true}) << "rewritten whole";
+}
+
+TEST_F(MetadataCacheTest, WithoutADirectoryNothingIsKept) {
+  ResolveOptions options;
+  const ResolvedSource source = ExternalSourceResolver::resolve({at("data/*/*.parquet")}, options);
+  EXPECT_FALSE(source.files.empty());
+  for (const ResolvedFile& file : source.files) EXPECT_FALSE(file.metadata.fromMetadataCache);
+  EXPECT_TRUE(cacheFiles().empty());
+}
+
+TEST(MetadataCacheDirectory, FollowsTheEnvironment) {
+  const char* saved = std::getenv("QUARRY_CACHE_DIR");
+  const std::string savedValue = saved != nullptr ? saved : "";
+  ::setenv("QUARRY_CACHE_DIR", "/somewhere/q/", 1);
+  EXPECT_EQ(defaultMetadataCacheDirectory(), "/somewhere/q/metadata");
+  ::setenv("QUARRY_CACHE_DIR", "off", 1);
+  EXPECT_EQ(defaultMetadataCacheDirectory(), "");
+  ::setenv("QUARRY_CACHE_DIR", "", 1);
+  EXPECT_EQ(defaultMetadataCacheDirectory(), "");
+  ::unsetenv("QUARRY_CACHE_DIR");
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string xdgValue = xdg != nullptr ? xdg : "";
+  ::setenv("XDG_CACHE_HOME", "/x", 1);
+  EXPECT_EQ(defaultMetadataCacheDirectory(), "/x/quarry/metadata");
+  ::unsetenv("XDG_CACHE_HOME");
+  ::setenv("HOME", std::getenv("HOME") != nullptr ? std::getenv("HOME") : "/root", 1);
+  EXPECT_EQ(defaultMetadataCacheDirectory(),
+            std::string(std::getenv("HOME")) + "/.cache/quarry/metadata");
+  if (xdg != nullptr) ::setenv("XDG_CACHE_HOME", xdgValue.c_str(), 1);
+  if (saved != nullptr) {
+    ::setenv("QUARRY_CACHE_DIR", savedValue.c_str(), 1);
+  } else {
+    ::unsetenv("QUARRY_CACHE_DIR");
+  }
+}
+
+}  // namespace
+}  // namespace quarry::engine
