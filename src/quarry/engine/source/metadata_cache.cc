@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -152,26 +153,6 @@ std::string hexHash(const std::string& text) {
   return hex;
 }
 
-std::optional<RawVector<uint8_t>> readWhole(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::optional<RawVector<uint8_t>> out;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size >= 0 && static_cast<uint64_t>(st.st_size) <= kMaxBytes) {
-    RawVector<uint8_t> bytes(static_cast<size_t>(st.st_size));
-    size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
-    if (done == bytes.size()) out = std::move(bytes);
-  }
-  ::close(fd);
-  return out;
-}
-
 bool writeWhole(int fd, std::span<const uint8_t> bytes) {
   size_t done = 0;
   while (done < bytes.size()) {
@@ -316,10 +297,9 @@ SourceMetadata MetadataCache::decodeMetadata(std::span<const uint8_t> bytes) {
 MetadataCache::MetadataCache(std::string directory, std::string key)
     : directory_(std::move(directory)), path_(directory_ + "/" + hexHash(key) + ".qmc") {
   contents_.key = std::move(key);
-  if (std::optional<RawVector<uint8_t>> bytes = readWhole(path_)) {
-    loaded_ = std::move(*bytes);
+  if (map()) {
     try {
-      Contents loaded = decode(loaded_);
+      Contents loaded = decode(mapped_);
       if (loaded.key == contents_.key) contents_ = std::move(loaded);
     } catch (const Error&) {
       changed_ = true;  // rewritten whole by save()
@@ -359,6 +339,27 @@ void MetadataCache::remember(const std::string& pattern, const io::GlobListing& 
   std::lock_guard lock(mutex_);
   contents_.listings[pattern] = Listing{listing.directories, matches};
   changed_ = true;
+}
+
+MetadataCache::~MetadataCache() {
+  if (!mapped_.empty()) ::munmap(const_cast<uint8_t*>(mapped_.data()), mapped_.size());
+}
+
+bool MetadataCache::map() {
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0 && static_cast<uint64_t>(st.st_size) <= kMaxBytes) {
+    // Mapped rather than read: no copy, no fresh pages to fault in one by one. The
+    // file is only ever replaced by a rename, never truncated in place, so the
+    // mapping stays whole (git maps its index the same way).
+    const size_t size = static_cast<size_t>(st.st_size);
+    void* bytes = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (bytes != MAP_FAILED)
+      mapped_ = std::span<const uint8_t>(static_cast<const uint8_t*>(bytes), size);
+  }
+  ::close(fd);
+  return !mapped_.empty();
 }
 
 std::optional<MetadataCache::Recalled> MetadataCache::recallFile(

@@ -8,7 +8,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "quarry/common/raw_vector.h"
 #include "quarry/engine/source/format_reader.h"
 #include "quarry/io/file_patterns.h"
 #include "quarry/io/local_stamp.h"
@@ -41,6 +40,9 @@ class MetadataCache : public io::ListingMemory {
   /// The cache of the clause `key` (its patterns, format option and working
   /// directory) under `directory`, loaded now; never throws.
   MetadataCache(std::string directory, std::string key);
+  ~MetadataCache() override;
+  MetadataCache(const MetadataCache&) = delete;
+  MetadataCache& operator=(const MetadataCache&) = delete;
 
   // io::ListingMemory
   std::optional<std::vector<std::string>> recall(const std::string& pattern,
@@ -99,7 +101,10 @@ class MetadataCache : public io::ListingMemory {
  private:
   std::string directory_;
   std::string path_;
-  RawVector<uint8_t> loaded_;  // the file as read; contents_' entries point into it
+  /// Maps the cache file into mapped_; false when there is none to map.
+  bool map();
+
+  std::span<const uint8_t> mapped_;  // the cache file; contents_' entries point into it
   Contents contents_;
   mutable std::mutex mutex_;
   std::vector<std::pair<std::string, FileEntry>> recorded_;  // by record(), merged by save()
