@@ -49,8 +49,8 @@ const FormatReader* readerOf(const std::string& uri, const ResolveOptions& optio
                               "WITH {\"format\": \"parquet\"}");
 }
 
-/// What names one FROM clause's cache: the working directory (patterns may be
-/// relative), the format option and the patterns, each length-prefixed.
+/// What names one FROM clause's cache: the working directory when a pattern is
+/// relative to it, the format option and the patterns, each length-prefixed.
 std::string cacheKey(const std::vector<std::string>& patterns, const ResolveOptions& options) {
   std::string key;
   auto add = [&key](const std::string& part) {
@@ -58,8 +58,11 @@ std::string cacheKey(const std::vector<std::string>& patterns, const ResolveOpti
     key += ':';
     key += part;
   };
+  const bool relative = std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) {
+    return !p.starts_with('/') && !p.starts_with("file:///") && !io::isRemoteUri(p);
+  });
   char cwd[4096];
-  add(::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "");
+  add(relative && ::getcwd(cwd, sizeof cwd) != nullptr ? cwd : "");
   add(options.format.value_or(""));
   for (const std::string& pattern : patterns) add(pattern);
   return key;
