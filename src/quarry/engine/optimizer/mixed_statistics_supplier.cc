@@ -63,7 +63,9 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
 
 UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
   UnitDecisions out;
-  for (const SplitTask& task : chainBottom(*pushdown.original).splits) {
+  const std::vector<SplitTask>& splits = chainBottom(*pushdown.original).splits;
+  out.answered.reserve(splits.size());
+  for (const SplitTask& task : splits) {
     switch (decideUnit(pushdown, task.split)) {
       case UnitOutcome::kSkipped:
         ++out.skippedSplits;

@@ -483,6 +483,9 @@ PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const Pl
   }
   auto sourceNode = makeNode(PlanKind::kExternalSource, nullptr);
   sourceNode->schema = sourceSchema;
+  size_t splitCount = 0;
+  for (const ResolvedFile& file : source.files) splitCount += file.metadata.splits.size();
+  sourceNode->splits.reserve(splitCount);
   for (const ResolvedFile& file : source.files) {
     for (const FileSplit& split : file.metadata.splits) sourceNode->splits.push_back({file.reader, split});
   }
