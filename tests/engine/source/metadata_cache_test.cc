@@ -284,6 +284,35 @@ TEST_F(MetadataCacheTest, ACorruptCacheIsReadAgainFromTheFiles) {
   EXPECT_EQ(fromCache(resolve(pattern)), std::vector<bool>{true}) << "rewritten whole";
 }
 
+// "At most kMaxFiles clauses are kept; saving evicts the least recently written
+// (and temporary files an interrupted save left over an hour before)."
+TEST_F(MetadataCacheTest, SavingKeepsAtMostTheNewestClauses) {
+  const std::filesystem::path dir =
+      root_ / "cache" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::create_directories(dir);
+  const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(2);
+  for (size_t i = 0; i < MetadataCache::kMaxFiles + 10; ++i) {
+    const std::filesystem::path file = dir / ("old" + std::to_string(i) + ".qmc");
+    std::ofstream(file) << "x";
+    std::filesystem::last_write_time(file, old + std::chrono::seconds(i));
+  }
+  std::ofstream(dir / ".qmc-abandoned") << "x";
+  std::filesystem::last_write_time(dir / ".qmc-abandoned", old);
+  std::ofstream(dir / ".qmc-inflight") << "x";  // another query's save, under way
+
+  EXPECT_EQ(fromCache(resolve(at("blobs/*"))), std::vector<bool>{false});
+  const std::vector<std::filesystem::path> left = cacheFiles();
+  size_t caches = 0;
+  for (const auto& file : left) caches += file.extension() == ".qmc" ? 1 : 0;
+  EXPECT_EQ(caches, MetadataCache::kMaxFiles);
+  EXPECT_FALSE(std::filesystem::exists(dir / "old0.qmc")) << "the oldest go first";
+  EXPECT_FALSE(std::filesystem::exists(dir / "old10.qmc"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "old11.qmc"));
+  EXPECT_FALSE(std::filesystem::exists(dir / ".qmc-abandoned"));
+  EXPECT_TRUE(std::filesystem::exists(dir / ".qmc-inflight"));
+  EXPECT_EQ(fromCache(resolve(at("blobs/*"))), std::vector<bool>{true}) << "the new clause is kept";
+}
+
 TEST_F(MetadataCacheTest, WithoutADirectoryNothingIsKept) {
   ResolveOptions options;
   const ResolvedSource source = ExternalSourceResolver::resolve({at("data/*/*.parquet")}, options);

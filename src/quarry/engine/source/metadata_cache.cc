@@ -173,19 +173,28 @@ bool makeDirectories(const std::string& directory) {
   }
 }
 
-/// Removes the least recently written caches beyond `keep`.
+/// Removes the least recently written caches beyond `keep`, and temporary files
+/// an interrupted save left more than an hour ago.
 void evict(const std::string& directory, size_t keep) {
   DIR* dir = ::opendir(directory.c_str());
   if (dir == nullptr) return;
+  constexpr int64_t kAbandonedNs = int64_t{3600} * 1'000'000'000;
+  const int64_t now = io::nowNs();
   std::vector<std::pair<int64_t, std::string>> caches;
   while (const dirent* entry = ::readdir(dir)) {
     const std::string_view name = entry->d_name;
-    if (!name.ends_with(".qmc")) continue;
+    const bool temporary = name.starts_with(".qmc-");
+    if (!name.ends_with(".qmc") && !temporary) continue;
     const std::string path = directory + "/" + std::string(name);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) continue;
-    caches.emplace_back(
-        static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec, path);
+    const int64_t written =
+        static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    if (temporary) {
+      if (written < now - kAbandonedNs) ::unlink(path.c_str());
+      continue;
+    }
+    caches.emplace_back(written, path);
   }
   ::closedir(dir);
   if (caches.size() <= keep) return;

@@ -29,7 +29,8 @@
 /// a complete file; the last rename wins). A file that is missing, unreadable,
 /// for another key, of another version, or corrupt (its checksum or any field)
 /// is an empty cache: the clause is resolved from the files and the cache rewritten.
-/// At most kMaxFiles clauses are kept; saving evicts the least recently written.
+/// At most kMaxFiles clauses are kept; saving evicts the least recently written
+/// (and temporary files an interrupted save left over an hour before).
 namespace quarry::engine {
 
 class MetadataCache : public io::ListingMemory {
