@@ -313,6 +313,20 @@ TEST_F(MetadataCacheTest, SavingKeepsAtMostTheNewestClauses) {
   EXPECT_EQ(fromCache(resolve(at("blobs/*"))), std::vector<bool>{true}) << "the new clause is kept";
 }
 
+TEST_F(MetadataCacheTest, APatternMatchingNothingIsStillAnErrorNamingIt) {
+  for (int run = 0; run < 2; ++run) {
+    try {
+      resolve(at("data/*/*.orc"));
+      ADD_FAILURE() << "resolved a pattern that matches nothing";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(at("data/*/*.orc") + ": the pattern matches no file"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_TRUE(cacheFiles().empty());
+}
+
 TEST_F(MetadataCacheTest, WithoutADirectoryNothingIsKept) {
   ResolveOptions options;
   const ResolvedSource source = ExternalSourceResolver::resolve({at("data/*/*.parquet")}, options);
