@@ -258,7 +258,9 @@ CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options) {
 
 int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
-    const engine::QueryOptions engineOptions = engineOptionsOf(options);
+    engine::QueryOptions engineOptions = engineOptionsOf(options);
+    // Only a placement (a coordinator's) looks at the plan before the optimizer.
+    engineOptions.keepUnoptimizedPlan = placement != nullptr;
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
     ResultWriter writer(options.format, prepared.plan->schema);
     engine::QueryProfile profile;

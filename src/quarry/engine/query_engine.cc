@@ -46,7 +46,11 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   planner.text = text;
   prepared.unoptimized = planQuery(prepared.ast, prepared.source, planner);
   setMetrics(*prepared.unoptimized, prepared.metrics.get());
-  prepared.plan = prepared.unoptimized->clone();
+  if (options.keepUnoptimizedPlan) {
+    prepared.plan = prepared.unoptimized->clone();
+  } else {
+    prepared.plan = std::move(prepared.unoptimized);
+  }
   prepared.rules = optimize(*prepared.plan);
   return prepared;
 }
@@ -120,7 +124,8 @@ std::string profileJson(const QueryProfile& p) {
 }
 
 std::string explainQuery(const PreparedQuery& query) {
-  std::string out = "== physical plan\n" + explain(*query.unoptimized);
+  std::string out =
+      "== physical plan\n" + (query.unoptimized ? explain(*query.unoptimized) : "(not kept)\n");
   out += "\n== local optimizer\n";
   for (const RuleOutcome& rule : query.rules) {
     out += rule.rule + (rule.changed ? ": applied" : ": no change");

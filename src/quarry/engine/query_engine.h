@@ -25,12 +25,17 @@ struct QueryOptions {
   int threads = 2;
   /// ResolveOptions::metadataCacheDirectory: empty, no metadata cache.
   std::string metadataCacheDirectory;
+  /// Keep the plan as planned beside the optimized one (EXPLAIN, a coordinator's
+  /// placement); otherwise the optimizer rewrites it in place and `unoptimized`
+  /// is null (no copy of every split).
+  bool keepUnoptimizedPlan = true;
 };
 
 struct PreparedQuery {
   Query ast;
   ResolvedSource source;
-  /// The plan as the planner made it, and after the local optimizer.
+  /// The plan as the planner made it (null unless QueryOptions::keepUnoptimizedPlan),
+  /// and after the local optimizer.
   PlanNodePtr unoptimized;
   PlanNodePtr plan;
   std::vector<RuleOutcome> rules;

@@ -519,7 +519,9 @@ bool pushAggregatesToExternalSource(PlanNode& root, std::string* why) {
     pushdown.threads = threads;
     UnitDecisions decisions = decideSplits(pushdown);
     if (decisions.answered.empty() && decisions.skippedSplits == 0 && decisions.undecided.empty()) {
-      // Every split is one unit whose statistics cannot answer: the plan stays.
+      // Every split is one unit whose statistics cannot answer: the plan stays,
+      // its splits back in its source.
+      chainBottom(*pushdown.original).splits = std::move(decisions.scanned);
       if (why != nullptr) *why = "a statistic an aggregate needs is unknown in every split";
       return false;
     }

@@ -61,11 +61,12 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
   return supplier.answers(std::span(&alone, 1)) ? UnitOutcome::kAnswered : UnitOutcome::kScanned;
 }
 
-UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
+UnitDecisions decideSplits(StatisticsPushdown& pushdown) {
   UnitDecisions out;
-  const std::vector<SplitTask>& splits = chainBottom(*pushdown.original).splits;
+  std::vector<SplitTask> splits = std::move(chainBottom(*pushdown.original).splits);
+  chainBottom(*pushdown.original).splits.clear();
   out.answered.reserve(splits.size());
-  for (const SplitTask& task : splits) {
+  for (SplitTask& task : splits) {
     switch (decideUnit(pushdown, task.split)) {
       case UnitOutcome::kSkipped:
         ++out.skippedSplits;
@@ -73,18 +74,18 @@ UnitDecisions decideSplits(const StatisticsPushdown& pushdown) {
         break;
       case UnitOutcome::kAnswered:
         out.answeredUnits += unitCount(task.split);
-        out.answered.push_back(task);
+        out.answered.push_back(std::move(task));
         break;
       case UnitOutcome::kScanned:
         // A single unit with statistics gains nothing from a footer read.
         if (task.split.statistics && task.split.units == 1) {
-          out.scanned.push_back(task);
+          out.scanned.push_back(std::move(task));
         } else {
-          out.undecided.push_back(task);
+          out.undecided.push_back(std::move(task));
         }
         break;
       case UnitOutcome::kPartly:
-        out.undecided.push_back(task);
+        out.undecided.push_back(std::move(task));
         break;
     }
   }

@@ -68,8 +68,11 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
 
 /// Decides the splits of `pushdown`'s source from the statistics they carry, no
 /// I/O: a split that cannot be answered or skipped as a whole, and holds more
-/// than one unit or no statistics, is left undecided.
-UnitDecisions decideSplits(const StatisticsPushdown& pushdown);
+/// than one unit or no statistics, is left undecided. The splits move out of the
+/// source into the decisions (a thousand files are not copied); when none is
+/// answered, skipped or undecided, `scanned` holds them all, in order, for the
+/// caller to put back.
+UnitDecisions decideSplits(StatisticsPushdown& pushdown);
 
 /// The LocalSupplier of the mixed plan: on the first call decides the
 /// undecided splits unit by unit (FormatReader::units), then returns the merged
