@@ -180,28 +180,26 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   auto readFooter = [&](size_t i) {
     ResolvedFile& file = out.files[i];
     file.uri = uris[i];
-    if (cache && !io::isRemoteUri(file.uri)) {
-      // Stamped before the footer is read: a change after the stamp shows in the next one.
-      const int64_t takenAtNs = io::nowNs();
-      if (const std::optional<io::LocalStamp> stamp = io::stampOf(file.uri)) {
-        if (std::optional<MetadataCache::Recalled> recalled = cache->recallFile(file.uri, *stamp)) {
-          // The clause's format option is part of the cache's key: the format recorded is
-          // the one readerOf chose.
-          file.reader = FormatReaderRegistry::instance().findByName(recalled->format);
-          if (file.reader != nullptr) {
-            file.metadata = std::move(recalled->metadata);
-            file.metadata.fromMetadataCache = true;
-            return;
-          }
+    // A local file is stamped before its footer is read: a change after the stamp
+    // shows in the next one.
+    const int64_t takenAtNs = cache ? io::nowNs() : 0;
+    const std::optional<io::LocalStamp> stamp =
+        cache && !io::isRemoteUri(file.uri) ? io::stampOf(file.uri) : std::nullopt;
+    if (stamp) {
+      if (std::optional<MetadataCache::Recalled> recalled = cache->recallFile(file.uri, *stamp)) {
+        // The clause's format option is part of the cache's key: the format recorded is
+        // the one readerOf chose.
+        file.reader = FormatReaderRegistry::instance().findByName(recalled->format);
+        if (file.reader != nullptr) {
+          file.metadata = std::move(recalled->metadata);
+          file.metadata.fromMetadataCache = true;
+          return;
         }
-        file.reader = readerOf(file.uri, options);
-        file.metadata = file.reader->metadata(file.uri);
-        cache->record(file.uri, *stamp, takenAtNs, file.reader->name(), file.metadata);
-        return;
       }
     }
     file.reader = readerOf(file.uri, options);
     file.metadata = file.reader->metadata(file.uri);
+    if (stamp) cache->record(file.uri, *stamp, takenAtNs, file.reader->name(), file.metadata);
   };
   if (ThreadPool* pool = poolOf(std::min(threads, uris.size()), remote)) {
     pool->parallelFor(uris.size(), readFooter);

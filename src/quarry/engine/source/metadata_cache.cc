@@ -400,12 +400,13 @@ void MetadataCache::save(const std::vector<std::string>& uris) {
   for (auto& [uri, entry] : recorded_) contents_.files.insert_or_assign(uri, std::move(entry));
   changed_ = changed_ || !recorded_.empty();
   recorded_.clear();
-  // Files this clause no longer resolves to are left out.
-  if (contents_.files.size() > uris.size()) {
-    const std::unordered_set<std::string> kept(uris.begin(), uris.end());
-    changed_ = std::erase_if(contents_.files,
-                             [&](const auto& file) { return !kept.contains(file.first); }) > 0 ||
-               changed_;
+  // A cache that holds more files than the clause resolves to has stale ones;
+  // nothing is written unless something changed, and then only the clause's files.
+  if (!changed_ && contents_.files.size() <= uris.size()) return;
+  const std::unordered_set<std::string> kept(uris.begin(), uris.end());
+  if (std::erase_if(contents_.files, [&](const auto& file) { return !kept.contains(file.first); }) >
+      0) {
+    changed_ = true;
   }
   if (!changed_) return;
   const std::vector<uint8_t> bytes = encode(contents_);
