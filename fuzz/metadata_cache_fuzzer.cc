@@ -6,6 +6,7 @@
 // CorruptFile; contents decoded must encode to bytes that decode to the same
 // listings and files, and metadata decoded must encode to bytes that decode and
 // encode to the same bytes.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -25,7 +26,7 @@ void check(std::span<const uint8_t> bytes) {
   } catch (const quarry::CorruptFile&) {
     return;
   }
-  for (const auto& [uri, file] : contents.files) {
+  for (const MetadataCache::FileEntry& file : contents.files) {
     try {
       quarry::engine::SourceMetadata metadata = MetadataCache::decodeMetadata(file.metadata);
       const std::vector<uint8_t> again = MetadataCache::encodeMetadata(metadata);
@@ -41,10 +42,18 @@ void check(std::span<const uint8_t> bytes) {
       back.listings.size() != contents.listings.size()) {
     std::abort();
   }
-  for (const auto& [pattern, listing] : contents.listings) {
-    auto it = back.listings.find(pattern);
-    if (it == back.listings.end() || it->second.matches != listing.matches ||
-        it->second.directories != listing.directories) {
+  for (size_t i = 0; i < contents.listings.size(); ++i) {
+    if (back.listings[i].first != contents.listings[i].first ||
+        back.listings[i].second.matches != contents.listings[i].second.matches ||
+        back.listings[i].second.directories != contents.listings[i].second.directories) {
+      std::abort();
+    }
+  }
+  for (size_t i = 0; i < contents.files.size(); ++i) {
+    const MetadataCache::FileEntry& a = contents.files[i];
+    const MetadataCache::FileEntry& b = back.files[i];
+    if (a.uri != b.uri || !(a.stamp == b.stamp) || a.format != b.format ||
+        !std::equal(a.metadata.begin(), a.metadata.end(), b.metadata.begin(), b.metadata.end())) {
       std::abort();
     }
   }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -16,6 +17,31 @@ TEST(ThreadPoolTest, RunsEveryIndexOnce) {
   std::atomic<int> calls[64] = {};
   pool.parallelFor(64, [&](size_t i) { ++calls[i]; });
   for (const auto& c : calls) EXPECT_EQ(c.load(), 1);
+}
+
+/// The threads this process has now (/proc/self/task).
+size_t threadCount() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task"))
+    ++n;
+  return n;
+}
+
+// "threads - 1 workers, started by the first parallelFor with two tasks or more":
+// a pool nothing asks for parallel work starts no thread.
+TEST(ThreadPoolTest, StartsItsWorkersWithTheFirstParallelLoop) {
+  const size_t before = threadCount();
+  ThreadPool pool(3);
+  EXPECT_EQ(pool.size(), 3u);
+  pool.parallelFor(1, [](size_t) {});
+  pool.parallelFor(0, [](size_t) {});
+  EXPECT_EQ(threadCount(), before);
+  std::atomic<int> calls{0};
+  pool.parallelFor(16, [&](size_t) { ++calls; });
+  EXPECT_EQ(calls.load(), 16);
+  EXPECT_EQ(threadCount(), before + 2);
+  pool.parallelFor(16, [&](size_t) { ++calls; });
+  EXPECT_EQ(threadCount(), before + 2);
 }
 
 TEST(ThreadPoolTest, RethrowsTheLowestFailingIndexWhateverTheSchedule) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "quarry/common/thread_pool.h"
 #include "quarry/io/glob.h"
 
 namespace quarry::io {
@@ -126,6 +127,40 @@ TEST_F(LocalStampTest, AGlobRecordsTheDirectoriesItRead) {
   GlobListing literal;
   EXPECT_EQ(globLocal(at("plain/p=1/a.parquet"), nullptr, &literal).size(), 1u);
   EXPECT_FALSE(literal.reusable);
+}
+
+// stampsOf gives "the stamps of `paths`, as stampOf would give them one by one",
+// whatever directory the paths share (one, the root only, none: relative paths),
+// for files, directories named with and without a trailing slash, and paths that
+// do not exist; and the same on a pool, more than kStampChunk paths at a time.
+TEST_F(LocalStampTest, StampsOfManyPathsAreEachPathsStamp) {
+  write("a/p=1/x.parquet", "1");
+  write("a/p=2/x.parquet", "22");
+  write("b/y", "333");
+  const std::vector<std::vector<std::string>> cases = {
+      {at("a/p=1/x.parquet"), at("a/p=2/x.parquet"), at("a/p=1"), at("a/p=2/"), at("a/")},
+      {at("a/p=1/x.parquet"), at("b/y"), at("missing/z"), at("a/p=1/missing")},
+      {at("a/p=2/x.parquet")},
+      {"/", at("b/y")},
+      {".", "./", "no-such-file-here"},
+      {at("a/p=1/x.parquet"), "relative/to/cwd"},
+  };
+  for (const std::vector<std::string>& paths : cases) {
+    const std::vector<std::string_view> views(paths.begin(), paths.end());
+    const std::vector<std::optional<LocalStamp>> stamps = stampsOf(views);
+    ASSERT_EQ(stamps.size(), paths.size());
+    for (size_t i = 0; i < paths.size(); ++i) EXPECT_EQ(stamps[i], stampOf(paths[i])) << paths[i];
+  }
+
+  std::vector<std::string> many;
+  for (size_t i = 0; i < 2 * kStampChunk + 3; ++i)
+    many.push_back(at(i % 3 == 0 ? "b/y" : "a/p=1/x.parquet"));
+  many.push_back(at("missing"));
+  const std::vector<std::string_view> views(many.begin(), many.end());
+  ThreadPool pool(3);
+  const std::vector<std::optional<LocalStamp>> stamps = stampsOf(views, &pool);
+  ASSERT_EQ(stamps.size(), many.size());
+  for (size_t i = 0; i < many.size(); ++i) EXPECT_EQ(stamps[i], stampOf(many[i])) << i;
 }
 
 }  // namespace

@@ -15,8 +15,9 @@ namespace quarry {
 
 class ThreadPool {
  public:
-  /// Starts `threads` workers (0: the hardware concurrency). With one thread the
-  /// pool runs loops on the caller's thread and starts no worker.
+  /// A pool of `threads` (0: the hardware concurrency): the caller's and
+  /// threads - 1 workers, started by the first parallelFor with two tasks or more.
+  /// With one thread the pool runs loops on the caller's thread and starts no worker.
   explicit ThreadPool(size_t threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

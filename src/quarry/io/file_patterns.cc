@@ -1,5 +1,6 @@
 #include "quarry/io/file_patterns.h"
 
+#include <iterator>
 #include <string_view>
 
 #include "quarry/common/error.h"
@@ -39,7 +40,8 @@ std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patt
     if (matches.empty()) {
       throw InvalidArgument(pattern + ": the pattern matches no file");
     }
-    files.insert(files.end(), matches.begin(), matches.end());
+    files.insert(files.end(), std::make_move_iterator(matches.begin()),
+                 std::make_move_iterator(matches.end()));
   }
   return files;
 }

@@ -4,11 +4,15 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <ctime>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
+
+#include "quarry/common/thread_pool.h"
 
 namespace quarry::io {
 namespace {
@@ -73,6 +77,54 @@ std::optional<LocalStamp> stampOf(int fd) {
   struct statx s {};
   if (::statx(fd, "", AT_EMPTY_PATH, kStatxFields, &s) != 0) return std::nullopt;
   return fromStatx(s);
+}
+
+namespace {
+
+/// Stamps `paths` into `stamps` (as many), from the deepest directory they share.
+void stampFromBase(std::span<const std::string_view> paths,
+                   std::span<std::optional<LocalStamp>> stamps) {
+  if (paths.empty()) return;
+  // The longest prefix ending in '/' that every path starts with.
+  std::string_view base = paths[0];
+  base = base.substr(0, base.rfind('/') + 1);
+  for (const std::string_view path : paths) {
+    while (!base.empty() && !path.starts_with(base)) {
+      base.remove_suffix(1);
+      base = base.substr(0, base.rfind('/') + 1);
+    }
+  }
+  const int fd =
+      base.empty() ? -1 : ::open(std::string(base).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  std::string path;  // the part after `base` (or all of it), NUL-terminated for statx
+  for (size_t i = 0; i < paths.size(); ++i) {
+    path.assign(paths[i].substr(fd < 0 ? 0 : base.size()));
+    struct statx s {};
+    const int status =
+        fd < 0 ? ::statx(AT_FDCWD, path.c_str(), 0, kStatxFields, &s)
+               : ::statx(fd, path.c_str(), path.empty() ? AT_EMPTY_PATH : 0, kStatxFields, &s);
+    if (status == 0) stamps[i] = fromStatx(s);
+  }
+  if (fd >= 0) ::close(fd);
+}
+
+}  // namespace
+
+std::vector<std::optional<LocalStamp>> stampsOf(std::span<const std::string_view> paths,
+                                                ThreadPool* pool) {
+  std::vector<std::optional<LocalStamp>> stamps(paths.size());
+  const size_t chunks = (paths.size() + kStampChunk - 1) / kStampChunk;
+  auto stampChunk = [&](size_t chunk) {
+    const size_t begin = chunk * kStampChunk;
+    const size_t n = std::min(paths.size() - begin, kStampChunk);
+    stampFromBase(paths.subspan(begin, n), std::span(stamps).subspan(begin, n));
+  };
+  if (pool != nullptr && pool->size() > 1 && chunks > 1) {
+    pool->parallelFor(chunks, stampChunk);
+  } else {
+    for (size_t i = 0; i < chunks; ++i) stampChunk(i);
+  }
+  return stamps;
 }
 
 int64_t nowNs() {

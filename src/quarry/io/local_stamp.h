@@ -2,7 +2,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 /// What a local file or directory was when it was looked at: enough to tell, by
 /// looking again, that it has not changed since. An answer derived from its
@@ -17,6 +20,10 @@
 /// kSettleMargin older than the moment it was taken (git's "racily clean" rule),
 /// and when its file system keeps times that way (ext2/3/4, XFS, Btrfs, tmpfs,
 /// overlayfs, F2FS, ZFS: local file systems, one clock, updated on every write).
+namespace quarry {
+class ThreadPool;
+}
+
 namespace quarry::io {
 
 struct LocalStamp {
@@ -39,6 +46,17 @@ std::optional<LocalStamp> stampOf(const std::string& path);
 
 /// The stamp of an open file or directory.
 std::optional<LocalStamp> stampOf(int fd);
+
+/// The stamps of `paths`, as stampOf would give them one by one. The deepest
+/// directory the paths share is opened once and each path is looked up from it:
+/// the kernel walks the shared components once rather than for every path (a
+/// thousand files under one directory tree stamp in about two thirds of the time).
+/// With a `pool`, kStampChunk paths at a time are stamped on it.
+std::vector<std::optional<LocalStamp>> stampsOf(std::span<const std::string_view> paths,
+                                                ThreadPool* pool = nullptr);
+/// About half a millisecond of statx: about what waking a parked worker can cost
+/// on a virtual machine, so fewer paths are stamped on the calling thread alone.
+inline constexpr size_t kStampChunk = 1024;
 
 /// The current time, nanoseconds since the epoch, as stamps' times count it.
 int64_t nowNs();

@@ -72,23 +72,35 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
   MetadataCache::Contents contents;
   contents.key = "the key";
   io::LocalStamp directory{1, 2, 4096, 10, 11, 040755};
-  contents.listings["data/*.parquet"] = {{{"data/", directory}}, {"data/x.parquet"}};
-  MetadataCache::FileEntry file{{1, 3, 4096, 12, 13, 0100644}, "parquet", metadataBytes, {}};
-  contents.files.emplace("data/x.parquet", file);
+  contents.listings.push_back({"data/*.parquet", {{{"data/", directory}}, {"data/x.parquet"}}});
+  MetadataCache::FileEntry file{
+      "data/x.parquet", {1, 3, 4096, 12, 13, 0100644}, "parquet", metadataBytes};
+  contents.files = {file, MetadataCache::FileEntry{"data/y.parquet", {}, "orc", {}}};
   const std::vector<uint8_t> bytes = MetadataCache::encode(contents);
   const MetadataCache::Contents decoded = MetadataCache::decode(bytes);
   EXPECT_EQ(decoded.key, "the key");
-  ASSERT_EQ(decoded.listings.count("data/*.parquet"), 1u);
-  EXPECT_EQ(decoded.listings.at("data/*.parquet").directories,
-            contents.listings["data/*.parquet"].directories);
-  EXPECT_EQ(decoded.listings.at("data/*.parquet").matches,
-            std::vector<std::string>{"data/x.parquet"});
-  ASSERT_EQ(decoded.files.count("data/x.parquet"), 1u);
-  const MetadataCache::FileEntry& entry = decoded.files.at("data/x.parquet");
+  ASSERT_EQ(decoded.listings.size(), 1u);
+  EXPECT_EQ(decoded.listings[0].first, "data/*.parquet");
+  EXPECT_EQ(decoded.listings[0].second.directories, contents.listings[0].second.directories);
+  EXPECT_EQ(decoded.listings[0].second.matches, std::vector<std::string_view>{"data/x.parquet"});
+  // Files keep their order: the clause's, which makes finding one a comparison.
+  ASSERT_EQ(decoded.files.size(), 2u);
+  const MetadataCache::FileEntry& entry = decoded.files[0];
+  EXPECT_EQ(entry.uri, "data/x.parquet");
   EXPECT_EQ(entry.stamp, file.stamp);
   EXPECT_EQ(entry.format, "parquet");
   EXPECT_TRUE(std::equal(entry.metadata.begin(), entry.metadata.end(), metadataBytes.begin(),
                          metadataBytes.end()));
+  EXPECT_EQ(decoded.files[1].uri, "data/y.parquet");
+  EXPECT_EQ(decoded.files[1].format, "orc");
+  // Decoding copies nothing: every view points into the bytes decoded.
+  const auto inBytes = [&](std::string_view view) {
+    const auto* p = reinterpret_cast<const uint8_t*>(view.data());
+    return p >= bytes.data() && p + view.size() <= bytes.data() + bytes.size();
+  };
+  EXPECT_TRUE(inBytes(decoded.key));
+  EXPECT_TRUE(inBytes(decoded.files[0].uri));
+  EXPECT_TRUE(inBytes(decoded.listings[0].second.matches[0]));
 }
 
 std::string corruptionOf(std::span<const uint8_t> bytes) {
@@ -102,11 +114,11 @@ std::string corruptionOf(std::span<const uint8_t> bytes) {
 
 // decode "throw[s] CorruptFile naming the field for anything [it does] not accept:
 // a wrong magic, version, length or checksum, a truncated or out-of-range field, a
-// duplicate pattern, file or column, trailing bytes."
+// duplicate pattern or column, trailing bytes."
 TEST(MetadataCacheFile, RefusesBytesItDidNotWrite) {
   MetadataCache::Contents contents;
   contents.key = "k";
-  contents.files.emplace("a.parquet", MetadataCache::FileEntry{{}, "parquet", {}, {}});
+  contents.files.push_back(MetadataCache::FileEntry{"a.parquet", {}, "parquet", {}});
   const std::vector<uint8_t> good = MetadataCache::encode(contents);
   EXPECT_NO_THROW(MetadataCache::decode(good));
 
@@ -159,6 +171,8 @@ class MetadataCacheTest : public ::testing::Test {
     copy("schema_a.parquet", "data/p=1/x.parquet");
     copy("schema_a2.parquet", "data/p=2/x.parquet");
     copy("schema_a.parquet", "blobs/first");  // no extension: the format comes from the magic
+    copy("schema_a.parquet", "shift/p=2/x.parquet");
+    copy("schema_a2.parquet", "shift/p=3/x.parquet");
     settle();
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(root_); }
@@ -257,6 +271,22 @@ TEST_F(MetadataCacheTest, ReusesFootersAndListingsOnlyWhileNothingChanged) {
   const ResolvedSource removed = resolve(pattern);
   ASSERT_EQ(removed.files.size(), 2u);
   EXPECT_EQ(removed.files[1].uri, at("data/p=3/x.parquet"));
+}
+
+// "the cache keeps its files in [the clause's] order, so that finding one is a
+// comparison (an index is built the first time a file is elsewhere)": a new file
+// that sorts first moves every other one, and they are still recalled.
+TEST_F(MetadataCacheTest, FindsFilesTheClauseNowListsElsewhere) {
+  const std::string pattern = at("shift/*/*.parquet");
+  EXPECT_EQ(fromCache(resolve(pattern)), (std::vector<bool>{false, false}));
+  EXPECT_EQ(fromCache(resolve(pattern)), (std::vector<bool>{true, true}));
+  copy("schema_d.parquet", "shift/p=1/x.parquet");
+  const ResolvedSource moved = resolve(pattern);
+  ASSERT_EQ(moved.files.size(), 3u);
+  EXPECT_EQ(fromCache(moved), (std::vector<bool>{false, true, true}));
+  EXPECT_EQ(maxId(moved.files[0]), 5);
+  EXPECT_EQ(maxId(moved.files[1]), 1);
+  EXPECT_EQ(maxId(moved.files[2]), 2);
 }
 
 // "A file that is ... corrupt (its checksum or any field) is an empty cache: the

@@ -1,8 +1,11 @@
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "quarry/engine/source/source_statistics.h"
@@ -21,7 +24,7 @@ class ByteWriter {
     for (int i = 0; i < 8; ++i) out_.push_back(static_cast<uint8_t>(v >> (8 * i)));
   }
   void i64(int64_t v) { u64(static_cast<uint64_t>(v)); }
-  void str(const std::string& s) {
+  void str(std::string_view s) {
     u64(s.size());
     out_.insert(out_.end(), s.begin(), s.end());
   }
@@ -62,7 +65,8 @@ class ByteReader {
   uint64_t u64(const char* field) {
     need(8, field);
     uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= uint64_t{bytes_[pos_ + i]} << (8 * i);
+    std::memcpy(&v, bytes_.data() + pos_, sizeof v);
+    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
     pos_ += 8;
     return v;
   }
@@ -73,6 +77,14 @@ class ByteReader {
     const uint64_t n = u64(field);
     need(n, field);  // checked before allocating: a corrupt length cannot allocate
     std::string s(reinterpret_cast<const char*>(bytes_.data() + pos_), n);
+    pos_ += n;
+    return s;
+  }
+  /// A string as a view into the bytes read: no copy.
+  std::string_view view(const char* field) {
+    const uint64_t n = u64(field);
+    need(n, field);
+    std::string_view s(reinterpret_cast<const char*>(bytes_.data() + pos_), n);
     pos_ += n;
     return s;
   }

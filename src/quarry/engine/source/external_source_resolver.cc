@@ -167,47 +167,76 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   if (!options.metadataCacheDirectory.empty() && anyLocal) {
     cache.emplace(options.metadataCacheDirectory, cacheKey(patterns, options));
   }
-  const std::vector<std::string> uris = io::expandFilePatterns(
+  std::vector<std::string> uris = io::expandFilePatterns(
       patterns, anyGlob ? poolOf(localThreads, false) : nullptr, cache ? &*cache : nullptr);
   ResolvedSource out;
   out.files.resize(uris.size());
+  for (size_t i = 0; i < uris.size(); ++i) out.files[i].uri = std::move(uris[i]);
+  const size_t n = out.files.size();
   // A remote footer read waits on a round trip, not on a core: as many in flight as
   // kRemoteFooterReads allows, whatever the thread count.
   size_t threads = localThreads;
-  const bool remote =
-      std::any_of(uris.begin(), uris.end(), [](const std::string& uri) { return io::isRemoteUri(uri); });
+  const bool remote = std::any_of(out.files.begin(), out.files.end(), [](const ResolvedFile& file) {
+    return io::isRemoteUri(file.uri);
+  });
   if (remote) threads = std::max(threads, kRemoteFooterReads);
-  auto readFooter = [&](size_t i) {
+  // Local files are stamped before their footers are read (a change after the
+  // stamp shows in the next one), all at once: their shared directories are walked
+  // once (io::stampsOf).
+  const int64_t takenAtNs = cache ? io::nowNs() : 0;
+  std::vector<std::optional<io::LocalStamp>> stamps(n);
+  if (cache) {
+    std::vector<std::string_view> local;
+    std::vector<size_t> at;
+    for (size_t i = 0; i < n; ++i) {
+      if (io::isRemoteUri(out.files[i].uri)) continue;
+      local.push_back(out.files[i].uri);
+      at.push_back(i);
+    }
+    std::vector<std::optional<io::LocalStamp>> localStamps =
+        io::stampsOf(local, poolOf(localThreads, false));
+    for (size_t j = 0; j < at.size(); ++j) stamps[at[j]] = localStamps[j];
+  }
+  // What the cache recalls is decoded here, in order (a few microseconds a file);
+  // the footers left to read are read in parallel.
+  std::vector<size_t> unread;
+  for (size_t i = 0; i < n; ++i) {
     ResolvedFile& file = out.files[i];
-    file.uri = uris[i];
-    // A local file is stamped before its footer is read: a change after the stamp
-    // shows in the next one.
-    const int64_t takenAtNs = cache ? io::nowNs() : 0;
-    const std::optional<io::LocalStamp> stamp =
-        cache && !io::isRemoteUri(file.uri) ? io::stampOf(file.uri) : std::nullopt;
-    if (stamp) {
-      if (std::optional<MetadataCache::Recalled> recalled = cache->recallFile(file.uri, *stamp)) {
+    if (stamps[i]) {
+      if (std::optional<MetadataCache::Recalled> recalled =
+              cache->recallFile(file.uri, i, *stamps[i])) {
         // The clause's format option is part of the cache's key: the format recorded is
         // the one readerOf chose.
         file.reader = FormatReaderRegistry::instance().findByName(recalled->format);
         if (file.reader != nullptr) {
           file.metadata = std::move(recalled->metadata);
           file.metadata.fromMetadataCache = true;
-          return;
+          continue;
         }
       }
     }
+    unread.push_back(i);
+  }
+  auto readFooter = [&](size_t k) {
+    const size_t i = unread[k];
+    ResolvedFile& file = out.files[i];
     file.reader = readerOf(file.uri, options);
     file.metadata = file.reader->metadata(file.uri);
-    if (stamp) cache->record(file.uri, *stamp, takenAtNs, file.reader->name(), file.metadata);
+    if (stamps[i])
+      cache->record(file.uri, *stamps[i], takenAtNs, file.reader->name(), file.metadata);
   };
-  if (ThreadPool* pool = poolOf(std::min(threads, uris.size()), remote)) {
-    pool->parallelFor(uris.size(), readFooter);
+  if (ThreadPool* pool = poolOf(std::min(threads, unread.size()), remote)) {
+    pool->parallelFor(unread.size(), readFooter);
   } else {
-    for (size_t i = 0; i < uris.size(); ++i) readFooter(i);
+    for (size_t k = 0; k < unread.size(); ++k) readFooter(k);
   }
   out.schema = reconcile(out.files, options.schemaResolution);
-  if (cache) cache->save(uris);
+  if (cache) {
+    std::vector<std::string_view> resolved;
+    resolved.reserve(n);
+    for (const ResolvedFile& file : out.files) resolved.push_back(file.uri);
+    cache->save(resolved);
+  }
   return out;
 }
 

@@ -135,7 +135,24 @@ std::optional<Page> FileStatsSupplier::answer(std::span<const SourceStatistics* 
 }
 
 bool FileStatsSupplier::answers(std::span<const SourceStatistics* const> units) const {
-  return build(units, false).has_value();
+  if (units.size() != 1) return build(units, false).has_value();
+  // build() over one unit, which has nothing to merge and so nothing to copy: the
+  // optimizer asks this of every split.
+  const SourceStatistics& stats = *units[0];
+  ColumnStatistics absent;
+  for (const AggregateSpec& spec : aggregates_) {
+    if (spec.function == AggregateFunction::kCountStar) continue;
+    const ColumnStatistics& column = columnOf(stats, columns_.at(spec.inputChannel), absent);
+    if (spec.function == AggregateFunction::kCount) {
+      if (!column.nullCount) return false;
+      continue;
+    }
+    if (column.nullCount && *column.nullCount == stats.rowCount) continue;  // all null
+    const std::optional<StatisticValue>& bound =
+        spec.function == AggregateFunction::kMin ? column.min : column.max;
+    if (!bound || !appendStatistic(*bound, spec.inputType, nullptr)) return false;
+  }
+  return true;
 }
 
 std::optional<Page> FileStatsSupplier::build(std::span<const SourceStatistics* const> units,

@@ -8,12 +8,10 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <unordered_set>
 
 #include "quarry/common/error.h"
 #include "quarry/common/thread_pool.h"
@@ -24,12 +22,10 @@ namespace quarry::engine {
 namespace {
 
 constexpr char kMagic[8] = {'Q', 'U', 'A', 'R', 'R', 'Y', 'M', 'C'};
-constexpr uint64_t kVersion = 1;
+constexpr uint64_t kVersion = 2;
 constexpr size_t kHeaderBytes = sizeof kMagic + 3 * 8;  // magic, version, length, checksum
 /// Larger caches are not written (nor read).
 constexpr uint64_t kMaxBytes = uint64_t{1} << 30;
-/// Below this many directories to stamp, threads cost more than they save.
-constexpr size_t kParallelStamps = 16;
 
 void writeStamp(ByteWriter& w, const io::LocalStamp& s) {
   w.u64(s.device);
@@ -146,7 +142,7 @@ SourceMetadata readMetadata(ByteReader& r) {
   return m;
 }
 
-std::string hexHash(const std::string& text) {
+std::string hexHash(std::string_view text) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
                 static_cast<unsigned long long>(XXH64(text.data(), text.size(), 0)));
@@ -216,11 +212,11 @@ std::vector<uint8_t> MetadataCache::encode(const Contents& contents) {
       writeStamp(payload, stamp);
     }
     payload.u64(listing.matches.size());
-    for (const std::string& match : listing.matches) payload.str(match);
+    for (const std::string_view match : listing.matches) payload.str(match);
   }
   payload.u64(contents.files.size());
-  for (const auto& [uri, file] : contents.files) {
-    payload.str(uri);
+  for (const FileEntry& file : contents.files) {
+    payload.str(file.uri);
     writeStamp(payload, file.stamp);
     payload.str(file.format);
     payload.bytes(file.metadata);
@@ -233,7 +229,7 @@ std::vector<uint8_t> MetadataCache::frame(std::span<const uint8_t> payload) {
   for (char c : kMagic) out.u8(static_cast<uint8_t>(c));
   out.u64(kVersion);
   out.u64(payload.size());
-  out.u64(XXH64(payload.data(), payload.size(), 0));
+  out.u64(XXH3_64bits(payload.data(), payload.size()));
   std::vector<uint8_t> bytes = out.take();
   bytes.insert(bytes.end(), payload.begin(), payload.end());
   return bytes;
@@ -254,37 +250,38 @@ MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes) {
                 std::to_string(header.remaining()) + " bytes that follow");
   }
   const std::span<const uint8_t> body = bytes.subspan(kHeaderBytes);
-  if (XXH64(body.data(), body.size(), 0) != checksum) header.fail("checksum mismatch");
+  if (XXH3_64bits(body.data(), body.size()) != checksum) header.fail("checksum mismatch");
   ByteReader r(body, "metadata cache");
   Contents contents;
-  contents.key = r.str("key");
+  contents.key = r.view("key");
   const uint64_t listings = r.count("listing count", 24);
   contents.listings.reserve(listings);
   for (uint64_t i = 0; i < listings; ++i) {
-    std::string pattern = r.str("pattern");
+    const std::string_view pattern = r.view("pattern");
+    for (const auto& [other, listing] : contents.listings) {
+      if (other == pattern) r.fail("duplicate pattern");
+    }
     Listing listing;
     const uint64_t directories = r.count("directory count", 8 + 48);
     listing.directories.reserve(directories);
     for (uint64_t d = 0; d < directories; ++d) {
-      std::string directory = r.str("directory");
-      listing.directories.emplace_back(std::move(directory), readStamp(r));
+      const std::string_view directory = r.view("directory");
+      listing.directories.emplace_back(directory, readStamp(r));
     }
     const uint64_t matches = r.count("match count", 8);
     listing.matches.reserve(matches);
-    for (uint64_t m = 0; m < matches; ++m) listing.matches.push_back(r.str("match"));
-    if (!contents.listings.emplace(std::move(pattern), std::move(listing)).second) {
-      r.fail("duplicate pattern");
-    }
+    for (uint64_t m = 0; m < matches; ++m) listing.matches.push_back(r.view("match"));
+    contents.listings.emplace_back(pattern, std::move(listing));
   }
   const uint64_t files = r.count("file count", 8 + 48 + 8 + 8);
   contents.files.reserve(files);
   for (uint64_t i = 0; i < files; ++i) {
-    std::string uri = r.str("uri");
     FileEntry file;
+    file.uri = r.view("uri");
     file.stamp = readStamp(r);
-    file.format = r.str("format");
+    file.format = r.view("format");
     file.metadata = r.bytes("metadata");
-    if (!contents.files.emplace(std::move(uri), std::move(file)).second) r.fail("duplicate file");
+    contents.files.push_back(file);
   }
   if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes");
   return contents;
@@ -304,12 +301,14 @@ SourceMetadata MetadataCache::decodeMetadata(std::span<const uint8_t> bytes) {
 }
 
 MetadataCache::MetadataCache(std::string directory, std::string key)
-    : directory_(std::move(directory)), path_(directory_ + "/" + hexHash(key) + ".qmc") {
-  contents_.key = std::move(key);
+    : directory_(std::move(directory)),
+      path_(directory_ + "/" + hexHash(key) + ".qmc"),
+      key_(std::move(key)) {
+  contents_.key = key_;
   if (map()) {
     try {
       Contents loaded = decode(mapped_);
-      if (loaded.key == contents_.key) contents_ = std::move(loaded);
+      if (loaded.key == key_) contents_ = std::move(loaded);
     } catch (const Error&) {
       changed_ = true;  // rewritten whole by save()
     }
@@ -319,34 +318,38 @@ MetadataCache::MetadataCache(std::string directory, std::string key)
 std::optional<std::vector<std::string>> MetadataCache::recall(const std::string& pattern,
                                                               ThreadPool* pool) {
   std::lock_guard lock(mutex_);
-  auto it = contents_.listings.find(pattern);
+  auto it = std::find_if(contents_.listings.begin(), contents_.listings.end(),
+                         [&](const auto& listing) { return listing.first == pattern; });
   if (it == contents_.listings.end()) return std::nullopt;
   const Listing& listing = it->second;
-  std::atomic<bool> same{true};
-  auto check = [&](size_t i) {
-    if (!same.load(std::memory_order_relaxed)) return;
-    const auto& [directory, stamp] = listing.directories[i];
-    const std::optional<io::LocalStamp> now = io::stampOf(directory.empty() ? "." : directory);
-    if (!now || !(*now == stamp)) same.store(false, std::memory_order_relaxed);
-  };
-  if (pool != nullptr && pool->size() > 1 && listing.directories.size() >= kParallelStamps) {
-    pool->parallelFor(listing.directories.size(), check);
-  } else {
-    for (size_t i = 0; i < listing.directories.size(); ++i) check(i);
-  }
-  if (!same.load()) {
+  std::vector<std::string_view> paths;
+  paths.reserve(listing.directories.size());
+  for (const auto& [directory, stamp] : listing.directories)
+    paths.push_back(directory.empty() ? std::string_view(".") : directory);
+  const std::vector<std::optional<io::LocalStamp>> now = io::stampsOf(paths, pool);
+  bool same = true;
+  for (size_t i = 0; i < paths.size() && same; ++i)
+    same = now[i] && *now[i] == listing.directories[i].second;
+  if (!same) {
     contents_.listings.erase(it);
     changed_ = true;
     return std::nullopt;
   }
-  return listing.matches;
+  return std::vector<std::string>(listing.matches.begin(), listing.matches.end());
 }
 
 void MetadataCache::remember(const std::string& pattern, const io::GlobListing& listing,
                              const std::vector<std::string>& matches) {
   if (!listing.reusable || matches.empty()) return;
   std::lock_guard lock(mutex_);
-  contents_.listings[pattern] = Listing{listing.directories, matches};
+  Listing kept;
+  kept.directories.reserve(listing.directories.size());
+  for (const auto& [directory, stamp] : listing.directories)
+    kept.directories.emplace_back(keep(directory), stamp);
+  kept.matches.reserve(matches.size());
+  for (const std::string& match : matches) kept.matches.push_back(keep(match));
+  std::erase_if(contents_.listings, [&](const auto& other) { return other.first == pattern; });
+  contents_.listings.emplace_back(keep(pattern), std::move(kept));
   changed_ = true;
 }
 
@@ -359,11 +362,13 @@ bool MetadataCache::map() {
   if (fd < 0) return false;
   struct stat st {};
   if (::fstat(fd, &st) == 0 && st.st_size > 0 && static_cast<uint64_t>(st.st_size) <= kMaxBytes) {
-    // Mapped rather than read: no copy, no fresh pages to fault in one by one. The
-    // file is only ever replaced by a rename, never truncated in place, so the
-    // mapping stays whole (git maps its index the same way).
+    // Mapped rather than read: no copy, and no fresh pages to fill (the page
+    // cache's are mapped in as the checksum reads them, several at a fault; asking
+    // for all of them up front with MAP_POPULATE measured slower). The file is only
+    // ever replaced by a rename, never truncated in place, so the mapping stays
+    // whole (git maps its index the same way).
     const size_t size = static_cast<size_t>(st.st_size);
-    void* bytes = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* bytes = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (bytes != MAP_FAILED)
       mapped_ = std::span<const uint8_t>(static_cast<const uint8_t*>(bytes), size);
   }
@@ -371,13 +376,29 @@ bool MetadataCache::map() {
   return !mapped_.empty();
 }
 
+std::string_view MetadataCache::keep(std::string_view text) {
+  return strings_.emplace_back(text);  // a deque's elements stay where they are
+}
+
+const MetadataCache::FileEntry* MetadataCache::find(std::string_view uri, size_t position) const {
+  const std::vector<FileEntry>& files = contents_.files;
+  if (position < files.size() && files[position].uri == uri) return &files[position];
+  std::call_once(indexed_, [&] {
+    index_.reserve(files.size());
+    for (size_t i = 0; i < files.size(); ++i) index_.emplace(files[i].uri, i);  // the first stays
+  });
+  auto it = index_.find(uri);
+  return it == index_.end() ? nullptr : &files[it->second];
+}
+
 std::optional<MetadataCache::Recalled> MetadataCache::recallFile(
-    const std::string& uri, const io::LocalStamp& stamp) const {
-  // contents_ changes only in recall (before any file is looked up) and save (after).
-  auto it = contents_.files.find(uri);
-  if (it == contents_.files.end() || !(it->second.stamp == stamp)) return std::nullopt;
+    const std::string& uri, size_t position, const io::LocalStamp& stamp) const {
+  // contents_ changes only in recall and remember (before any file is looked up)
+  // and in save (after).
+  const FileEntry* entry = find(uri, position);
+  if (entry == nullptr || !(entry->stamp == stamp)) return std::nullopt;
   try {
-    return Recalled{it->second.format, decodeMetadata(it->second.metadata)};
+    return Recalled{entry->format, decodeMetadata(entry->metadata)};
   } catch (const Error&) {
     return std::nullopt;  // read from the file, and recorded again
   }
@@ -389,27 +410,38 @@ void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, 
       !io::settled(uri, stamp, takenAtNs)) {
     return;
   }
-  FileEntry entry{stamp, format, {}, encodeMetadata(metadata)};
-  entry.metadata = entry.owned;
+  std::vector<uint8_t> bytes = encodeMetadata(metadata);
   std::lock_guard lock(mutex_);
-  recorded_.emplace_back(uri, std::move(entry));
+  recorded_.push_back(
+      FileEntry{keep(uri), stamp, keep(format), blobs_.emplace_back(std::move(bytes))});
 }
 
-void MetadataCache::save(const std::vector<std::string>& uris) {
+void MetadataCache::save(std::span<const std::string_view> uris) {
   std::lock_guard lock(mutex_);
-  for (auto& [uri, entry] : recorded_) contents_.files.insert_or_assign(uri, std::move(entry));
-  changed_ = changed_ || !recorded_.empty();
-  recorded_.clear();
-  // A cache that holds more files than the clause resolves to has stale ones;
-  // nothing is written unless something changed, and then only the clause's files.
-  if (!changed_ && contents_.files.size() <= uris.size()) return;
-  const std::unordered_set<std::string> kept(uris.begin(), uris.end());
-  if (std::erase_if(contents_.files, [&](const auto& file) { return !kept.contains(file.first); }) >
-      0) {
-    changed_ = true;
+  // Nothing learnt, and the clause resolved to the files loaded, in their order:
+  // nothing to write (the common case, checked without copying an entry).
+  if (!changed_ && recorded_.empty() && uris.size() == contents_.files.size() &&
+      std::equal(uris.begin(), uris.end(), contents_.files.begin(),
+                 [](std::string_view uri, const FileEntry& file) { return uri == file.uri; })) {
+    return;
   }
-  if (!changed_) return;
-  const std::vector<uint8_t> bytes = encode(contents_);
+  // The clause's files in its order: each one's entry recorded by this query, else
+  // the one loaded. Nothing is written when that is what was loaded.
+  std::unordered_map<std::string_view, const FileEntry*> recorded;
+  for (const FileEntry& entry : recorded_) recorded.insert_or_assign(entry.uri, &entry);
+  std::vector<FileEntry> files;
+  files.reserve(uris.size());
+  bool same = !changed_ && recorded.empty();
+  for (size_t i = 0; i < uris.size(); ++i) {
+    auto it = recorded.find(uris[i]);
+    const FileEntry* entry = it != recorded.end() ? it->second : find(uris[i], i);
+    if (entry == nullptr) continue;
+    same = same && files.size() < contents_.files.size() && entry == &contents_.files[files.size()];
+    files.push_back(*entry);
+  }
+  if (same && files.size() == contents_.files.size()) return;
+  Contents next{contents_.key, contents_.listings, std::move(files)};
+  const std::vector<uint8_t> bytes = encode(next);
   if (bytes.size() > kMaxBytes || !makeDirectories(directory_)) return;
   std::string temporary = directory_ + "/.qmc-XXXXXX";
   const int fd = ::mkstemp(temporary.data());

@@ -1,10 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -52,46 +54,54 @@ class MetadataCache : public io::ListingMemory {
                 const std::vector<std::string>& matches) override;
 
   struct Recalled {
-    std::string format;  // "parquet", "orc"
+    std::string_view format;  // "parquet", "orc"
     SourceMetadata metadata;
   };
   /// What was recorded for `uri` when `stamp` (taken just now) is the stamp
-  /// recorded with it. Safe from several threads at once, as is record().
-  std::optional<Recalled> recallFile(const std::string& uri, const io::LocalStamp& stamp) const;
+  /// recorded with it. `position` is where `uri` is among the files the clause
+  /// resolves to: the cache keeps its files in that order, so that finding one is
+  /// a comparison (an index is built the first time a file is elsewhere). Safe
+  /// from several threads at once, as is record().
+  std::optional<Recalled> recallFile(const std::string& uri, size_t position,
+                                     const io::LocalStamp& stamp) const;
   /// Keeps `metadata` of `uri` read in `format` after `stamp` was taken at `takenAtNs`,
   /// when the stamp is settled.
   void record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,
               const std::string& format, const SourceMetadata& metadata);
 
   /// Writes the cache back when anything new was learnt, keeping the files of
-  /// `uris` (what the clause resolved to) only; errors are ignored (a cache that
-  /// cannot be written is a cache that does not help).
-  void save(const std::vector<std::string>& uris);
+  /// `uris` (what the clause resolved to) only, in that order; errors are ignored
+  /// (a cache that cannot be written is a cache that does not help).
+  void save(std::span<const std::string_view> uris);
 
   /// The file this clause's cache lives in.
   const std::string& path() const { return path_; }
 
-  /// The file's contents. A file's metadata stays encoded until a query asks for
-  /// it (decodeMetadata), so that loading a cache of many files costs little.
+  /// The file's contents, as views into the bytes decoded. Loading decodes no
+  /// file's metadata (decodeMetadata, when a query asks for it) and copies no
+  /// string, so that loading a cache of many files costs little.
   struct Listing {
-    std::vector<std::pair<std::string, io::LocalStamp>> directories;
-    std::vector<std::string> matches;
+    std::vector<std::pair<std::string_view, io::LocalStamp>>
+        directories;  // "" is the working directory
+    std::vector<std::string_view> matches;
   };
   struct FileEntry {
+    std::string_view uri;
     io::LocalStamp stamp;
-    std::string format;
-    std::span<const uint8_t> metadata;  // encodeMetadata's bytes, in `owned` or the loaded file
-    std::vector<uint8_t> owned;
+    std::string_view format;
+    std::span<const uint8_t> metadata;  // encodeMetadata's bytes
   };
   struct Contents {
-    std::string key;
-    std::unordered_map<std::string, Listing> listings;  // by pattern
-    std::unordered_map<std::string, FileEntry> files;   // by uri
+    std::string_view key;
+    std::vector<std::pair<std::string_view, Listing>> listings;  // by pattern
+    std::vector<FileEntry> files;  // in the order of the clause's files
   };
-  /// The file's bytes, and back (tests, the fuzzer). decode's entries point into
+  /// The file's bytes, and back (tests, the fuzzer). decode's views point into
   /// `bytes`. Both decoders throw CorruptFile naming the field for anything they
   /// do not accept: a wrong magic, version, length or checksum, a truncated or
-  /// out-of-range field, a duplicate pattern, file or column, trailing bytes.
+  /// out-of-range field, a duplicate pattern or column, trailing bytes. (Two
+  /// entries for one file, which only a forged file holds, are not looked for:
+  /// the first is found, and a save keeps one.)
   static std::vector<uint8_t> encode(const Contents& contents);
   /// A cache file around an encoded `payload`: magic, version, length, checksum.
   static std::vector<uint8_t> frame(std::span<const uint8_t> payload);
@@ -100,15 +110,25 @@ class MetadataCache : public io::ListingMemory {
   static SourceMetadata decodeMetadata(std::span<const uint8_t> bytes);
 
  private:
-  std::string directory_;
-  std::string path_;
   /// Maps the cache file into mapped_; false when there is none to map.
   bool map();
+  /// The entry of `uri`, looked for at `position` first; nullptr when there is none.
+  const FileEntry* find(std::string_view uri, size_t position) const;
+  /// A view of `text` that lives as long as the cache.
+  std::string_view keep(std::string_view text);
 
-  std::span<const uint8_t> mapped_;  // the cache file; contents_' entries point into it
+  std::string directory_;
+  std::string path_;
+  std::string key_;
+  std::span<const uint8_t> mapped_;  // the cache file; contents_' views point into it
   Contents contents_;
+  mutable std::once_flag indexed_;
+  mutable std::unordered_map<std::string_view, size_t> index_;  // uri -> contents_.files
   mutable std::mutex mutex_;
-  std::vector<std::pair<std::string, FileEntry>> recorded_;  // by record(), merged by save()
+  // What remember() and record() learnt, and the bytes recorded entries view.
+  std::deque<std::string> strings_;
+  std::deque<std::vector<uint8_t>> blobs_;
+  std::vector<FileEntry> recorded_;  // merged by save()
   bool changed_ = false;
 };
 
