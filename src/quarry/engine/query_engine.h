@@ -33,6 +33,7 @@ struct QueryOptions {
 
 struct PreparedQuery {
   Query ast;
+  /// The files and schema the FROM clause resolved to; their splits are the plan's.
   ResolvedSource source;
   /// The plan as the planner made it (null unless QueryOptions::keepUnoptimizedPlan),
   /// and after the local optimizer.

@@ -51,12 +51,11 @@ std::optional<LocalStamp> stampOf(int fd);
 /// directory the paths share is opened once and each path is looked up from it:
 /// the kernel walks the shared components once rather than for every path (a
 /// thousand files under one directory tree stamp in about two thirds of the time).
-/// With a `pool`, kStampChunk paths at a time are stamped on it.
+/// With a `pool`, kStampChunk paths at a time are stamped on it: statx of paths
+/// not looked at lately waits on memory, which cores overlap.
 std::vector<std::optional<LocalStamp>> stampsOf(std::span<const std::string_view> paths,
                                                 ThreadPool* pool = nullptr);
-/// About half a millisecond of statx: about what waking a parked worker can cost
-/// on a virtual machine, so fewer paths are stamped on the calling thread alone.
-inline constexpr size_t kStampChunk = 1024;
+inline constexpr size_t kStampChunk = 256;
 
 /// The current time, nanoseconds since the epoch, as stamps' times count it.
 int64_t nowNs();

@@ -47,7 +47,8 @@ class PlannerTest : public ::testing::Test {
     PlannerOptions options;
     options.threads = 2;
     options.exchange = exchange_;
-    PlanNodePtr root = planQuery(query, reader_.resolve({"one", "two"}), options);
+    ResolvedSource resolved = reader_.resolve({"one", "two"});
+    PlanNodePtr root = planQuery(query, resolved, options);
     PlanNode* source = root.get();
     while (!source->children.empty()) source = source->input().get();
     source->request.metrics = &metrics_;
@@ -152,7 +153,8 @@ TEST_F(PlannerTest, ANameOfAColumnTheEngineDoesNotReadSaysWhatItIs) {
   source.files[1].metadata.unreadColumns = {{"m", "a MAP"}, {"s.l", "a LIST of lists, structs or maps"}};
   const auto planned = [&](const std::string& text) {
     PlannerOptions options;
-    return planQuery(parseQuery(text), source, options);
+    ResolvedSource copy = source;
+    return planQuery(parseQuery(text), copy, options);
   };
   const auto expectError = [&](const std::string& text, const std::string& message, int column) {
     SCOPED_TRACE(text);
@@ -399,7 +401,8 @@ TEST_F(PlannerTest, AllNullColumnsGiveNullMinAndMax) {
   reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
   reader_.add("nulls", schema_, {page({1, 2}, {"a", "a"}, {std::nullopt, std::nullopt}, {"p", "q"})});
   Query query = parseQuery(R"(FROM "nulls" | STATS lo = MIN(x), n = COUNT(x), c = COUNT(*))");
-  PlanNodePtr root = planQuery(query, reader_.resolve({"nulls"}), PlannerOptions{});
+  ResolvedSource source = reader_.resolve({"nulls"});
+  PlanNodePtr root = planQuery(query, source, PlannerOptions{});
   optimize(*root);
   OperatorPtr op = buildOperators(*root);
   std::optional<Page> p = op->next();

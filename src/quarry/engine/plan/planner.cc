@@ -472,7 +472,7 @@ void throwIfUnread(const UnknownColumnError& e, const ResolvedSource& source) {
   }
 }
 
-PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const PlannerOptions& options) {
+PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerOptions& options) {
   Schema sourceSchema = source.schema;
   const std::set<std::string> named = namesInQuery(query);
   if (named.count(kFilePathColumn) && fieldIndex(sourceSchema, kFilePathColumn) < 0) {
@@ -486,8 +486,10 @@ PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const Pl
   size_t splitCount = 0;
   for (const ResolvedFile& file : source.files) splitCount += file.metadata.splits.size();
   sourceNode->splits.reserve(splitCount);
-  for (const ResolvedFile& file : source.files) {
-    for (const FileSplit& split : file.metadata.splits) sourceNode->splits.push_back({file.reader, split});
+  for (ResolvedFile& file : source.files) {
+    for (FileSplit& split : file.metadata.splits)
+      sourceNode->splits.push_back({file.reader, std::move(split)});
+    file.metadata.splits.clear();
   }
   for (const Field& field : sourceSchema) sourceNode->request.columns.push_back(field.name);
   sourceNode->request.outputSchema = sourceSchema;

@@ -36,7 +36,9 @@ struct PlannerOptions {
 };
 
 /// Throws QueryError (line, column, hint) for names, types and commands the
-/// source cannot take.
-PlanNodePtr planQuery(const Query& query, const ResolvedSource& source, const PlannerOptions& options);
+/// source cannot take. Moves each file's splits into the plan's source node
+/// (a thousand files' splits are not copied): `source` keeps its schema and its
+/// files, without their splits.
+PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerOptions& options);
 
 }  // namespace quarry::engine

@@ -180,7 +180,11 @@ std::optional<Page> FileStatsSupplier::build(std::span<const SourceStatistics* c
       // MIN / MAX: an all-null unit contributes nothing; otherwise the bound is needed.
       const bool allNull = column.nullCount && *column.nullCount == stats->rowCount;
       if (!allNull && !(spec.function == AggregateFunction::kMin ? column.min : column.max)) return std::nullopt;
-      merged[a] = first ? column : mergeColumn(merged[a], mergedRows[a], column, stats->rowCount);
+      if (first) {
+        merged[a] = column;
+      } else {
+        mergeColumnInto(merged[a], mergedRows[a], column, stats->rowCount);
+      }
       mergedRows[a] += stats->rowCount;
     }
     first = false;

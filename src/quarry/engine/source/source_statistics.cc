@@ -20,17 +20,6 @@ std::optional<int64_t> addCounts(std::optional<int64_t> a, std::optional<int64_t
   return sum;
 }
 
-// Picks the lower (wantMin) or higher of two bounds; unknown when either is
-// unknown or they cannot be compared.
-std::optional<StatisticValue> pick(const std::optional<StatisticValue>& a,
-                                   const std::optional<StatisticValue>& b, bool wantMin) {
-  if (!a || !b) return std::nullopt;
-  const auto order = compareStatisticValues(*a, *b);
-  if (!order) return std::nullopt;
-  const bool aFirst = wantMin ? (*order <= 0) : (*order >= 0);
-  return aFirst ? a : b;
-}
-
 }  // namespace
 
 std::optional<std::strong_ordering> compareStatisticValues(const StatisticValue& a,
@@ -85,23 +74,44 @@ const ColumnStatistics* SourceStatistics::find(const std::string& column) const 
   return it == columns.end() ? nullptr : &it->second;
 }
 
-ColumnStatistics mergeColumn(const ColumnStatistics& a, int64_t aRows, const ColumnStatistics& b,
-                             int64_t bRows) {
-  ColumnStatistics out;
-  out.nullCount = addCounts(a.nullCount, b.nullCount);
+namespace {
+
+// Keeps in `a` the lower (wantMin) or higher of two bounds; unknown when either
+// is unknown or they cannot be compared.
+void pickInto(std::optional<StatisticValue>& a, const std::optional<StatisticValue>& b,
+              bool wantMin) {
+  if (!a) return;
+  const std::optional<std::strong_ordering> order =
+      b ? compareStatisticValues(*a, *b) : std::nullopt;
+  if (!order) {
+    a.reset();
+  } else if (wantMin ? *order > 0 : *order < 0) {
+    a = b;
+  }
+}
+
+}  // namespace
+
+void mergeColumnInto(ColumnStatistics& a, int64_t aRows, const ColumnStatistics& b, int64_t bRows) {
   const bool aEmpty = columnAllNull(a, aRows);
   const bool bEmpty = columnAllNull(b, bRows);
-  if (aEmpty && bEmpty) return out;  // all null: no bound, and none needed
-  if (aEmpty) {
-    out.min = b.min;
-    out.max = b.max;
-  } else if (bEmpty) {
-    out.min = a.min;
-    out.max = a.max;
-  } else {
-    out.min = pick(a.min, b.min, /*wantMin=*/true);
-    out.max = pick(a.max, b.max, /*wantMin=*/false);
+  a.nullCount = addCounts(a.nullCount, b.nullCount);
+  if (aEmpty && bEmpty) {  // all null: no bound, and none needed
+    a.min.reset();
+    a.max.reset();
+  } else if (aEmpty) {
+    a.min = b.min;
+    a.max = b.max;
+  } else if (!bEmpty) {
+    pickInto(a.min, b.min, /*wantMin=*/true);
+    pickInto(a.max, b.max, /*wantMin=*/false);
   }
+}
+
+ColumnStatistics mergeColumn(const ColumnStatistics& a, int64_t aRows, const ColumnStatistics& b,
+                             int64_t bRows) {
+  ColumnStatistics out = a;
+  mergeColumnInto(out, aRows, b, bRows);
   return out;
 }
 

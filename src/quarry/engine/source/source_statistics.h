@@ -65,5 +65,7 @@ SourceStatistics merge(const SourceStatistics& a, const SourceStatistics& b);
 /// Merges one column's statistics of units with `aRows` and `bRows` rows.
 ColumnStatistics mergeColumn(const ColumnStatistics& a, int64_t aRows, const ColumnStatistics& b,
                              int64_t bRows);
+/// mergeColumn into `a`, copying nothing that `a` keeps.
+void mergeColumnInto(ColumnStatistics& a, int64_t aRows, const ColumnStatistics& b, int64_t bRows);
 
 }  // namespace quarry::engine
