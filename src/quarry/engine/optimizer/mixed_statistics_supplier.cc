@@ -1,5 +1,6 @@
 #include "quarry/engine/optimizer/mixed_statistics_supplier.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "quarry/engine/exec/aggregate_exec.h"
@@ -65,9 +66,21 @@ UnitDecisions decideSplits(StatisticsPushdown& pushdown) {
   UnitDecisions out;
   std::vector<SplitTask> splits = std::move(chainBottom(*pushdown.original).splits);
   chainBottom(*pushdown.original).splits.clear();
+  std::vector<UnitOutcome> outcomes;
+  outcomes.reserve(splits.size());
+  for (const SplitTask& task : splits) outcomes.push_back(decideUnit(pushdown, task.split));
+  const auto answered = [](UnitOutcome o) { return o == UnitOutcome::kAnswered; };
+  // Every split answered (COUNT/MIN/MAX over files with statistics): the vector
+  // itself moves, not each split.
+  if (std::all_of(outcomes.begin(), outcomes.end(), answered)) {
+    for (const SplitTask& task : splits) out.answeredUnits += unitCount(task.split);
+    out.answered = std::move(splits);
+    return out;
+  }
   out.answered.reserve(splits.size());
-  for (SplitTask& task : splits) {
-    switch (decideUnit(pushdown, task.split)) {
+  for (size_t i = 0; i < splits.size(); ++i) {
+    SplitTask& task = splits[i];
+    switch (outcomes[i]) {
       case UnitOutcome::kSkipped:
         ++out.skippedSplits;
         out.skippedUnits += unitCount(task.split);
