@@ -149,6 +149,10 @@ TEST(MetadataCacheFile, RefusesBytesItDidNotWrite) {
   std::vector<uint8_t> huge(good.begin() + 32, good.begin() + 32 + 8 + 1);  // the key "k"
   for (int i = 0; i < 8; ++i) huge.push_back(0xff);  // a listing count no file could hold
   EXPECT_NE(corruptionOf(MetadataCache::frame(huge)).find("listing count"), std::string::npos);
+  MetadataCache::Contents twice = contents;
+  twice.listings = {{"*.parquet", {}}, {"*.parquet", {}}};
+  EXPECT_NE(corruptionOf(MetadataCache::encode(twice)).find("duplicate pattern"),
+            std::string::npos);
 
   std::vector<uint8_t> metadata = MetadataCache::encodeMetadata(sampleMetadata());
   metadata[8 + 8 + 2] = 200;  // the first column's type kind

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 #include "quarry/common/error.h"
 #include "quarry/common/thread_pool.h"
@@ -256,11 +257,10 @@ MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes) {
   contents.key = r.view("key");
   const uint64_t listings = r.count("listing count", 24);
   contents.listings.reserve(listings);
+  std::unordered_set<std::string_view> patterns;
   for (uint64_t i = 0; i < listings; ++i) {
     const std::string_view pattern = r.view("pattern");
-    for (const auto& [other, listing] : contents.listings) {
-      if (other == pattern) r.fail("duplicate pattern");
-    }
+    if (!patterns.insert(pattern).second) r.fail("duplicate pattern");
     Listing listing;
     const uint64_t directories = r.count("directory count", 8 + 48);
     listing.directories.reserve(directories);

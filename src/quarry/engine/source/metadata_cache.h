@@ -71,7 +71,8 @@ class MetadataCache : public io::ListingMemory {
 
   /// Writes the cache back when anything new was learnt, keeping the files of
   /// `uris` (what the clause resolved to) only, in that order; errors are ignored
-  /// (a cache that cannot be written is a cache that does not help).
+  /// (a cache that cannot be written is a cache that does not help). The cache's
+  /// last act: called once, when the clause is resolved.
   void save(std::span<const std::string_view> uris);
 
   /// The file this clause's cache lives in.
