@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <system_error>
 
 namespace quarry {
 
@@ -100,7 +101,16 @@ void ThreadPool::parallelFor(size_t n, const std::function<void(size_t)>& fn) {
   // runs one starts no thread (starting one measured up to a millisecond of
   // disturbance on a two-CPU virtual machine).
   if (workers_.empty()) {
-    for (size_t i = 1; i < size_; ++i) workers_.emplace_back([this] { workerMain(); });
+    try {
+      for (size_t i = 1; i < size_; ++i) workers_.emplace_back([this] { workerMain(); });
+    } catch (const std::system_error&) {
+      // The system starts no more threads: the loop runs on those there are.
+    }
+    if (workers_.empty()) {
+      lock.unlock();
+      for (size_t i = 0; i < n; ++i) fn(i);
+      return;
+    }
   }
   Loop loop;
   loop.n = n;
