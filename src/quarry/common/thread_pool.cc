@@ -86,16 +86,15 @@ void ThreadPool::workerMain() {
 
 void ThreadPool::parallelFor(size_t n, const std::function<void(size_t)>& fn) {
   if (n == 0) return;
-  if (size_ == 1 || n == 1) {
+  const auto runHere = [&] {
     for (size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
+  };
+  if (size_ == 1 || n == 1) return runHere();
   // One loop at a time: nested or concurrent callers run theirs inline.
   std::unique_lock lock(mutex_);
   if (current_ != nullptr) {
     lock.unlock();
-    for (size_t i = 0; i < n; ++i) fn(i);
-    return;
+    return runHere();
   }
   // Workers start with the first loop that has work for them: a query that never
   // runs one starts no thread (starting one measured up to a millisecond of
@@ -108,8 +107,7 @@ void ThreadPool::parallelFor(size_t n, const std::function<void(size_t)>& fn) {
     }
     if (workers_.empty()) {
       lock.unlock();
-      for (size_t i = 0; i < n; ++i) fn(i);
-      return;
+      return runHere();
     }
   }
   Loop loop;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ranges>
 #include <unordered_set>
 
 #include "quarry/common/error.h"
@@ -418,28 +419,26 @@ void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, 
 
 void MetadataCache::save(std::span<const std::string_view> uris) {
   std::lock_guard lock(mutex_);
-  // Nothing learnt, and the clause resolved to the files loaded, in their order:
-  // nothing to write (the common case, checked without copying an entry).
-  if (!changed_ && recorded_.empty() && uris.size() == contents_.files.size() &&
-      std::equal(uris.begin(), uris.end(), contents_.files.begin(),
-                 [](std::string_view uri, const FileEntry& file) { return uri == file.uri; })) {
-    return;
-  }
   // The clause's files in its order: each one's entry recorded by this query, else
-  // the one loaded. Nothing is written when that is what was loaded.
+  // the one loaded. Nothing is written when nothing was learnt and that is what was
+  // loaded (the common case, decided without copying an entry).
   std::unordered_map<std::string_view, const FileEntry*> recorded;
   for (const FileEntry& entry : recorded_) recorded.insert_or_assign(entry.uri, &entry);
-  std::vector<FileEntry> files;
-  files.reserve(uris.size());
-  bool same = !changed_ && recorded.empty();
+  std::vector<const FileEntry*> kept;
+  kept.reserve(uris.size());
   for (size_t i = 0; i < uris.size(); ++i) {
     auto it = recorded.find(uris[i]);
-    const FileEntry* entry = it != recorded.end() ? it->second : find(uris[i], i);
-    if (entry == nullptr) continue;
-    same = same && files.size() < contents_.files.size() && entry == &contents_.files[files.size()];
-    files.push_back(*entry);
+    if (const FileEntry* entry = it != recorded.end() ? it->second : find(uris[i], i))
+      kept.push_back(entry);
   }
-  if (same && files.size() == contents_.files.size()) return;
+  const auto loaded = [&](size_t j) { return kept[j] == &contents_.files[j]; };
+  if (!changed_ && recorded.empty() && kept.size() == contents_.files.size() &&
+      std::ranges::all_of(std::views::iota(size_t{0}, kept.size()), loaded)) {
+    return;
+  }
+  std::vector<FileEntry> files;
+  files.reserve(kept.size());
+  for (const FileEntry* entry : kept) files.push_back(*entry);
   Contents next{contents_.key, contents_.listings, std::move(files)};
   const std::vector<uint8_t> bytes = encode(next);
   if (bytes.size() > kMaxBytes || !makeDirectories(directory_)) return;
