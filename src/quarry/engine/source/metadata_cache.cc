@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ranges>
 #include <unordered_set>
 
 #include "quarry/common/error.h"
@@ -431,9 +430,10 @@ void MetadataCache::save(std::span<const std::string_view> uris) {
     if (const FileEntry* entry = it != recorded.end() ? it->second : find(uris[i], i))
       kept.push_back(entry);
   }
-  const auto loaded = [&](size_t j) { return kept[j] == &contents_.files[j]; };
   if (!changed_ && recorded.empty() && kept.size() == contents_.files.size() &&
-      std::ranges::all_of(std::views::iota(size_t{0}, kept.size()), loaded)) {
+      std::equal(
+          kept.begin(), kept.end(), contents_.files.begin(),
+          [](const FileEntry* entry, const FileEntry& loaded) { return entry == &loaded; })) {
     return;
   }
   std::vector<FileEntry> files;
