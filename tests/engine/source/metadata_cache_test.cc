@@ -177,6 +177,8 @@ class MetadataCacheTest : public ::testing::Test {
     copy("schema_a.parquet", "blobs/first");  // no extension: the format comes from the magic
     copy("schema_a.parquet", "shift/p=2/x.parquet");
     copy("schema_a2.parquet", "shift/p=3/x.parquet");
+    copy("schema_a.parquet", "twice/p=1/x.parquet");
+    copy("schema_a2.parquet", "twice/p=2/x.parquet");
     settle();
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(root_); }
@@ -291,6 +293,53 @@ TEST_F(MetadataCacheTest, FindsFilesTheClauseNowListsElsewhere) {
   EXPECT_EQ(maxId(moved.files[0]), 5);
   EXPECT_EQ(maxId(moved.files[1]), 1);
   EXPECT_EQ(maxId(moved.files[2]), 2);
+}
+
+// "Takes, in one loop on `pool` (or here when null), everything the cache will be
+// asked about ... a second caller for the same entry (a file the clause lists
+// twice) decodes it again": with one thread or two, a clause naming a file twice
+// recalls it twice, each time with the metadata its footer gave.
+TEST_F(MetadataCacheTest, PreparesOnAPoolOrHereAndHandsOutEachFileAsOftenAsListed) {
+  const std::vector<std::string> patterns = {at("twice/*/*.parquet"), at("twice/p=1/x.parquet"),
+                                             at("blobs/*")};
+  for (const int threads : {1, 2}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    ResolveOptions options;
+    options.threads = threads;
+    options.metadataCacheDirectory =
+        at("cache/" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+           std::to_string(threads));
+    const ResolvedSource read = ExternalSourceResolver::resolve(patterns, options);
+    const ResolvedSource recalled = ExternalSourceResolver::resolve(patterns, options);
+    ASSERT_GE(read.files.size(), 3u);
+    ASSERT_EQ(recalled.files.size(), read.files.size());
+    EXPECT_EQ(recalled.files[0].uri, recalled.files[read.files.size() - 2].uri)
+        << "the file the clause names twice";
+    for (size_t i = 0; i < read.files.size(); ++i) {
+      SCOPED_TRACE(read.files[i].uri);
+      EXPECT_FALSE(read.files[i].metadata.fromMetadataCache);
+      EXPECT_TRUE(recalled.files[i].metadata.fromMetadataCache);
+      EXPECT_EQ(recalled.files[i].uri, read.files[i].uri);
+      EXPECT_EQ(MetadataCache::encodeMetadata(recalled.files[i].metadata),
+                MetadataCache::encodeMetadata(read.files[i].metadata));
+    }
+  }
+  // A new first file moves the others: both mentions of p=1 now find its first
+  // entry through the index, and each still gets the whole of its metadata.
+  copy("schema_d.parquet", "twice/p=0/x.parquet");
+  ResolveOptions options;
+  options.metadataCacheDirectory =
+      at("cache/" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+         "2");
+  const ResolvedSource moved = ExternalSourceResolver::resolve(patterns, options);
+  ASSERT_EQ(moved.files.size(), 5u);
+  EXPECT_EQ(fromCache(moved), (std::vector<bool>{false, true, true, true, true}));
+  EXPECT_EQ(moved.files[1].uri, moved.files[3].uri);
+  EXPECT_EQ(MetadataCache::encodeMetadata(moved.files[3].metadata),
+            MetadataCache::encodeMetadata(moved.files[1].metadata));
+  EXPECT_EQ(maxId(moved.files[0]), 5);
+  EXPECT_EQ(maxId(moved.files[1]), 1);
+  EXPECT_EQ(maxId(moved.files[3]), 1);
 }
 
 // "A file that is ... corrupt (its checksum or any field) is an empty cache: the

@@ -20,9 +20,6 @@
 namespace quarry::engine {
 namespace {
 
-/// Files recalled from the metadata cache by one task.
-constexpr size_t kRecallChunk = 64;
-
 /// The reader of `uri` from its first bytes: "PAR1" or "ORC".
 const FormatReader* readerByMagic(const std::string& uri) {
   auto object = io::openObject(uri);
@@ -170,8 +167,14 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   if (!options.metadataCacheDirectory.empty() && anyLocal) {
     cache.emplace(options.metadataCacheDirectory, cacheKey(patterns, options));
   }
-  std::vector<std::string> uris = io::expandFilePatterns(
-      patterns, anyGlob ? poolOf(localThreads, false) : nullptr, cache ? &*cache : nullptr);
+  ThreadPool* localPool = poolOf(localThreads, false);
+  // A settled stamp is one older than this (MetadataCache::record).
+  const int64_t takenAtNs = cache ? io::nowNs() : 0;
+  // What the cache will be asked about is stamped and decoded in one parallel loop
+  // (MetadataCache::prepare), before the patterns are expanded.
+  if (cache) cache->prepare(localPool);
+  std::vector<std::string> uris =
+      io::expandFilePatterns(patterns, anyGlob ? localPool : nullptr, cache ? &*cache : nullptr);
   ResolvedSource out;
   out.files.resize(uris.size());
   for (size_t i = 0; i < uris.size(); ++i) out.files[i].uri = std::move(uris[i]);
@@ -184,48 +187,38 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   });
   if (remote) threads = std::max(threads, kRemoteFooterReads);
   // Local files are stamped before their footers are read (a change after the
-  // stamp shows in the next one), all at once: their shared directories are walked
-  // once (io::stampsOf).
-  const int64_t takenAtNs = cache ? io::nowNs() : 0;
+  // stamp shows in the next one): those the cache holds were stamped by prepare,
+  // the others are stamped here, all at once (io::stampsOf walks the directories
+  // they share once).
   std::vector<std::optional<io::LocalStamp>> stamps(n);
   if (cache) {
     std::vector<std::string_view> local;
     std::vector<size_t> at;
     for (size_t i = 0; i < n; ++i) {
-      if (io::isRemoteUri(out.files[i].uri)) continue;
-      local.push_back(out.files[i].uri);
+      const std::string& uri = out.files[i].uri;
+      if (io::isRemoteUri(uri)) continue;
+      if ((stamps[i] = cache->preparedStamp(uri, i))) continue;
+      local.push_back(uri);
       at.push_back(i);
     }
-    std::vector<std::optional<io::LocalStamp>> localStamps =
-        io::stampsOf(local, poolOf(localThreads, false));
+    std::vector<std::optional<io::LocalStamp>> localStamps = io::stampsOf(local, localPool);
     for (size_t j = 0; j < at.size(); ++j) stamps[at[j]] = localStamps[j];
   }
-  // What the cache recalls is decoded first, a few microseconds a file spent
-  // mostly waiting on memory, which two cores overlap: in parallel, kRecallChunk
-  // files a task. The footers left to read are read after, in parallel too.
-  std::vector<uint8_t> recalled(n, 0);  // not vector<bool>: written from several threads
-  auto recallChunk = [&](size_t chunk) {
-    for (size_t i = chunk * kRecallChunk; i < std::min(n, (chunk + 1) * kRecallChunk); ++i) {
-      if (!stamps[i]) continue;
-      ResolvedFile& file = out.files[i];
-      std::optional<MetadataCache::Recalled> r = cache->recallFile(file.uri, i, *stamps[i]);
-      if (!r) continue;
-      // The clause's format option is part of the cache's key: the format recorded is
-      // the one readerOf chose.
-      file.reader = FormatReaderRegistry::instance().findByName(r->format);
-      if (file.reader == nullptr) continue;
-      file.metadata = std::move(r->metadata);
-      file.metadata.fromMetadataCache = true;
-      recalled[i] = 1;
-    }
-  };
-  if (cache) {
-    const size_t chunks = (n + kRecallChunk - 1) / kRecallChunk;
-    if (ThreadPool* pool = poolOf(std::min(localThreads, chunks), false)) {
-      pool->parallelFor(chunks, recallChunk);
-    } else {
-      for (size_t c = 0; c < chunks; ++c) recallChunk(c);
-    }
+  // What the cache recalls was decoded by prepare; the footers left to read are
+  // read after, in parallel.
+  std::vector<bool> recalled(n, false);
+  for (size_t i = 0; cache && i < n; ++i) {
+    if (!stamps[i]) continue;
+    ResolvedFile& file = out.files[i];
+    std::optional<MetadataCache::Recalled> r = cache->recallFile(file.uri, i, *stamps[i]);
+    if (!r) continue;
+    // The clause's format option is part of the cache's key: the format recorded is
+    // the one readerOf chose.
+    file.reader = FormatReaderRegistry::instance().findByName(r->format);
+    if (file.reader == nullptr) continue;
+    file.metadata = std::move(r->metadata);
+    file.metadata.fromMetadataCache = true;
+    recalled[i] = true;
   }
   std::vector<size_t> unread;
   for (size_t i = 0; i < n; ++i) {

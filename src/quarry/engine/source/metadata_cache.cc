@@ -322,15 +322,24 @@ std::optional<std::vector<std::string>> MetadataCache::recall(const std::string&
                          [&](const auto& listing) { return listing.first == pattern; });
   if (it == contents_.listings.end()) return std::nullopt;
   const Listing& listing = it->second;
-  std::vector<std::string_view> paths;
-  paths.reserve(listing.directories.size());
-  for (const auto& [directory, stamp] : listing.directories)
-    paths.push_back(directory.empty() ? std::string_view(".") : directory);
-  const std::vector<std::optional<io::LocalStamp>> now = io::stampsOf(paths, pool);
+  // prepare()'s stamps of these directories, else fresh ones.
+  auto prepared = std::find_if(directoryStamps_.begin(), directoryStamps_.end(),
+                               [&](const auto& stamps) { return stamps.first == pattern; });
+  std::vector<std::optional<io::LocalStamp>> fresh;
+  if (prepared == directoryStamps_.end()) {
+    std::vector<std::string_view> paths;
+    paths.reserve(listing.directories.size());
+    for (const auto& [directory, stamp] : listing.directories)
+      paths.push_back(directory.empty() ? std::string_view(".") : directory);
+    fresh = io::stampsOf(paths, pool);
+  }
+  const std::vector<std::optional<io::LocalStamp>>& now =
+      prepared != directoryStamps_.end() ? prepared->second : fresh;
   bool same = true;
-  for (size_t i = 0; i < paths.size() && same; ++i)
+  for (size_t i = 0; i < listing.directories.size() && same; ++i)
     same = now[i] && *now[i] == listing.directories[i].second;
   if (!same) {
+    if (prepared != directoryStamps_.end()) directoryStamps_.erase(prepared);
     contents_.listings.erase(it);
     changed_ = true;
     return std::nullopt;
@@ -397,11 +406,81 @@ std::optional<MetadataCache::Recalled> MetadataCache::recallFile(
   // and in save (after).
   const FileEntry* entry = find(uri, position);
   if (entry == nullptr || !(entry->stamp == stamp)) return std::nullopt;
+  // What prepare() decoded is handed out once; a second caller for the same entry
+  // (a file the clause lists twice) decodes it again.
+  const size_t index = static_cast<size_t>(entry - contents_.files.data());
+  if (index < decoded_.size() && decoded_[index] && !taken_[index].exchange(true)) {
+    return Recalled{entry->format, std::move(*decoded_[index])};
+  }
   try {
     return Recalled{entry->format, decodeMetadata(entry->metadata)};
   } catch (const Error&) {
     return std::nullopt;  // read from the file, and recorded again
   }
+}
+
+void MetadataCache::prepare(ThreadPool* pool) {
+  // Directories and files are stamped kPrepareChunk at a time (each chunk from the
+  // directory its paths share, io::stampsOf); a file chunk then decodes the entries
+  // whose stamps held.
+  constexpr size_t kPrepareChunk = 64;
+  std::vector<std::string_view> directories;
+  for (const auto& [pattern, listing] : contents_.listings) {
+    for (const auto& [directory, stamp] : listing.directories)
+      directories.push_back(directory.empty() ? std::string_view(".") : directory);
+  }
+  std::vector<std::optional<io::LocalStamp>> stamped(directories.size());
+  const std::vector<FileEntry>& files = contents_.files;
+  fileStamps_.assign(files.size(), std::nullopt);
+  decoded_.assign(files.size(), std::nullopt);
+  taken_ = std::make_unique<std::atomic<bool>[]>(files.size());
+  const size_t directoryChunks = (directories.size() + kPrepareChunk - 1) / kPrepareChunk;
+  const size_t fileChunks = (files.size() + kPrepareChunk - 1) / kPrepareChunk;
+  auto chunk = [&](size_t c) {
+    const bool ofFiles = c >= directoryChunks;
+    const size_t begin = (ofFiles ? c - directoryChunks : c) * kPrepareChunk;
+    const size_t n = std::min(kPrepareChunk, (ofFiles ? files.size() : directories.size()) - begin);
+    if (!ofFiles) {
+      const auto stamps = io::stampsOf(std::span(directories).subspan(begin, n), nullptr);
+      std::copy(stamps.begin(), stamps.end(), stamped.begin() + static_cast<ptrdiff_t>(begin));
+      return;
+    }
+    std::vector<std::string_view> uris(n);
+    for (size_t i = 0; i < n; ++i) uris[i] = files[begin + i].uri;
+    const auto stamps = io::stampsOf(uris, nullptr);
+    for (size_t i = 0; i < n; ++i) {
+      fileStamps_[begin + i] = stamps[i];
+      if (!stamps[i] || !(*stamps[i] == files[begin + i].stamp)) continue;
+      try {
+        decoded_[begin + i] = decodeMetadata(files[begin + i].metadata);
+      } catch (const Error&) {
+        // Left to recallFile, which finds the entry corrupt again and reads the file.
+      }
+    }
+  };
+  const size_t chunks = directoryChunks + fileChunks;
+  if (pool != nullptr) {
+    pool->parallelFor(chunks, chunk);
+  } else {
+    for (size_t c = 0; c < chunks; ++c) chunk(c);
+  }
+  size_t next = 0;
+  for (const auto& [pattern, listing] : contents_.listings) {
+    const auto first = stamped.begin() + static_cast<ptrdiff_t>(next);
+    next += listing.directories.size();
+    directoryStamps_.emplace_back(pattern,
+                                  std::vector<std::optional<io::LocalStamp>>(
+                                      first, stamped.begin() + static_cast<ptrdiff_t>(next)));
+  }
+  prepared_ = true;
+}
+
+std::optional<io::LocalStamp> MetadataCache::preparedStamp(std::string_view uri,
+                                                           size_t position) const {
+  if (!prepared_) return std::nullopt;
+  const FileEntry* entry = find(uri, position);
+  if (entry == nullptr) return std::nullopt;
+  return fileStamps_[static_cast<size_t>(entry - contents_.files.data())];
 }
 
 void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -64,6 +66,18 @@ class MetadataCache : public io::ListingMemory {
   /// from several threads at once, as is record().
   std::optional<Recalled> recallFile(const std::string& uri, size_t position,
                                      const io::LocalStamp& stamp) const;
+  /// Takes, in one loop on `pool` (or here when null), everything the cache will be
+  /// asked about: a fresh stamp of every directory its listings read and of every
+  /// file it holds, and the decoded metadata of each file whose stamp is still the
+  /// one recorded. recall then compares the stamps taken here, stampOf hands them
+  /// out, and recallFile the decoded metadata. Stamping is the kernel's work, which
+  /// a second thread hardly speeds up; decoding is not: in one loop, a thread that
+  /// finishes its stamps decodes. Called once, before anything else is asked.
+  void prepare(ThreadPool* pool);
+  /// The stamp prepare took of `uri` (the file at `position` among the clause's
+  /// files, as for recallFile); nullopt when it took none, or the file is gone.
+  std::optional<io::LocalStamp> preparedStamp(std::string_view uri, size_t position) const;
+
   /// Keeps `metadata` of `uri` read in `format` after `stamp` was taken at `takenAtNs`,
   /// when the stamp is settled.
   void record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,
@@ -125,6 +139,15 @@ class MetadataCache : public io::ListingMemory {
   Contents contents_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string_view, size_t> index_;  // uri -> contents_.files
+  // What prepare() took (all empty when it did not run): the stamps of each
+  // listing's directories, by pattern; by position in contents_.files, each file's
+  // stamp and decoded metadata, the latter taken once (taken_) by recallFile.
+  bool prepared_ = false;
+  std::vector<std::pair<std::string_view, std::vector<std::optional<io::LocalStamp>>>>
+      directoryStamps_;
+  std::vector<std::optional<io::LocalStamp>> fileStamps_;
+  mutable std::vector<std::optional<SourceMetadata>> decoded_;
+  mutable std::unique_ptr<std::atomic<bool>[]> taken_;
   mutable std::mutex mutex_;
   // What remember() and record() learnt, and the bytes recorded entries view.
   std::deque<std::string> strings_;
