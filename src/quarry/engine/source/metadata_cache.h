@@ -69,10 +69,10 @@ class MetadataCache : public io::ListingMemory {
   /// Takes, in one loop on `pool` (or here when null), everything the cache will be
   /// asked about: a fresh stamp of every directory its listings read and of every
   /// file it holds, and the decoded metadata of each file whose stamp is still the
-  /// one recorded. recall then compares the stamps taken here, stampOf hands them
-  /// out, and recallFile the decoded metadata. Stamping is the kernel's work, which
-  /// a second thread hardly speeds up; decoding is not: in one loop, a thread that
-  /// finishes its stamps decodes. Called once, before anything else is asked.
+  /// one recorded. recall then compares the stamps taken here, preparedStamp hands
+  /// them out, and recallFile the decoded metadata. One loop rather than three
+  /// (directory stamps, file stamps, decoding) spares two waits for the slowest
+  /// thread. Called once, before anything else is asked.
   void prepare(ThreadPool* pool);
   /// The stamp prepare took of `uri` (the file at `position` among the clause's
   /// files, as for recallFile); nullopt when it took none, or the file is gone.
