@@ -14,7 +14,9 @@
 #include <thread>
 
 #include "quarry/common/error.h"
+#include "quarry/common/thread_pool.h"
 #include "quarry/engine/source/external_source_resolver.h"
+#include "quarry/io/glob.h"
 #include "tests/engine/source/source_test_support.h"
 #include "tests/support/testdata.h"
 
@@ -179,6 +181,8 @@ class MetadataCacheTest : public ::testing::Test {
     copy("schema_a2.parquet", "shift/p=3/x.parquet");
     copy("schema_a.parquet", "twice/p=1/x.parquet");
     copy("schema_a2.parquet", "twice/p=2/x.parquet");
+    copy("schema_a.parquet", "listed/p=1/x.parquet");
+    copy("schema_a2.parquet", "listed/p=2/x.parquet");
     settle();
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(root_); }
@@ -340,6 +344,38 @@ TEST_F(MetadataCacheTest, PreparesOnAPoolOrHereAndHandsOutEachFileAsOftenAsListe
   EXPECT_EQ(maxId(moved.files[0]), 5);
   EXPECT_EQ(maxId(moved.files[1]), 1);
   EXPECT_EQ(maxId(moved.files[3]), 1);
+}
+
+// "recall then compares the stamps taken here": a listing is recalled, prepared or
+// not, while its directories keep their stamps, and not once one of them changed.
+TEST_F(MetadataCacheTest, RecallsAListingWhileItsDirectoriesKeepTheirStamps) {
+  const std::string pattern = at("listed/*/*.parquet");
+  const std::string dir =
+      at("cache/" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+  io::GlobListing listing;
+  const std::vector<std::string> matches = io::globLocal(pattern, nullptr, &listing);
+  ASSERT_EQ(matches.size(), 2u);
+  ASSERT_EQ(listing.directories.size(), 3u) << "listed/, listed/p=1/, listed/p=2/, all settled";
+  {
+    MetadataCache cache(dir, "key");
+    cache.remember(pattern, listing, matches);
+    const std::vector<std::string_view> none;
+    cache.save(none);
+  }
+  ThreadPool pool(2);
+  for (ThreadPool* on : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    MetadataCache prepared(dir, "key");
+    prepared.prepare(on);
+    EXPECT_EQ(prepared.recall(pattern, nullptr), matches);
+    MetadataCache unprepared(dir, "key");
+    EXPECT_EQ(unprepared.recall(pattern, nullptr), matches);
+  }
+  copy("schema_d.parquet", "listed/p=2/y.parquet");
+  MetadataCache prepared(dir, "key");
+  prepared.prepare(&pool);
+  EXPECT_EQ(prepared.recall(pattern, nullptr), std::nullopt);
+  MetadataCache unprepared(dir, "key");
+  EXPECT_EQ(unprepared.recall(pattern, nullptr), std::nullopt);
 }
 
 // "A file that is ... corrupt (its checksum or any field) is an empty cache: the

@@ -323,23 +323,25 @@ std::optional<std::vector<std::string>> MetadataCache::recall(const std::string&
   if (it == contents_.listings.end()) return std::nullopt;
   const Listing& listing = it->second;
   // prepare()'s stamps of these directories, else fresh ones.
-  auto prepared = std::find_if(directoryStamps_.begin(), directoryStamps_.end(),
-                               [&](const auto& stamps) { return stamps.first == pattern; });
+  auto prepared = std::find_if(listingStamps_.begin(), listingStamps_.end(),
+                               [&](const auto& start) { return start.first == pattern; });
   std::vector<std::optional<io::LocalStamp>> fresh;
-  if (prepared == directoryStamps_.end()) {
+  if (prepared == listingStamps_.end()) {
     std::vector<std::string_view> paths;
     paths.reserve(listing.directories.size());
     for (const auto& [directory, stamp] : listing.directories)
       paths.push_back(directory.empty() ? std::string_view(".") : directory);
     fresh = io::stampsOf(paths, pool);
   }
-  const std::vector<std::optional<io::LocalStamp>>& now =
-      prepared != directoryStamps_.end() ? prepared->second : fresh;
+  const std::span<const std::optional<io::LocalStamp>> now =
+      prepared != listingStamps_.end()
+          ? std::span(directoryStamps_).subspan(prepared->second, listing.directories.size())
+          : std::span(fresh);
   bool same = true;
   for (size_t i = 0; i < listing.directories.size() && same; ++i)
     same = now[i] && *now[i] == listing.directories[i].second;
   if (!same) {
-    if (prepared != directoryStamps_.end()) directoryStamps_.erase(prepared);
+    if (prepared != listingStamps_.end()) listingStamps_.erase(prepared);
     contents_.listings.erase(it);
     changed_ = true;
     return std::nullopt;
@@ -358,6 +360,7 @@ void MetadataCache::remember(const std::string& pattern, const io::GlobListing& 
   kept.matches.reserve(matches.size());
   for (const std::string& match : matches) kept.matches.push_back(keep(match));
   std::erase_if(contents_.listings, [&](const auto& other) { return other.first == pattern; });
+  std::erase_if(listingStamps_, [&](const auto& start) { return start.first == pattern; });
   contents_.listings.emplace_back(keep(pattern), std::move(kept));
   changed_ = true;
 }
@@ -426,10 +429,11 @@ void MetadataCache::prepare(ThreadPool* pool) {
   constexpr size_t kPrepareChunk = 64;
   std::vector<std::string_view> directories;
   for (const auto& [pattern, listing] : contents_.listings) {
+    listingStamps_.emplace_back(pattern, directories.size());
     for (const auto& [directory, stamp] : listing.directories)
       directories.push_back(directory.empty() ? std::string_view(".") : directory);
   }
-  std::vector<std::optional<io::LocalStamp>> stamped(directories.size());
+  directoryStamps_.assign(directories.size(), std::nullopt);
   const std::vector<FileEntry>& files = contents_.files;
   fileStamps_.assign(files.size(), std::nullopt);
   decoded_.assign(files.size(), std::nullopt);
@@ -442,7 +446,8 @@ void MetadataCache::prepare(ThreadPool* pool) {
     const size_t n = std::min(kPrepareChunk, (ofFiles ? files.size() : directories.size()) - begin);
     if (!ofFiles) {
       const auto stamps = io::stampsOf(std::span(directories).subspan(begin, n), nullptr);
-      std::copy(stamps.begin(), stamps.end(), stamped.begin() + static_cast<ptrdiff_t>(begin));
+      std::copy(stamps.begin(), stamps.end(),
+                directoryStamps_.begin() + static_cast<ptrdiff_t>(begin));
       return;
     }
     std::vector<std::string_view> uris(n);
@@ -463,14 +468,6 @@ void MetadataCache::prepare(ThreadPool* pool) {
     pool->parallelFor(chunks, chunk);
   } else {
     for (size_t c = 0; c < chunks; ++c) chunk(c);
-  }
-  size_t next = 0;
-  for (const auto& [pattern, listing] : contents_.listings) {
-    const auto first = stamped.begin() + static_cast<ptrdiff_t>(next);
-    next += listing.directories.size();
-    directoryStamps_.emplace_back(pattern,
-                                  std::vector<std::optional<io::LocalStamp>>(
-                                      first, stamped.begin() + static_cast<ptrdiff_t>(next)));
   }
   prepared_ = true;
 }

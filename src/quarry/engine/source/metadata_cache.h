@@ -139,12 +139,13 @@ class MetadataCache : public io::ListingMemory {
   Contents contents_;
   mutable std::once_flag indexed_;
   mutable std::unordered_map<std::string_view, size_t> index_;  // uri -> contents_.files
-  // What prepare() took (all empty when it did not run): the stamps of each
-  // listing's directories, by pattern; by position in contents_.files, each file's
-  // stamp and decoded metadata, the latter taken once (taken_) by recallFile.
+  // What prepare() took (all empty when it did not run): the stamps of every
+  // listing's directories, listing after listing, and where each pattern's begin;
+  // by position in contents_.files, each file's stamp and decoded metadata, the
+  // latter taken once (taken_) by recallFile.
   bool prepared_ = false;
-  std::vector<std::pair<std::string_view, std::vector<std::optional<io::LocalStamp>>>>
-      directoryStamps_;
+  std::vector<std::optional<io::LocalStamp>> directoryStamps_;
+  std::vector<std::pair<std::string_view, size_t>> listingStamps_;
   std::vector<std::optional<io::LocalStamp>> fileStamps_;
   mutable std::vector<std::optional<SourceMetadata>> decoded_;
   mutable std::unique_ptr<std::atomic<bool>[]> taken_;
