@@ -143,6 +143,11 @@ SourceMetadata readMetadata(ByteReader& r) {
   return m;
 }
 
+/// The path a listing's directory is stamped by ("" is the working directory).
+std::string_view stampPath(std::string_view directory) {
+  return directory.empty() ? std::string_view(".") : directory;
+}
+
 std::string hexHash(std::string_view text) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
@@ -330,7 +335,7 @@ std::optional<std::vector<std::string>> MetadataCache::recall(const std::string&
     std::vector<std::string_view> paths;
     paths.reserve(listing.directories.size());
     for (const auto& [directory, stamp] : listing.directories)
-      paths.push_back(directory.empty() ? std::string_view(".") : directory);
+      paths.push_back(stampPath(directory));
     fresh = io::stampsOf(paths, pool);
   }
   const std::span<const std::optional<io::LocalStamp>> now =
@@ -431,7 +436,7 @@ void MetadataCache::prepare(ThreadPool* pool) {
   for (const auto& [pattern, listing] : contents_.listings) {
     listingStamps_.emplace_back(pattern, directories.size());
     for (const auto& [directory, stamp] : listing.directories)
-      directories.push_back(directory.empty() ? std::string_view(".") : directory);
+      directories.push_back(stampPath(directory));
   }
   directoryStamps_.assign(directories.size(), std::nullopt);
   const std::vector<FileEntry>& files = contents_.files;
@@ -469,15 +474,14 @@ void MetadataCache::prepare(ThreadPool* pool) {
   } else {
     for (size_t c = 0; c < chunks; ++c) chunk(c);
   }
-  prepared_ = true;
 }
 
 std::optional<io::LocalStamp> MetadataCache::preparedStamp(std::string_view uri,
                                                            size_t position) const {
-  if (!prepared_) return std::nullopt;
   const FileEntry* entry = find(uri, position);
   if (entry == nullptr) return std::nullopt;
-  return fileStamps_[static_cast<size_t>(entry - contents_.files.data())];
+  const size_t index = static_cast<size_t>(entry - contents_.files.data());
+  return index < fileStamps_.size() ? fileStamps_[index] : std::nullopt;
 }
 
 void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,

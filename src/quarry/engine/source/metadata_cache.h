@@ -143,7 +143,6 @@ class MetadataCache : public io::ListingMemory {
   // listing's directories, listing after listing, and where each pattern's begin;
   // by position in contents_.files, each file's stamp and decoded metadata, the
   // latter taken once (taken_) by recallFile.
-  bool prepared_ = false;
   std::vector<std::optional<io::LocalStamp>> directoryStamps_;
   std::vector<std::pair<std::string_view, size_t>> listingStamps_;
   std::vector<std::optional<io::LocalStamp>> fileStamps_;
