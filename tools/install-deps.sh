@@ -36,6 +36,7 @@ packages=(
   tzdata              # ORC timestamps are written in the writer's time zone
   nginx-light         # the HTTP range server the remote-storage tests start
   ca-certificates     # npm's TLS to the registry
+  ccache              # keeps compiled objects across builds and clones (Makefile)
 )
 
 missing=()
