@@ -11,6 +11,7 @@ SHELL := /bin/bash
 
 RELEASE_DIR := build/release
 ASAN_DIR := build/asan
+FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WERROR ?= ON
@@ -24,6 +25,8 @@ DEBUG_INFO ?= -g1
 CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
+# Precompiled headers are cached too (ccache needs these two relaxations for them).
+export CCACHE_SLOPPINESS := pch_defines,time_macros
 LAUNCHER := $(if $(CCACHE),-DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 SAMPLE := data/sample/trips.parquet
 DEMO_QUERY := FROM "$(SAMPLE)" | WHERE trip_distance > 2.0 AND payment_type == "card" | STATS trips = COUNT(*), avg_tip = AVG(tip_amount), fares = SUM(fare_amount) BY vendor | SORT trips DESC
@@ -41,9 +44,16 @@ RELEASE_CMAKE := cmake -S . -B $(RELEASE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWit
 ASAN_CMAKE := cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
   -DCMAKE_C_FLAGS_DEBUG="-O1 $(DEBUG_INFO)" -DCMAKE_CXX_FLAGS_DEBUG="-O1 $(DEBUG_INFO)" $(LAUNCHER) \
+  -DQUARRY_WERROR=$(WERROR) -DQUARRY_SANITIZE=ON -DQUARRY_FUZZ=OFF -DQUARRY_BENCH=OFF
+# The fuzz targets build apart, so that the sanitizer tests run without libFuzzer's
+# coverage instrumentation: `ninja fuzzers` compiles the targets and the libraries
+# they link, nothing else.
+FUZZ_CMAKE := cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_C_FLAGS_DEBUG="-O1 $(DEBUG_INFO)" -DCMAKE_CXX_FLAGS_DEBUG="-O1 $(DEBUG_INFO)" $(LAUNCHER) \
   -DQUARRY_WERROR=$(WERROR) -DQUARRY_SANITIZE=ON -DQUARRY_FUZZ=ON -DQUARRY_BENCH=OFF
 
-.PHONY: deps build build-all demo test test-release test-asan test-fuzz asan fuzz bench \
+.PHONY: deps build build-all demo test test-release test-asan test-fuzz asan fuzz-build fuzz bench \
         oracle format clean
 
 deps:
@@ -51,9 +61,12 @@ deps:
 
 # Configuring every time is cheap (about a second) and keeps the cache in step with
 # the flags above; ninja then rebuilds only what changed.
+# What the demo and a local user run: quarry and quarry-dive. The gRPC binary
+# (quarry-cluster, for `serve` and `query --nodes`), the tests and the benchmarks
+# come with build-all.
 build: deps
 	@$(RELEASE_CMAKE) > /dev/null
-	ninja -C $(RELEASE_DIR) -j$(JOBS) quarry
+	ninja -C $(RELEASE_DIR) -j$(JOBS) quarry quarry-dive
 
 build-all: deps
 	@$(RELEASE_CMAKE) > /dev/null
@@ -73,7 +86,7 @@ demo: build
 # Every stage runs that can (the sanitizer stages even when release tests failed);
 # the summary lists each stage's time and outcome, and any failure fails the target.
 test: deps oracle
-	@summary=(); failed=0; \
+	@summary=(); failed=0; begin=$$SECONDS; \
 	stage() { \
 	  local title="$$1" target="$$2" start=$$SECONDS rc=0; \
 	  echo "== $$title"; \
@@ -83,13 +96,16 @@ test: deps oracle
 	  return $$rc; \
 	}; \
 	skipped() { summary+=("$$(printf '%-44s %6s  %s' "$$1" - "skipped: $$2")"); }; \
-	if stage "release build (GCC 12, -O2 -g)" build-all; then \
+	if stage "release build (GCC 12, -O2 $(DEBUG_INFO))" build-all; then \
 	  stage "release tests" test-release || true; \
 	else skipped "release tests" "build failed"; fi; \
 	if stage "sanitizer build (Clang 14, ASan+UBSan, -O1)" asan; then \
 	  stage "sanitizer tests" test-asan || true; \
+	else skipped "sanitizer tests" "build failed"; fi; \
+	if stage "fuzz build (Clang 14, libFuzzer+ASan+UBSan)" fuzz-build; then \
 	  stage "fuzzing ($(FUZZ_SECONDS)s in total)" test-fuzz || true; \
-	else skipped "sanitizer tests" "build failed"; skipped "fuzzing" "build failed"; fi; \
+	else skipped "fuzzing" "build failed"; fi; \
+	summary+=("$$(printf '%-44s %5ss  %s' "total" $$((SECONDS - begin)) "$$(command -v ccache >/dev/null && echo 'with ccache' || echo 'without ccache')")"); \
 	echo; echo "== make test summary"; printf '%s\n' "$${summary[@]}"; \
 	exit $$failed
 
@@ -103,12 +119,17 @@ asan: deps
 test-asan:
 	$(ASAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j2
 
-test-fuzz:
-	$(ASAN_ENV) bash tools/run-fuzzers.sh $(ASAN_DIR) $(FUZZ_SECONDS)
+fuzz-build: deps
+	@$(FUZZ_CMAKE) > /dev/null
+	ninja -C $(FUZZ_DIR) -j$(JOBS) fuzzers
 
+test-fuzz:
+	$(ASAN_ENV) bash tools/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+# A long run for finding bugs: `make fuzz` (600 s in total), or FUZZ_SECONDS=N.
 fuzz: FUZZ_SECONDS := 600
-fuzz: asan
-	$(ASAN_ENV) bash tools/run-fuzzers.sh $(ASAN_DIR) $(FUZZ_SECONDS)
+fuzz: fuzz-build
+	$(ASAN_ENV) bash tools/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 # bench/run.sh drives the whole-query and footer benchmarks against DuckDB; without
 # it, the Google Benchmark executables run on their own.

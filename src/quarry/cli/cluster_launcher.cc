@@ -36,7 +36,10 @@ int launchCluster(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
   args.push_back(nullptr);
   execv(cluster.c_str(), args.data());
-  std::cerr << "quarry: cannot start " << cluster << ": " << std::strerror(errno) << std::endl;
+  const int error_number = errno;
+  std::cerr << "quarry: cannot start " << cluster << ": " << std::strerror(error_number);
+  if (error_number == ENOENT) std::cerr << " (`make build-all` builds it beside quarry)";
+  std::cerr << std::endl;
   return 1;
 }
 

@@ -270,10 +270,11 @@ void signRequest(std::string_view method, std::string_view url, HttpHeaderList& 
   const std::string signature =
       sigv4Signature(credentials.secretAccessKey, date, options.region, options.service,
                      stringToSign(dateTime, scope, canonical.text));
-  headers.emplace_back("Authorization", std::string(kAlgorithm) +
-                                            " Credential=" + credentials.accessKeyId + "/" + scope +
-                                            ", SignedHeaders=" + canonical.signedHeaders +
-                                            ", Signature=" + signature);
+  std::string authorization(kAlgorithm);
+  authorization.append(" Credential=").append(credentials.accessKeyId).append("/").append(scope);
+  authorization.append(", SignedHeaders=").append(canonical.signedHeaders);
+  authorization.append(", Signature=").append(signature);
+  headers.emplace_back("Authorization", std::move(authorization));
 }
 
 }  // namespace quarry::io

@@ -69,6 +69,8 @@ void ByteReader::fail(const std::string& what) const {
                     " of " + std::to_string(bytes_.size()));
 }
 
+void ByteReader::failTruncated(const char* field) const { fail(std::string("truncated ") + field); }
+
 uint64_t ByteReader::count(const char* field, uint64_t minBytes) {
   const uint64_t n = u64(field);
   if (minBytes > 0 && n > remaining() / minBytes) {
