@@ -1,5 +1,5 @@
 // The screen model of `quarry dive` (dive/dive_model.h), driven with keys and read
-// back as lines, without a terminal. tests/cli/dive_tmux_test.cc drives the real
+// back as lines, without a terminal. tests/dive/dive_tmux_test.cc drives the real
 // terminal UI.
 
 #include "quarry/dive/dive_model.h"
