@@ -55,10 +55,10 @@
 
 #include "bench_timing.h"
 #include "quarry/formats/parquet/column_reader.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::parquet {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "quarry/common/error.h"
-#include "quarry/formats/parquet/compression.h"
-#include "quarry/formats/parquet/snappy_decompression.h"
+#include "quarry/formats/codec/compression.h"
+#include "quarry/formats/codec/snappy_decompression.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   constexpr size_t kHeaderSize = 5;

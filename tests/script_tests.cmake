@@ -110,3 +110,13 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
     ${CMAKE_BINARY_DIR}/differential-engine-cluster --data-nodes 3)
   set_tests_properties(differential_engine_queries_cluster PROPERTIES TIMEOUT 900)
 endif()
+
+# The include graph follows the layer order drawn in docs/ARCHITECTURE.md
+# ("Layers"): tools/check-layers.py reads the diagram there and names every
+# include against it; the second test plants bad includes in a copied tree.
+find_program(QUARRY_PYTHON3 NAMES python3)
+if(QUARRY_PYTHON3)
+  add_test(NAME check_layers COMMAND ${QUARRY_PYTHON3} ${CMAKE_SOURCE_DIR}/tools/check-layers.py ${CMAKE_SOURCE_DIR})
+  add_test(NAME check_layers_self_test COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check_layers_test.sh ${CMAKE_SOURCE_DIR})
+  set_tests_properties(check_layers check_layers_self_test PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS script)
+endif()

@@ -23,7 +23,7 @@ packages=(
   liblz4-dev
   libbrotli-dev
   zlib1g-dev
-  libdeflate-dev      # the pages' CRC-32 (formats/parquet/page_crc.cc)
+  libdeflate-dev      # the pages' CRC-32 (formats/codec/page_crc.cc)
   libxxhash-dev
   libcli11-dev
   libncurses-dev      # quarry-dive, the terminal UI of `quarry dive` (ncursesw)

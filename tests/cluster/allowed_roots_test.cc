@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "quarry/common/error.h"
-#include "tests/engine/plan/fragment_test_support.h"
+#include "tests/engine/fragment_test_support.h"
 
 namespace quarry::cluster {
 namespace {

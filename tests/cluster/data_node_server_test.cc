@@ -24,7 +24,7 @@
 #include "quarry/cluster/token.h"
 #include "quarry/cluster/wire.h"
 #include "quarry/engine/source/file_split.h"
-#include "tests/engine/plan/fragment_test_support.h"
+#include "tests/engine/fragment_test_support.h"
 
 namespace quarry::cluster {
 namespace {

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "quarry/formats/parquet/column_chunk_reader.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 #include "quarry/io/http_storage.h"
 #include "quarry/io/local_storage.h"
 #include "tests/formats/parquet/parquet_fixture_writer.h"

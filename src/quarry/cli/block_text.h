@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 
 /// Renders engine values (a position of a Block) as DuckDB renders the same SQL
 /// type, so that query results compare with DuckDB's by script: text as

@@ -3,8 +3,8 @@
 #include <string_view>
 
 #include "quarry/formats/orc/orc_schema.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/schema.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// The `--filter` expression of `quarry print` and `quarry convert`: a small
 /// text form of a FilterPredicate (query-controls.txt, "Supported filter

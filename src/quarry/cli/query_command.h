@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "quarry/engine/plan/executor.h"
+#include "quarry/engine/exec/executor.h"
 
 namespace CLI {
 class App;
@@ -25,7 +25,7 @@ namespace quarry::cli {
 enum class QueryFormat { kTable, kCsv, kJson, kNdjson };
 
 /// The coordinator's options (`--nodes` or `--cluster` hands the command to
-/// quarry-cluster, cluster/cluster_query_command.h, which reads the rest).
+/// quarry-cluster, cli/cluster/cluster_query_command.h, which reads the rest).
 struct ClusterOptions {
   std::string nodes;  // host:port,host:port
   std::string tokenFile;

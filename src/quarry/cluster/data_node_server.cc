@@ -20,8 +20,8 @@
 #include "quarry/cluster/token.h"
 #include "quarry/cluster/wire.h"
 #include "quarry/common/error.h"
-#include "quarry/engine/plan/executor.h"
-#include "quarry/engine/plan/fragment.h"
+#include "quarry/engine/exec/executor.h"
+#include "quarry/engine/fragment.h"
 
 namespace quarry::cluster {
 

@@ -7,7 +7,7 @@
 
 /// A data node: the gRPC DataNode service (cluster.proto) over this process's
 /// engine. Execute checks the token, checks every split against the allowed
-/// roots, plans the fragment (engine/plan/fragment.h) and streams its pages,
+/// roots, plans the fragment (engine/fragment.h) and streams its pages,
 /// one group per split (or one group for all when statistics answered them).
 /// Every call is logged as one line (peer, method, query id, splits, outcome,
 /// milliseconds); every refusal as one line with its reason. Neither ever

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "quarry/cluster/cluster.pb.h"
-#include "quarry/engine/exec/block.h"
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/data/data_type.h"
 
 /// Conversions between the engine's values and cluster.proto's messages. What
 /// comes off the wire is checked before use: a page whose columns do not match

@@ -1,5 +1,5 @@
 // `quarry-dive FILE`: the ncurses layer of `quarry dive`, which `quarry dive`
-// execs. The screens and navigation are the DiveModel's (cli/dive_model.h);
+// execs. The screens and navigation are the DiveModel's (dive/dive_model.h);
 // this file only turns terminal keys into model keys and draws its frames. The
 // terminal is restored on every way out: `q`, an exception, and SIGINT / SIGTERM
 // / SIGHUP.
@@ -14,10 +14,10 @@
 #include <string>
 
 #include "quarry/cli/dive_launcher.h"
-#include "quarry/cli/dive_model.h"
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/inspected_file.h"
 #include "quarry/cli/orc_inspect.h"
+#include "quarry/dive/dive_model.h"
 #include "quarry/formats/orc/orc_file_reader.h"
 
 namespace {

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "quarry/common/json_text.h"
+#include "quarry/engine/exec/executor.h"
 #include "quarry/engine/parse/query_parser.h"
-#include "quarry/engine/plan/executor.h"
 #include "quarry/engine/plan/planner.h"
 
 namespace quarry::engine {

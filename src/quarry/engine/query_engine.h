@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
+#include "quarry/engine/exec/executor.h"
 #include "quarry/engine/exec/operator.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/ast.h"
-#include "quarry/engine/plan/executor.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/external_source_resolver.h"
 #include "quarry/engine/source/scan_metrics.h"

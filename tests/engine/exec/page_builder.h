@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/exec/local_source_exec.h"
 #include "quarry/engine/exec/operator.h"
 

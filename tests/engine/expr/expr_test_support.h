@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/evaluator.h"

@@ -7,8 +7,8 @@
 
 #include "expr_test_support.h"
 #include "quarry/common/error.h"
-#include "quarry/engine/exec/aggregator.h"
-#include "quarry/engine/exec/list_aggregator.h"
+#include "quarry/engine/expr/aggregator.h"
+#include "quarry/engine/expr/list_aggregator.h"
 
 namespace quarry::engine {
 namespace {

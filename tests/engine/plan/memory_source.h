@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/source/external_source_resolver.h"
 #include "quarry/engine/source/format_reader.h"
 

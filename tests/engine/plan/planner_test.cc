@@ -9,10 +9,10 @@
 
 #include "quarry/cli/block_text.h"
 #include "quarry/common/error.h"
+#include "quarry/engine/exec/executor.h"
 #include "quarry/engine/expr/expression_binder.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/query_parser.h"
-#include "quarry/engine/plan/executor.h"
 #include "tests/engine/plan/memory_source.h"
 
 namespace quarry::engine {

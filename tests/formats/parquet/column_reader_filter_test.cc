@@ -8,10 +8,10 @@
 
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/column_reader.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
 #include "quarry/formats/parquet/row_selection.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 #include "tests/support/testdata.h"
 
 // ColumnReaders with a FilterPredicate (query-controls.txt: "Exact row filtering

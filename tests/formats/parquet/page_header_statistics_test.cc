@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "quarry/formats/parquet/column_reader.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/page_pruning.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 #include "tests/formats/parquet/pruning_fixture.h"
 
 // Page skipping from inline page-header statistics (issue 5: "inline page-header

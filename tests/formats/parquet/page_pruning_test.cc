@@ -9,7 +9,7 @@
 #include <span>
 
 #include "quarry/formats/parquet/column_reader.h"
-#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 #include "tests/formats/parquet/pruning_fixture.h"
 
 // Page skipping from the page index (query-controls.txt: "All predicates,

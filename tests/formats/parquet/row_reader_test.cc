@@ -128,7 +128,7 @@ TEST(MultiFileRowReaderTest, MissingColumnNamesTheFile) {
 }  // namespace
 }  // namespace quarry::parquet
 
-#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 namespace quarry::parquet {
 namespace {

@@ -4,9 +4,9 @@
 #include <optional>
 #include <vector>
 
-#include "quarry/engine/exec/aggregator.h"
 #include "quarry/engine/exec/group_by_hash.h"
 #include "quarry/engine/exec/operator.h"
+#include "quarry/engine/expr/aggregator.h"
 
 /// The AggregateExec plan node: STATS over its input, in one AggregatorMode
 /// (aggregator.h). Grouped aggregation hashes the group columns (GroupByHash);

@@ -10,11 +10,6 @@
 /// The scan node of a plan: reads files' splits through their FormatReaders.
 namespace quarry::engine {
 
-struct SplitTask {
-  const FormatReader* reader;
-  FileSplit split;
-};
-
 // Reads its splits in order through reader->read(split, request); counts metrics->splits.
 // The request's filter is best effort: the reader returns exactly the matching rows when it can
 // bind the filter to the file, and every row when it cannot (a column the file lacks, a literal

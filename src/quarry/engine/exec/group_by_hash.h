@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 
 /// Assigns rows to groups by the values of their key columns, for hash
 /// aggregation. Each row's keys are serialized into a compact byte key (per

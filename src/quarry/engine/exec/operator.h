@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/data/data_type.h"
+#include "quarry/engine/data/local_supplier.h"
 
 /// Operators execute a physical plan node on pages. Execution is pull-based: the
 /// consumer calls next() until it returns nothing. An operator owns its input
@@ -37,9 +38,5 @@ class Operator {
 };
 
 using OperatorPtr = std::unique_ptr<Operator>;
-
-/// A source of pages: returns the next page, or nothing at the end (a format
-/// reader's pages, pages built from statistics, a test's rows).
-using LocalSupplier = std::function<std::optional<Page>()>;
 
 }  // namespace quarry::engine

@@ -4,8 +4,8 @@
 #include <numeric>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/data/value_order.h"
 #include "quarry/engine/exec/operator_timer.h"
-#include "quarry/engine/exec/value_order.h"
 
 namespace quarry::engine {
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "quarry/engine/data/value_order.h"
 #include "quarry/engine/exec/operator.h"
 
 /// The TopNExec plan node: SORT, and SORT + LIMIT. Rows order by the keys in
@@ -13,12 +14,6 @@
 /// it keeps the best `limit` (a partial sort), so memory follows the limit, not
 /// the input. Without one it sorts all its input.
 namespace quarry::engine {
-
-struct SortSpec {
-  int channel;
-  bool ascending = true;
-  bool nullsFirst = false;
-};
 
 class TopNExec final : public Operator {
  public:

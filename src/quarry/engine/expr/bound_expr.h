@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/data/data_type.h"
 #include "quarry/engine/parse/ast.h"
 
 /// A bound expression: the AST (parse/ast.h) resolved against an input schema,

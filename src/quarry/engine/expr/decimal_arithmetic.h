@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/data_type.h"
 
 /// Exact decimal helpers over Int128 unscaled values (precision <= 38).
 namespace quarry::engine {

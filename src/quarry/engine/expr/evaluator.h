@@ -1,6 +1,6 @@
 #pragma once
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
 
 /// Evaluates bound expressions over pages, one node at a time over whole

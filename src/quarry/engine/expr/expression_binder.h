@@ -3,7 +3,7 @@
 #include <string>
 
 #include "quarry/common/error.h"
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/data_type.h"
 #include "quarry/engine/expr/bound_expr.h"
 #include "quarry/engine/parse/ast.h"
 

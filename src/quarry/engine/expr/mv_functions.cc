@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "quarry/common/error.h"
-#include "quarry/engine/exec/list_aggregator.h"
+#include "quarry/engine/expr/list_aggregator.h"
 
 namespace quarry::engine {
 namespace {

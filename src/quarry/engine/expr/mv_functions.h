@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
 
 /// ES|QL's multi-value functions: each reduces a list to one value per row,

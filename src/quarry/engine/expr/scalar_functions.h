@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
 
 /// The scalar functions of the language: their types (checked when bound) and

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/data_type.h"
 #include "quarry/engine/parse/ast.h"
 
 /// The implicit conversions of the expression language, shared by the binder

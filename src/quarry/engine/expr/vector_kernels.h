@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/parse/ast.h"
 
 /// The evaluator's per-operator loops over whole blocks: one type dispatch per

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <set>
 
+#include "quarry/engine/exec/executor.h"
+#include "quarry/engine/exec/mixed_statistics_supplier.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
-#include "quarry/engine/optimizer/mixed_statistics_supplier.h"
-#include "quarry/engine/plan/executor.h"
 #include "quarry/engine/source/file_stats_supplier.h"
 #include "quarry/engine/source/format_reader.h"
 

@@ -7,13 +7,13 @@
 #include <utility>
 #include <vector>
 
-#include "quarry/engine/exec/aggregator.h"
-#include "quarry/engine/exec/data_type.h"
-#include "quarry/engine/exec/local_source_exec.h"
-#include "quarry/engine/exec/top_n_exec.h"
+#include "quarry/engine/data/data_type.h"
+#include "quarry/engine/data/local_supplier.h"
+#include "quarry/engine/data/value_order.h"
+#include "quarry/engine/expr/aggregator.h"
 #include "quarry/engine/expr/bound_expr.h"
-#include "quarry/engine/exec/external_source_exec.h"
-#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/engine/source/format_reader.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// The physical plan: a tree of nodes named as the aggregate-pushdown plan names
 /// them. The planner (planner.h) builds it from a query, the local optimizer

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/aggregator.h"
-#include "quarry/engine/exec/block.h"
-#include "quarry/engine/exec/external_source_exec.h"
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/expr/aggregator.h"
+#include "quarry/engine/source/format_reader.h"
 #include "quarry/engine/source/source_statistics.h"
 
 /// Answers ungrouped COUNT(*), COUNT(col), MIN(col) and MAX(col) over a set of

@@ -8,23 +8,20 @@
 #include <string>
 #include <vector>
 
-#include "quarry/engine/exec/block.h"
-#include "quarry/engine/exec/data_type.h"
-#include "quarry/engine/exec/operator.h"
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/data/data_type.h"
+#include "quarry/engine/data/local_supplier.h"
 #include "quarry/engine/source/file_split.h"
 #include "quarry/engine/source/scan_metrics.h"
 #include "quarry/engine/source/source_statistics.h"
 #include "quarry/engine/source/statistics_filter.h"
-#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// The FormatReader SPI: what the engine needs of a file format. A reader reads
 /// a file's footer into SourceMetadata (engine schema, whole-file statistics,
 /// splits) and a split's rows into Pages. Readers are stateless but for caches
 /// and are shared by every thread of a query.
 namespace quarry::engine {
-
-/// Returns the next page, or nothing at the end (local_source_exec.h declares the
-/// same alias).
 
 /// The name of the metadata columns a ReadRequest may ask for.
 inline constexpr const char* kFilePathColumn = "_file.path";
@@ -103,6 +100,12 @@ class FormatReader {
     (void)unit, (void)filter, (void)columns, (void)metrics;
     return {};
   }
+};
+
+/// A split and the reader that reads it: what a scan runs.
+struct SplitTask {
+  const FormatReader* reader;
+  FileSplit split;
 };
 
 /// The most rows a reader puts in one page (a larger row group is cut).

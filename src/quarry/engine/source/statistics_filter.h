@@ -1,7 +1,7 @@
 #pragma once
 
 #include "quarry/engine/source/source_statistics.h"
-#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// Deciding a unit of rows (a split, a row group, a stripe) against a filter
 /// from its SourceStatistics alone: no row matches, some may, or every row

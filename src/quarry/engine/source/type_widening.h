@@ -2,8 +2,8 @@
 
 #include <optional>
 
-#include "quarry/engine/exec/block.h"
-#include "quarry/engine/exec/data_type.h"
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/data/data_type.h"
 
 /// Lossless widening between engine types: what schema resolution may do when
 /// files disagree on a column's type, and what a reader does to produce the

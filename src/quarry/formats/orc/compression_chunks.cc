@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "quarry/common/error.h"
-#include "quarry/formats/parquet/snappy_decompression.h"
+#include "quarry/formats/codec/snappy_decompression.h"
 
 namespace quarry::orc {
 namespace {

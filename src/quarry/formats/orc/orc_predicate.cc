@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "quarry/common/error.h"
-#include "quarry/formats/parquet/predicate_literal.h"
+#include "quarry/formats/predicate/predicate_literal.h"
 
 namespace quarry::orc {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "quarry/formats/orc/encoding/varint.h"
 #include "quarry/formats/orc/orc_schema.h"
-#include "quarry/formats/parquet/filter_predicate.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// A FilterPredicate (the public predicate tree of query-controls.txt) bound to
 /// an ORC file's schema. Binding happens at reader creation: it resolves each

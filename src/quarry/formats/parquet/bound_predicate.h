@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "quarry/formats/parquet/decimal_literal.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/schema.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// A FilterPredicate bound to one file's schema (query-controls.txt, "Predicate
 /// literals by column type", "Binary columns", "Literals the column cannot

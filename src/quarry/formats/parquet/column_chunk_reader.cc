@@ -5,10 +5,10 @@
 #include <optional>
 
 #include "quarry/common/error.h"
-#include "quarry/formats/parquet/compression.h"
+#include "quarry/formats/codec/compression.h"
+#include "quarry/formats/codec/page_crc.h"
 #include "quarry/formats/parquet/encoding/rle_bit_packed_decoder.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
-#include "quarry/formats/parquet/page_crc.h"
 #include "quarry/formats/parquet/page_values.h"
 
 // A column chunk is a run of pages, each a thrift PageHeader followed by its

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "quarry/common/error.h"
+#include "quarry/formats/codec/compression.h"
+#include "quarry/formats/codec/page_crc.h"
 #include "quarry/formats/parquet/column_chunk_reader.h"
 #include "quarry/formats/parquet/column_keys.h"
-#include "quarry/formats/parquet/compression.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
-#include "quarry/formats/parquet/page_crc.h"
 
 namespace quarry::parquet {
 namespace {

@@ -74,12 +74,6 @@ std::string toString(Encoding v) {
   return nameOf(v, kNames);
 }
 
-std::string toString(CompressionCodec v) {
-  static constexpr std::array<std::string_view, 8> kNames = {
-      "UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"};
-  return nameOf(v, kNames);
-}
-
 std::string toString(PageType v) {
   static constexpr std::array<std::string_view, 4> kNames = {"DATA_PAGE", "INDEX_PAGE",
                                                              "DICTIONARY_PAGE", "DATA_PAGE_V2"};

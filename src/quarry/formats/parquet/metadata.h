@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "quarry/common/heap_optional.h"
+#include "quarry/formats/codec/compression_codec.h"
 
 /// The Parquet footer and page-header structures, field for field as
 /// parquet-format's parquet.thrift defines them. Binary fields are held in
@@ -66,17 +67,6 @@ enum class Encoding : int32_t {
   ALP = 10,
 };
 
-enum class CompressionCodec : int32_t {
-  UNCOMPRESSED = 0,
-  SNAPPY = 1,
-  GZIP = 2,
-  LZO = 3,
-  BROTLI = 4,
-  LZ4 = 5,
-  ZSTD = 6,
-  LZ4_RAW = 7,
-};
-
 enum class PageType : int32_t { DATA_PAGE = 0, INDEX_PAGE = 1, DICTIONARY_PAGE = 2, DATA_PAGE_V2 = 3 };
 
 enum class BoundaryOrder : int32_t { UNORDERED = 0, ASCENDING = 1, DESCENDING = 2 };
@@ -96,7 +86,6 @@ std::string toString(PhysicalType v);
 std::string toString(ConvertedType v);
 std::string toString(FieldRepetitionType v);
 std::string toString(Encoding v);
-std::string toString(CompressionCodec v);
 std::string toString(PageType v);
 std::string toString(BoundaryOrder v);
 std::string toString(EdgeInterpolationAlgorithm v);

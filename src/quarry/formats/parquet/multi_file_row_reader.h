@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "quarry/formats/parquet/column_projection.h"
-#include "quarry/formats/parquet/filter_predicate.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "quarry/formats/predicate/filter_predicate.h"
 
 /// A RowReader over several files read one after another, with the same API.
 /// Each file is opened when its first row is needed; the projection is resolved

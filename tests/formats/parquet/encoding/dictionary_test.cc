@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "quarry/common/error.h"
-#include "quarry/formats/parquet/compression.h"
+#include "quarry/formats/codec/compression.h"
 #include "quarry/formats/parquet/encoding/plain_decoder.h"
 #include "quarry/formats/parquet/footer.h"
 #include "quarry/formats/parquet/metadata_decoder.h"

@@ -1,0 +1,70 @@
+#include "quarry/engine/exec/executor.h"
+
+#include "quarry/engine/exec/aggregate_exec.h"
+#include "quarry/engine/exec/eval_exec.h"
+#include "quarry/engine/exec/exchange_exec.h"
+#include "quarry/engine/exec/external_source_exec.h"
+#include "quarry/engine/exec/filter_exec.h"
+#include "quarry/engine/exec/limit_exec.h"
+#include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/exec/project_exec.h"
+#include "quarry/engine/exec/top_n_exec.h"
+
+namespace quarry::engine {
+
+namespace {
+
+/// The ExternalSourceExec at the bottom of `node`'s chain, or nullptr.
+const PlanNode* sourceOf(const PlanNode& node) {
+  const PlanNode& bottom = chainBottom(node);
+  return bottom.kind == PlanKind::kExternalSource ? &bottom : nullptr;
+}
+
+OperatorPtr exchange(const PlanNode& node) {
+  const PlanNodePtr& fragment = node.input();
+  std::vector<PipelineFactory> pipelines;
+  const PlanNode* source = sourceOf(*fragment);
+  if (source == nullptr || source->splits.empty()) {
+    pipelines.push_back([fragment] { return buildOperators(*fragment); });
+  } else {
+    for (size_t i = 0; i < source->splits.size(); ++i) {
+      pipelines.push_back([fragment, source, i] { return buildOperators(*fragment, &source->splits[i]); });
+    }
+  }
+  return std::make_unique<ExchangeExec>(node.schema, std::move(pipelines), node.threads);
+}
+
+}  // namespace
+
+OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, const ExchangeBuilder* exchangeBuilder) {
+  switch (node.kind) {
+    case PlanKind::kExternalSource:
+      if (onlySplit != nullptr) {
+        return std::make_unique<ExternalSourceExec>(node.schema, std::vector<SplitTask>{*onlySplit}, node.request);
+      }
+      return std::make_unique<ExternalSourceExec>(node.schema, node.splits, node.request);
+    case PlanKind::kLocalSource:
+      return std::make_unique<LocalSourceExec>(node.schema, node.supplier, node.description);
+    case PlanKind::kFilter:
+      return std::make_unique<FilterExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.predicate);
+    case PlanKind::kEval:
+      return std::make_unique<EvalExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.evals);
+    case PlanKind::kProject: {
+      std::vector<std::string> names;
+      for (const Field& field : node.schema) names.push_back(field.name);
+      return std::make_unique<ProjectExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.channels, std::move(names));
+    }
+    case PlanKind::kAggregate:
+      return std::make_unique<AggregateExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.mode, node.groupChannels,
+                                             node.aggregates);
+    case PlanKind::kTopN:
+      return std::make_unique<TopNExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.sortKeys, node.limit);
+    case PlanKind::kLimit:
+      return std::make_unique<LimitExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.limit.value_or(0));
+    case PlanKind::kExchange:
+      return exchangeBuilder != nullptr ? (*exchangeBuilder)(node) : exchange(node);
+  }
+  return nullptr;
+}
+
+}  // namespace quarry::engine

@@ -1,0 +1,75 @@
+#include "quarry/engine/fragment.h"
+
+#include <map>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/parse/query_parser.h"
+#include "quarry/engine/plan/planner.h"
+#include "quarry/engine/source/format_reader_registry.h"
+
+namespace quarry::engine {
+
+namespace {
+
+bool readsExternalSource(const PlanNode& node) {
+  if (node.kind == PlanKind::kExternalSource) return true;
+  for (const PlanNodePtr& child : node.children) {
+    if (readsExternalSource(*child)) return true;
+  }
+  return false;
+}
+
+const FormatReader* readerFor(const FileSplit& split) {
+  const FormatReader* reader = FormatReaderRegistry::instance().findByName(split.format);
+  if (reader == nullptr) {
+    throw InvalidArgument("split of " + split.uri + " has an unknown format '" + split.format +
+                          "'");
+  }
+  return reader;
+}
+
+}  // namespace
+
+Fragment planFragment(const FragmentSpec& spec) {
+  const Query query = parseQuery(spec.queryText);
+
+  // The planner takes its splits from each file's metadata: one ResolvedFile per
+  // distinct URI, its splits in the order the coordinator sent them. Only the
+  // reader and the splits are read; the schema is the coordinator's.
+  Fragment fragment;
+  ResolvedSource source;
+  source.schema = spec.schema;
+  std::map<std::string, size_t> fileIndex;
+  for (const FileSplit& split : spec.splits) {
+    const FormatReader* reader = readerFor(split);
+    fragment.splits.push_back({reader, split});
+    auto [it, inserted] = fileIndex.try_emplace(split.uri, source.files.size());
+    if (inserted) source.files.push_back(ResolvedFile{split.uri, reader, SourceMetadata{}});
+    ResolvedFile& file = source.files[it->second];
+    if (file.reader != reader) {
+      throw InvalidArgument("splits of " + split.uri + " disagree on the format: '" +
+                            file.reader->name() + "' and '" + split.format + "'");
+    }
+    file.metadata.splits.push_back(split);
+  }
+
+  PlannerOptions options;
+  options.threads = spec.threads;
+  options.exchange = true;
+  options.text = spec.queryText;
+  const PlanNodePtr plan = planQuery(query, source, options);
+  // The whole plan is optimized, as the coordinator optimizes it, rather than
+  // the fragment alone: PruneColumns then leaves the exchange's input exactly
+  // the columns the coordinator's side above it expects.
+  fragment.rules = optimize(*plan);
+  const PlanNode* exchange = findExchange(*plan);
+  if (exchange == nullptr) {
+    throw InvalidArgument(
+        "the query plans without an exchange: it has no fragment to run on a data node");
+  }
+  fragment.plan = exchange->input();
+  fragment.perSplit = readsExternalSource(*fragment.plan);
+  return fragment;
+}
+
+}  // namespace quarry::engine

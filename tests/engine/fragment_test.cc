@@ -1,0 +1,156 @@
+// planFragment: the data node's part of a plan, planned again from the query
+// text over the splits a coordinator assigned (aggregate-pushdown-plan.txt,
+// "Each data node decides independently").
+
+#include "quarry/engine/fragment.h"
+
+#include <gtest/gtest.h>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/exec/operator.h"
+#include "tests/engine/fragment_test_support.h"
+
+namespace quarry::engine {
+namespace {
+
+using testing::coordinatorSplits;
+using testing::exchangeOf;
+using testing::inProcessRows;
+using testing::rowsOverExchangePages;
+using testing::ScratchDir;
+
+class FragmentTest : public ::testing::Test {
+ protected:
+  void SetUp() override { testing::copyFixture(dir_.path(), 3); }
+
+  std::string from() const { return "FROM \"" + dir_.str() + "/*.parquet\""; }
+
+  PreparedQuery prepare(const std::string& text) {
+    QueryOptions options;
+    options.threads = 2;
+    return prepareQuery(text, options);
+  }
+
+  FragmentSpec spec(const PreparedQuery& prepared, const std::string& text,
+                    std::vector<FileSplit> splits) {
+    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2};
+  }
+
+  /// Runs `fragment` as a data node does: once per split, or once for all.
+  static std::vector<Page> run(const Fragment& fragment) {
+    std::vector<Page> pages;
+    auto drain = [&](OperatorPtr root) {
+      while (std::optional<Page> page = root->next()) pages.push_back(std::move(*page));
+    };
+    if (fragment.perSplit) {
+      for (const SplitTask& split : fragment.splits) drain(buildOperators(*fragment.plan, &split));
+    } else {
+      drain(buildOperators(*fragment.plan));
+    }
+    return pages;
+  }
+
+  ScratchDir dir_{"quarry-fragment-test"};
+};
+
+TEST_F(FragmentTest, StatsFragmentIsInitialAggregateOverOnlyTheNodesSplits) {
+  const std::string text = from() + " | STATS n = COUNT(*), total = SUM(id) BY v";
+  const PreparedQuery prepared = prepare(text);
+  const std::vector<FileSplit> all = coordinatorSplits(prepared);
+  ASSERT_EQ(all.size(), 3u);
+  const std::vector<FileSplit> mine = {all[2], all[0]};
+
+  const Fragment fragment = planFragment(spec(prepared, text, mine));
+  ASSERT_EQ(fragment.plan->kind, PlanKind::kAggregate);
+  EXPECT_EQ(fragment.plan->mode, AggregatorMode::kInitial);
+  const PlanNode& source = *fragment.plan->input();
+  ASSERT_EQ(source.kind, PlanKind::kExternalSource);
+  ASSERT_EQ(source.splits.size(), 2u);
+  EXPECT_EQ(source.splits[0].split, all[2]);
+  EXPECT_EQ(source.splits[1].split, all[0]);
+  EXPECT_TRUE(fragment.perSplit);
+  ASSERT_EQ(fragment.splits.size(), 2u);
+  EXPECT_EQ(fragment.splits[0].split, all[2]);
+  EXPECT_EQ(fragment.splits[0].reader->name(), "parquet");
+  // The pages it makes are what the coordinator's exchange expects.
+  EXPECT_EQ(fragment.plan->schema, exchangeOf(*prepared.plan)->input()->schema);
+}
+
+TEST_F(FragmentTest, UngroupedCountOverSplitsWithStatisticsIsALocalSource) {
+  // "When every split carries statistics the rule computes the page itself (Phase 2)."
+  const std::string text = from() + " | STATS n = COUNT(*), lo = MIN(id)";
+  const PreparedQuery prepared = prepare(text);
+  std::vector<FileSplit> splits = coordinatorSplits(prepared);
+  for (const FileSplit& split : splits) ASSERT_NE(split.statistics, nullptr);
+  const Fragment fragment = planFragment(spec(prepared, text, {splits[1]}));
+  EXPECT_EQ(fragment.plan->kind, PlanKind::kLocalSource);
+  EXPECT_FALSE(fragment.perSplit);
+  bool fired = false;
+  for (const RuleOutcome& rule : fragment.rules)
+    fired |= rule.rule == "PushAggregatesToExternalSource" && rule.changed;
+  EXPECT_TRUE(fired);
+}
+
+TEST_F(FragmentTest, FragmentsPerSplitMergedByFinalEqualTheInProcessResult) {
+  const std::string text =
+      from() + " | WHERE id % 3 != 0 | STATS n = COUNT(*), total = SUM(id), hi = MAX(s) BY v";
+  const PreparedQuery prepared = prepare(text);
+  const std::vector<FileSplit> all = coordinatorSplits(prepared);
+  // Two "nodes": one gets split 0, the other splits 1 and 2.
+  std::vector<Page> pages = run(planFragment(spec(prepared, text, {all[0]})));
+  for (Page& page : run(planFragment(spec(prepared, text, {all[1], all[2]}))))
+    pages.push_back(std::move(page));
+  const std::vector<std::string> expected = inProcessRows(prepared);
+  ASSERT_EQ(expected.size(), 101u);  // v in 0..99 and null
+  EXPECT_EQ(rowsOverExchangePages(prepared, std::move(pages)), expected);
+}
+
+TEST_F(FragmentTest, MixedPushdownAcrossNodesMergesExactly) {
+  // One node answers from statistics, the other (splits without statistics)
+  // reads footers or scans: the FINAL merge is exact either way.
+  const std::string text =
+      from() + " | STATS n = COUNT(*), c = COUNT(v), lo = MIN(v), hi = MAX(id)";
+  const PreparedQuery prepared = prepare(text);
+  std::vector<FileSplit> all = coordinatorSplits(prepared);
+  FileSplit bare = all[2];
+  bare.statistics.reset();
+  const Fragment answered = planFragment(spec(prepared, text, {all[0], all[1]}));
+  const Fragment other = planFragment(spec(prepared, text, {bare}));
+  EXPECT_EQ(answered.plan->kind, PlanKind::kLocalSource);
+  std::vector<Page> pages = run(answered);
+  for (Page& page : run(other)) pages.push_back(std::move(page));
+  // (A prepared plan answered from statistics runs once: the in-process result
+  // is taken from a second preparation.)
+  EXPECT_EQ(inProcessRows(prepare(text)), std::vector<std::string>{"30000|25713|0|9999"});
+  EXPECT_EQ(rowsOverExchangePages(prepared, std::move(pages)),
+            std::vector<std::string>{"30000|25713|0|9999"});
+}
+
+TEST_F(FragmentTest, PrunedColumnsMatchTheCoordinatorsExchange) {
+  // The coordinator optimizes the whole plan; the fragment's columns must be
+  // the ones its exchange expects, not every column of the source.
+  const std::string text = from() + " | LIMIT 7 | KEEP s";
+  const PreparedQuery prepared = prepare(text);
+  const Fragment fragment = planFragment(spec(prepared, text, coordinatorSplits(prepared)));
+  EXPECT_EQ(fragment.plan->schema, exchangeOf(*prepared.plan)->input()->schema);
+  ASSERT_EQ(fragment.plan->schema.size(), 1u);
+  EXPECT_EQ(fragment.plan->schema[0].name, "s");
+  EXPECT_EQ(rowsOverExchangePages(prepared, run(fragment)).size(), 7u);
+}
+
+TEST_F(FragmentTest, RefusesABadQueryAndAnUnknownFormat) {
+  const std::string text = from() + " | STATS n = COUNT(*)";
+  const PreparedQuery prepared = prepare(text);
+  std::vector<FileSplit> splits = coordinatorSplits(prepared);
+  EXPECT_THROW(planFragment(spec(prepared, from() + " | WHERE nope > 1", splits)), QueryError);
+  splits[0].format = "csv";
+  try {
+    planFragment(spec(prepared, text, splits));
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("csv"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace quarry::engine
