@@ -437,6 +437,8 @@ DataNodeServer::DataNodeServer(DataNodeOptions options)
     : state_(std::make_unique<State>(std::move(options))) {
   const DataNodeOptions& o = state_->options;
   if (o.token.empty()) throw InvalidArgument("a data node needs a token");
+  if (const std::string problem = tokenProblem(o.token); !problem.empty())
+    throw InvalidArgument("the data node's token " + problem);
   if (o.threads < 1)
     throw InvalidArgument("a data node needs at least one thread, not " +
                           std::to_string(o.threads));
