@@ -39,8 +39,7 @@ std::string tokenProblem(std::string_view token) {
   for (size_t i = 0; i < token.size(); ++i) {
     const auto byte = static_cast<unsigned char>(token[i]);
     if (byte < 0x21 || byte > 0x7E) {
-      return "has " + kindOf(byte) + " at byte " + std::to_string(i + 1) + " of " +
-             std::to_string(token.size()) +
+      return "has " + kindOf(byte) + " at byte " + std::to_string(i + 1) +
              "; a token is printable ASCII without spaces (0x21-0x7E), and only one trailing "
              "line break is taken off";
     }

@@ -21,8 +21,8 @@ inline constexpr const char* kAuthorizationKey = "authorization";
 std::string readTokenFile(const std::string& path);
 
 /// Returns why `token` cannot be a token, naming the first bad byte's position
-/// (1-based) and kind but not the token ("a line break (0x0A) at byte 7 of 12"),
-/// or an empty string when it can.
+/// (1-based) and kind but neither the token nor its length ("has a line break
+/// (0x0A) at byte 7; ..."), or an empty string when it can.
 std::string tokenProblem(std::string_view token);
 
 /// Compares in time independent of where the two differ.
