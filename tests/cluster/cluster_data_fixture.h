@@ -22,8 +22,9 @@ inline void writeValuesFile(const std::filesystem::path& file, int64_t first, in
   for (int i = 0; i < count; ++i) values.push_back(le<int64_t>(first + i));
   writer.rowGroup({FixtureChunk{values, std::nullopt, std::nullopt}});
   const std::vector<uint8_t> bytes = writer.bytes();
-  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
 }
 
 }  // namespace quarry::testing

@@ -57,8 +57,8 @@ TEST_P(ConfinedOpenTest, SymlinksThatStayInsideAreResolvedOnce) {
   fs::create_symlink("sub/in.parquet", at("root/relative.parquet"));
   fs::create_symlink(at("root/sub"), at("root/absolute-dir"));
   fs::create_symlink(at("root/sub/in.parquet"), at("outside/into-root.parquet"));
-  for (const char* path : {"root/relative.parquet", "root/absolute-dir/in.parquet",
-                           "outside/into-root.parquet"}) {
+  for (const char* path :
+       {"root/relative.parquet", "root/absolute-dir/in.parquet", "outside/into-root.parquet"}) {
     ConfinedFile file = open(at(path));
     EXPECT_EQ(contentOf(file.fd()), "inside") << path;
     EXPECT_EQ(file.path(), roots_[0] / "sub" / "in.parquet") << path;

@@ -56,8 +56,7 @@ std::vector<BadToken> badTokens() {
       {"non-ascii", head + "\xC3\xA9" + tail, "a non-ASCII byte (0xC3)", at},
       {"space", head + " " + tail, "a space (0x20)", at},
       {"two-newlines", head + tail + "\n\n", "a line break (0x0A)", at + tail.size()},
-      {"lone-carriage-return", head + tail + "\r", "a carriage return (0x0D)",
-       at + tail.size()},
+      {"lone-carriage-return", head + tail + "\r", "a carriage return (0x0D)", at + tail.size()},
   };
 }
 
@@ -178,18 +177,19 @@ TEST(TokenFile, AFileWithATrailingCrLfAuthenticatesAgainstOneWithALineFeed) {
   const fs::path clientToken = dir.path() / "client.token";
   write(nodeToken, std::string(kHead) + "\n");
   write(clientToken, std::string(kHead) + "\r\n");
-  auto node = DataNodeProcess::start(nodeToken.string(), dir.str(), (dir.path() / "node.log").string());
+  auto node =
+      DataNodeProcess::start(nodeToken.string(), dir.str(), (dir.path() / "node.log").string());
   ASSERT_NE(node, nullptr);
-  const QuarryRun run =
-      runQuarry({"query", "--nodes", node->address(), "--token-file", clientToken.string(),
-                 "--format", "csv", "--profile",
-                 "FROM \"" + dir.str() + "/*.parquet\" | WHERE x > 0 | STATS s = SUM(x)"});
+  const QuarryRun run = runQuarry(
+      {"query", "--nodes", node->address(), "--token-file", clientToken.string(), "--format", "csv",
+       "--profile", "FROM \"" + dir.str() + "/*.parquet\" | WHERE x > 0 | STATS s = SUM(x)"});
   EXPECT_EQ(run.exitCode, 0) << run.err;
   EXPECT_NE(run.out.find("110"), std::string::npos) << run.out;
   EXPECT_NE(run.err.find("\"placement\":\"nodes\""), std::string::npos) << run.err;
   node->stop();
   std::ifstream log(dir.path() / "node.log");
-  const std::string logText((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  const std::string logText((std::istreambuf_iterator<char>(log)),
+                            std::istreambuf_iterator<char>());
   EXPECT_NE(logText.find("Execute"), std::string::npos) << logText;
   EXPECT_EQ(logText.find(kHead), std::string::npos) << logText;
 }

@@ -73,8 +73,8 @@ int openat2Call(int directory, const char* path, uint64_t flags, uint64_t resolv
 /// (ENOSYS, E2BIG), a seccomp filter (EPERM), a symlink (ELOOP), or a step out
 /// of the root (EXDEV) the walk may find legitimate or refuse.
 bool walkDecides(int error) {
-  return error == ENOSYS || error == E2BIG || error == EPERM || error == ELOOP ||
-         error == EXDEV || error == EAGAIN;
+  return error == ENOSYS || error == E2BIG || error == EPERM || error == ELOOP || error == EXDEV ||
+         error == EAGAIN;
 }
 
 /// The components of `path` made absolute, `.` and empty ones left out.
@@ -119,7 +119,8 @@ constexpr uint64_t kReadFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 std::optional<ConfinedFile> openWithKernel(const std::string& path,
                                            const std::vector<std::string>& components,
                                            std::span<const std::filesystem::path> roots) {
-  if (std::find(components.begin(), components.end(), "..") != components.end()) return std::nullopt;
+  if (std::find(components.begin(), components.end(), "..") != components.end())
+    return std::nullopt;
   const std::filesystem::path lexical = joined(components);
   for (const std::filesystem::path& root : roots) {
     if (!underRoot(lexical, root)) continue;
@@ -131,11 +132,11 @@ std::optional<ConfinedFile> openWithKernel(const std::string& path,
     std::filesystem::path relative;
     for (size_t i = depth; i < components.size(); ++i) relative /= components[i];
     constexpr uint64_t kNoLinks = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    Descriptor directory(openat2Call(AT_FDCWD, root.c_str(),
-                                     O_PATH | O_DIRECTORY | O_CLOEXEC, kNoLinks));
+    Descriptor directory(
+        openat2Call(AT_FDCWD, root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC, kNoLinks));
     if (!directory) return std::nullopt;  // the walk says why
-    Descriptor file(openat2Call(directory.get(), relative.c_str(), kReadFlags,
-                                kNoLinks | RESOLVE_BENEATH));
+    Descriptor file(
+        openat2Call(directory.get(), relative.c_str(), kReadFlags, kNoLinks | RESOLVE_BENEATH));
     if (!file) {
       const int error = errno;
       if (walkDecides(error)) return std::nullopt;
@@ -152,7 +153,8 @@ std::string readLink(int link, const std::string& path) {
   while (true) {
     const ssize_t n = ::readlinkat(link, "", buffer.data(), buffer.size());
     if (n < 0) throw IoError(systemError(path, "cannot read a symbolic link on its path", errno));
-    if (static_cast<size_t>(n) < buffer.size()) return std::string(buffer.data(), static_cast<size_t>(n));
+    if (static_cast<size_t>(n) < buffer.size())
+      return std::string(buffer.data(), static_cast<size_t>(n));
     if (buffer.size() >= 1 << 16) throw IoError(path + ": a symbolic link on its path is too long");
     buffer.resize(buffer.size() * 2);
   }
@@ -181,7 +183,8 @@ std::optional<ConfinedFile> walkOnce(const std::string& path,
       }
       continue;
     }
-    Descriptor entry(::openat(directories.back().get(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+    Descriptor entry(
+        ::openat(directories.back().get(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
     if (!entry) throw IoError(systemError(path, "cannot open", errno));
     struct stat st {};
     if (::fstat(entry.get(), &st) != 0) throw IoError(systemError(path, "cannot stat", errno));
@@ -214,7 +217,8 @@ std::optional<ConfinedFile> walkOnce(const std::string& path,
   std::vector<std::string> all = names;
   all.push_back(fileName);
   std::filesystem::path canonical = joined(all);
-  if (!underAnyRoot(canonical, roots)) throw OutsideAllowedRoots(path + " is outside the allowed roots");
+  if (!underAnyRoot(canonical, roots))
+    throw OutsideAllowedRoots(path + " is outside the allowed roots");
   if (!S_ISREG(examinedStat.st_mode)) throw IoError(path + ": is not a regular file");
 
   Descriptor file(::openat(directories.back().get(), fileName.c_str(),
@@ -226,7 +230,8 @@ std::optional<ConfinedFile> walkOnce(const std::string& path,
   }
   struct stat opened {};
   if (::fstat(file.get(), &opened) != 0) throw IoError(systemError(path, "cannot stat", errno));
-  if (opened.st_dev != examinedStat.st_dev || opened.st_ino != examinedStat.st_ino) return std::nullopt;
+  if (opened.st_dev != examinedStat.st_dev || opened.st_ino != examinedStat.st_ino)
+    return std::nullopt;
   checkRegular(file.get(), path);
   return ConfinedFile(file.release(), std::move(canonical));
 }
@@ -255,7 +260,8 @@ ConfinedFile openConfined(const std::string& path, std::span<const std::filesyst
     }
   }
   for (int attempt = 0; attempt < kWalkAttempts; ++attempt) {
-    if (std::optional<ConfinedFile> file = walkOnce(path, components, roots)) return std::move(*file);
+    if (std::optional<ConfinedFile> file = walkOnce(path, components, roots))
+      return std::move(*file);
   }
   throw IoError(path + ": changed while being opened, " + std::to_string(kWalkAttempts) + " times");
 }

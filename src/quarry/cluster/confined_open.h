@@ -53,7 +53,8 @@ class ConfinedFile {
  public:
   ConfinedFile(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
   ~ConfinedFile();
-  ConfinedFile(ConfinedFile&& other) noexcept : fd_(other.release()), path_(std::move(other.path_)) {}
+  ConfinedFile(ConfinedFile&& other) noexcept
+      : fd_(other.release()), path_(std::move(other.path_)) {}
   ConfinedFile& operator=(ConfinedFile&&) = delete;
   ConfinedFile(const ConfinedFile&) = delete;
   ConfinedFile& operator=(const ConfinedFile&) = delete;
