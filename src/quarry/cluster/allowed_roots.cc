@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "quarry/common/error.h"
+#include "quarry/io/local_storage.h"
 
 namespace quarry::cluster {
 
@@ -33,15 +34,6 @@ std::filesystem::path canonical(const std::string& path) {
   std::filesystem::path resolved = std::filesystem::weakly_canonical(absolute, error);
   if (error) return {};
   return resolved;
-}
-
-bool underRoot(const std::filesystem::path& path, const std::filesystem::path& root) {
-  auto p = path.begin();
-  for (auto r = root.begin(); r != root.end(); ++r, ++p) {
-    if (r->empty()) continue;  // a trailing separator
-    if (p == path.end() || *p != *r) return false;
-  }
-  return true;
 }
 
 /// Whether a segment of the URI's path is `.` or `..`, written plainly or percent-encoded.
@@ -127,6 +119,13 @@ std::optional<std::string> AllowedRoots::refusal(const std::string& uri) const {
       break;
   }
   return uri + " has a scheme a data node does not read";
+}
+
+std::unique_ptr<io::StorageObject> AllowedRoots::openLocal(const std::string& uri) const {
+  if (kindOf(uri) != UriKind::kLocal) throw InvalidArgument(uri + " is not a local path");
+  const std::string path = localPath(uri);
+  ConfinedFile file = openConfined(path, localRoots_);
+  return io::LocalStorageProvider::openDescriptor(path, file.release());
 }
 
 }  // namespace quarry::cluster

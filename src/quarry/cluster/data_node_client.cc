@@ -49,6 +49,9 @@ std::shared_ptr<grpc::Channel> openChannel(const std::string& address, const Cli
 
 DataNodeClient::DataNodeClient(std::string address, const ClientOptions& options)
     : address_(std::move(address)), options_(options) {
+  // gRPC aborts the process on a metadata value it cannot send (and prints it).
+  if (const std::string problem = tokenProblem(options_.token); !problem.empty())
+    throw InvalidArgument("the token for data node " + address_ + " " + problem);
   channel_ = openChannel(address_, options_);
   stub_ = proto::DataNode::NewStub(channel_);
 }

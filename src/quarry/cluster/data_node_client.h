@@ -26,7 +26,8 @@ struct ClientOptions {
 
 class DataNodeClient {
  public:
-  /// `address` is "host:port". Throws InvalidArgument when the CA file cannot be read.
+  /// `address` is "host:port". Throws InvalidArgument when the CA file cannot be
+  /// read or the token is not one (token.h: tokenProblem).
   DataNodeClient(std::string address, const ClientOptions& options);
 
   const std::string& address() const { return address_; }

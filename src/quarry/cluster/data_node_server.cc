@@ -17,11 +17,13 @@
 
 #include "quarry/cluster/allowed_roots.h"
 #include "quarry/cluster/cluster.grpc.pb.h"
+#include "quarry/cluster/confined_open.h"
 #include "quarry/cluster/token.h"
 #include "quarry/cluster/wire.h"
 #include "quarry/common/error.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/fragment.h"
+#include "quarry/io/storage.h"
 
 namespace quarry::cluster {
 
@@ -98,8 +100,11 @@ const char* codeName(grpc::StatusCode code) {
 
 /// The status an error while running a fragment ends the stream with. A
 /// storage error may pass on another node (UNAVAILABLE); bytes that are wrong
-/// or a query that cannot run are the same everywhere.
+/// or a query that cannot run are the same everywhere; a file found outside the
+/// allowed roots only when opened (a symlink changed since the check) is refused.
 grpc::Status statusOf(const std::exception& e) {
+  if (dynamic_cast<const OutsideAllowedRoots*>(&e))
+    return {grpc::StatusCode::PERMISSION_DENIED, e.what()};
   if (dynamic_cast<const IoError*>(&e)) return {grpc::StatusCode::UNAVAILABLE, e.what()};
   if (dynamic_cast<const CorruptFile*>(&e)) return {grpc::StatusCode::DATA_LOSS, e.what()};
   if (dynamic_cast<const Unsupported*>(&e)) return {grpc::StatusCode::UNIMPLEMENTED, e.what()};
@@ -247,11 +252,28 @@ class ExecuteRun {
   std::optional<grpc::Status> error_;
 };
 
+/// The local splits' files: opened under the allowed roots, each checked as it
+/// is opened (AllowedRoots::openLocal), never by a second resolution of its path.
+class ConfinedStorage final : public io::StorageProvider {
+ public:
+  explicit ConfinedStorage(const AllowedRoots& roots) : roots_(roots) {}
+  std::unique_ptr<io::StorageObject> open(const std::string& uri) override {
+    return roots_.openLocal(uri);
+  }
+
+ private:
+  const AllowedRoots& roots_;
+};
+
 class DataNodeService final : public proto::DataNode::Service {
  public:
   DataNodeService(const DataNodeOptions& options, AllowedRoots roots, Log& log,
                   RunningQueries& running)
-      : options_(options), roots_(std::move(roots)), log_(log), running_(running) {}
+      : options_(options),
+        roots_(std::move(roots)),
+        localStorage_(std::make_shared<ConfinedStorage>(roots_)),
+        log_(log),
+        running_(running) {}
 
   grpc::Status Execute(grpc::ServerContext* context, const proto::ExecuteRequest* request,
                        grpc::ServerWriter<proto::ExecuteResponse>* writer) override {
@@ -341,10 +363,13 @@ class DataNodeService final : public proto::DataNode::Service {
         return refuse(context, "Execute", queryId, grpc::StatusCode::PERMISSION_DENIED,
                       "split " + std::to_string(ids[i]) + ": " + redact(*why, spec.splits[i].uri));
       }
+      if (!io::isRemoteUri(spec.splits[i].uri)) spec.splits[i].storage = localStorage_;
     }
     engine::Fragment fragment;
     try {
       fragment = engine::planFragment(spec);
+    } catch (const OutsideAllowedRoots& e) {
+      return refuse(context, "Execute", queryId, grpc::StatusCode::PERMISSION_DENIED, e.what());
     } catch (const QueryError& e) {
       return refuse(context, "Execute", queryId, grpc::StatusCode::INVALID_ARGUMENT, e.what());
     } catch (const InvalidArgument& e) {
@@ -360,6 +385,10 @@ class DataNodeService final : public proto::DataNode::Service {
           try {
             engine::OperatorPtr root = engine::buildOperators(*fragment.plan, &fragment.splits[i]);
             if (!run.drain(*root, ids[i], {ids[i]})) return;
+          } catch (const OutsideAllowedRoots& e) {
+            run.fail({grpc::StatusCode::PERMISSION_DENIED,
+                      "split " + std::to_string(ids[i]) + ": " + e.what()});
+            return;
           } catch (const std::exception& e) {
             run.fail(statusOf(e));
             return;
@@ -415,6 +444,7 @@ class DataNodeService final : public proto::DataNode::Service {
 
   const DataNodeOptions& options_;
   AllowedRoots roots_;
+  std::shared_ptr<io::StorageProvider> localStorage_;
   Log& log_;
   RunningQueries& running_;
 };
@@ -437,6 +467,8 @@ DataNodeServer::DataNodeServer(DataNodeOptions options)
     : state_(std::make_unique<State>(std::move(options))) {
   const DataNodeOptions& o = state_->options;
   if (o.token.empty()) throw InvalidArgument("a data node needs a token");
+  if (const std::string problem = tokenProblem(o.token); !problem.empty())
+    throw InvalidArgument("the data node's token " + problem);
   if (o.threads < 1)
     throw InvalidArgument("a data node needs at least one thread, not " +
                           std::to_string(o.threads));

@@ -32,8 +32,8 @@ struct DataNodeOptions {
 
 class DataNodeServer {
  public:
-  /// Throws InvalidArgument for an empty token, no or a bad allowed root, or
-  /// unreadable TLS files (naming the file).
+  /// Throws InvalidArgument for an empty or malformed token (token.h), no or a
+  /// bad allowed root, or unreadable TLS files (naming the file).
   explicit DataNodeServer(DataNodeOptions options);
   ~DataNodeServer();
   DataNodeServer(const DataNodeServer&) = delete;

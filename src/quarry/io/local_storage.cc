@@ -88,6 +88,10 @@ class LocalFile : public StorageObject {
 std::unique_ptr<StorageObject> LocalStorageProvider::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  return openDescriptor(path, fd);
+}
+
+std::unique_ptr<StorageObject> LocalStorageProvider::openDescriptor(std::string path, int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
@@ -100,7 +104,8 @@ std::unique_ptr<StorageObject> LocalStorageProvider::open(const std::string& pat
   }
   const std::string mtime = std::to_string(static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
                                            st.st_mtim.tv_nsec);
-  return std::make_unique<LocalFile>(path, fd, static_cast<uint64_t>(st.st_size), "mtime:" + mtime);
+  return std::make_unique<LocalFile>(std::move(path), fd, static_cast<uint64_t>(st.st_size),
+                                     "mtime:" + mtime);
 }
 
 }  // namespace quarry::io

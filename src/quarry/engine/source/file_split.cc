@@ -12,6 +12,7 @@ constexpr uint8_t kVersion = 4;
 }  // namespace
 
 std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split) {
+  if (split.storage) return split.storage->open(split.uri);
   if (split.fileSize == 0) return io::openObject(split.uri);
   return io::openObject(split.uri, io::ObjectIdentity{split.fileSize, split.fileVersion});
 }
@@ -25,6 +26,7 @@ std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit
     unit.format = split.format;
     unit.fileSize = split.fileSize;
     unit.fileVersion = split.fileVersion;
+    unit.storage = split.storage;
     out.push_back(std::move(unit));
   }
   return out;

@@ -48,8 +48,13 @@ struct FileSplit {
   /// what an aggregate answered page by page leaves to scan
   /// (FormatReader::segments).
   std::vector<RowSpan> rows = {};
+  /// Where the file is opened; null: by its URI's scheme (io::openObject). A
+  /// data node opens its local splits' files through its allowed roots
+  /// (cluster/allowed_roots.h), which check each file as they open it. Not
+  /// serialized nor compared; units and segments of the split keep it.
+  std::shared_ptr<io::StorageProvider> storage = nullptr;
 
-  /// Equal fields, the statistics compared by value.
+  /// Equal fields but `storage`, the statistics compared by value.
   bool operator==(const FileSplit& other) const;
 };
 
@@ -57,8 +62,9 @@ struct FileSplit {
 /// uri, format and file identity.
 std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit> units);
 
-/// Opens the file of `split`: with the size and version its footer read learnt,
-/// a remote file opens without a request (every answer still checked against them).
+/// Opens the file of `split` through its `storage` when set; else with the size
+/// and version its footer read learnt, so that a remote file opens without a
+/// request (every answer still checked against them).
 std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split);
 
 /// Encodes `split` as bytes: a version, the fields little-endian, a presence
