@@ -4,7 +4,6 @@
 // header; files of different schemas refused naming both; a pattern matching
 // nothing is an error naming the pattern.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::cli {
@@ -19,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using quarry::testing::runQuarry;
+using quarry::testing::TempDir;
 
 fs::path parquetFile(const std::string& name) {
   return quarry::testing::parquetTestingDir() / "data" / name;
@@ -42,37 +43,11 @@ size_t occurrences(const std::string& text, const std::string& what) {
     if (!fs::exists(path)) GTEST_SKIP() << "SKIPPED LOUDLY: " << path << " not found"; \
   } while (0)
 
-/// A directory under /tmp removed with the object.
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/quarry_multi_file_XXXXXX";
-    if (::mkdtemp(pattern) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
-  /// Copies `source` to `relative` inside the directory, creating its parents.
-  void copy(const fs::path& source, const std::string& relative) const {
-    const fs::path target = path_ / relative;
-    fs::create_directories(target.parent_path());
-    fs::copy_file(source, target);
-  }
-
- private:
-  fs::path path_;
-};
-
 // alltypes_plain.parquet holds 8 rows (ids 4..7, 2, 3, 0, 1).
 TEST(MultiFileCliTest, PrintsTheRowsOfEveryGlobMatchWithOneCsvHeader) {
   const fs::path source = parquetFile("alltypes_plain.parquet");
   QUARRY_SKIP_WITHOUT(source);
-  TempDir dir;
+  TempDir dir("quarry_multi_file");
   dir.copy(source, "a.parquet");
   dir.copy(source, "x/2024/b.parquet");
   dir.copy(source, "x/c.txt");  // matched by no pattern below
@@ -135,7 +110,7 @@ TEST(MultiFileCliTest, RefusesFilesWhoseSchemasDifferNamingBoth) {
 }
 
 TEST(MultiFileCliTest, APatternMatchingNothingIsAnErrorNamingIt) {
-  TempDir dir;
+  TempDir dir("quarry_multi_file");
   const std::string pattern = (dir.path() / "*.parquet").string();
   for (const char* command : {"print", "inspect"}) {
     const auto run = runQuarry({command, pattern});

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compareCsvText } from './compare_values.mjs';
+import { duckdbOrSkip } from '../support/duckdb.mjs';
 
 const kSkip = 77;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -51,13 +52,7 @@ async function main() {
   const testdata = resolve(process.env.QUARRY_TESTDATA || join(repoRoot, '..', 'shared', 'testdata'));
   const data = join(testdata, 'parquet-testing', 'data');
   if (!existsSync(data)) skip(`no test data at ${data}`);
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   const scratch = mkdtempSync(join(tmpdir(), 'quarry-convert-filter-'));
   const instance = await api.DuckDBInstance.create(':memory:');
   const connection = await instance.connect();

@@ -18,6 +18,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { loadDuckdb } from '../support/duckdb.mjs';
+
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const oracleDir = join(repoRoot, 'tools', 'oracle');
 
@@ -336,16 +338,6 @@ export function writeChdbFiles(chdb, outDir) {
     chdb.query(f.generator, 'CSV');
   }
   return files;
-}
-
-/// Loads the pinned DuckDB node API from tools/oracle, or returns null.
-export async function loadDuckdb() {
-  try {
-    return await import(pathToFileURL(join(oracleDir, 'node_modules', '@duckdb', 'node-api', 'lib',
-                                           'index.js')).href);
-  } catch {
-    return null;
-  }
 }
 
 /// Loads the pinned chDB from tools/oracle, or returns null with the reason.

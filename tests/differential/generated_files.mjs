@@ -22,7 +22,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { compareCsvText, compareRows, readWithDuckDB, runQuarry, sqlString } from './compare_values.mjs';
-import { loadChdb, loadDuckdb, writeChdbFiles, writeDuckdbFiles } from './generate_files.mjs';
+import { loadDuckdb } from '../support/duckdb.mjs';
+import { loadChdb, writeChdbFiles, writeDuckdbFiles } from './generate_files.mjs';
 
 const kSkip = 77;
 

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 import { compareCsvText, listParquetFiles } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
+import { duckdbOrSkip } from '../support/duckdb.mjs';
 
 const kSkip = 77;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,13 +65,7 @@ async function main() {
     skip(`no test data at ${join(root, 'data')} (set QUARRY_TESTDATA to the folder holding ` +
          'parquet-testing/)');
   }
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   T = api.DuckDBTypeId;
   const scratch = mkdtempSync(join(tmpdir(), 'quarry-print-csv-'));
   let instance = await api.DuckDBInstance.create(':memory:');

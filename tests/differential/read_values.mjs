@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { compareRows, difference, firstLine, kMaxMismatchesShown, listParquetFiles, readWithDuckDB,
   runQuarry, show } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
+import { duckdbOrSkip } from '../support/duckdb.mjs';
 
 const kSkip = 77;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -299,13 +300,7 @@ async function main() {
     skip(`no test data at ${join(root, 'data')} (set QUARRY_TESTDATA to the folder holding ` +
          'parquet-testing/)');
   }
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   const T = api.DuckDBTypeId;
 
   const scratch = mkdtempSync(join(tmpdir(), 'quarry-read-values-'));

@@ -19,6 +19,8 @@
 #include "tests/formats/parquet/parquet_fixture_writer.h"
 #include "tests/formats/parquet/pruning_fixture.h"
 #include "tests/io/nginx_server.h"
+#include "tests/support/fixture_file.h"
+#include "tests/support/temp_dir.h"
 
 // Request counts of row-group reads over HTTP, counted by nginx: a row group's
 // projected chunks cost one request when they lie near each other, and page
@@ -28,6 +30,8 @@ namespace {
 
 using namespace quarry::parquet::testing;
 using quarry::testing::NginxServer;
+using quarry::testing::TempDir;
+using quarry::testing::writeFileBytes;
 using P = parquet::FilterPredicate;
 using parquet::PhysicalType;
 
@@ -35,31 +39,6 @@ using parquet::PhysicalType;
   QUARRY_SKIP_WITHOUT_NGINX();    \
   NginxServer server(root);       \
   ASSERT_TRUE(server.running()) << "nginx did not start: " << server.startError()
-
-/// A directory under /tmp removed with the object.
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/quarry_coalesce_XXXXXX";
-    if (::mkdtemp(pattern) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-void writeFile(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-}
 
 HttpStorageOptions testOptions() {
   HttpStorageOptions options;
@@ -130,9 +109,9 @@ std::vector<std::pair<int32_t, int32_t>> readC3C7(parquet::ParquetFileReader& fi
 TEST(HttpCoalescedReadsTest, TwoOfTwentyColumnsWithSmallGapsCostOneRequestPerRowGroup) {
   // 40 KB chunks: the 64 KiB tail read at open holds the footer, no chunk of c3 or c7.
   constexpr int kGroups = 3;
-  TempDir dir;
+  TempDir dir("quarry_coalesce");
   const auto bytes = wideFile(kGroups, 10'000);
-  writeFile(dir.path() / "wide.parquet", bytes);
+  writeFileBytes(dir.path() / "wide.parquet", bytes);
   START_NGINX(server, dir.path());
 
   auto local = parquet::ParquetFileReader::open((dir.path() / "wide.parquet").string());
@@ -163,8 +142,8 @@ TEST(HttpCoalescedReadsTest, TwoOfTwentyColumnsWithSmallGapsCostOneRequestPerRow
 
 TEST(HttpCoalescedReadsTest, GapsLongerThanLatencyTimesBandwidthAreSeparateRequests) {
   constexpr int kGroups = 2;
-  TempDir dir;
-  writeFile(dir.path() / "wide.parquet", wideFile(kGroups, 10'000));
+  TempDir dir("quarry_coalesce");
+  writeFileBytes(dir.path() / "wide.parquet", wideFile(kGroups, 10'000));
   START_NGINX(server, dir.path());
   HttpStorageOptions options = testOptions();
   options.coalesce.latency = std::chrono::microseconds(0);  // no gap is worth reading
@@ -204,8 +183,8 @@ TEST(HttpCoalescedReadsTest, PageHeaderStatisticsCostNoExtraRequest) {
     headers.offsetIndex = false;
     w.rowGroup({headers, FixtureChunk{y, std::nullopt, std::nullopt}});
   }
-  TempDir dir;
-  writeFile(dir.path() / "headers.parquet", w.bytes());
+  TempDir dir("quarry_coalesce");
+  writeFileBytes(dir.path() / "headers.parquet", w.bytes());
   START_NGINX(server, dir.path());
   auto remote = parquet::ParquetFileReader::open(
       HttpStorageProvider(testOptions()).open(server.url("headers.parquet")));
@@ -263,8 +242,8 @@ std::vector<std::pair<uint64_t, uint64_t>> skippedPages(parquet::ParquetFileRead
 }
 
 TEST(HttpCoalescedReadsTest, APageIndexPrunedReadFetchesOnlyTheSurvivingPages) {
-  TempDir dir;
-  writeFile(dir.path() / "paged.parquet", pagedFile());
+  TempDir dir("quarry_coalesce");
+  writeFileBytes(dir.path() / "paged.parquet", pagedFile());
   START_NGINX(server, dir.path());
   // Rows 50,000..50,099: page 50 of x, page 25 of y.
   const auto filter = P::and_(P::gtEq("x", 150'000), P::lt("x", 150'300));
@@ -315,8 +294,8 @@ TEST(HttpCoalescedReadsTest, APageIndexPrunedReadFetchesOnlyTheSurvivingPages) {
 }
 
 TEST(HttpCoalescedReadsTest, WithTheDefaultPolicyOneColumnsSurvivingPagesAreExactlyOneRequest) {
-  TempDir dir;
-  writeFile(dir.path() / "paged.parquet", pagedFile());
+  TempDir dir("quarry_coalesce");
+  writeFileBytes(dir.path() / "paged.parquet", pagedFile());
   START_NGINX(server, dir.path());
   auto local = parquet::ParquetFileReader::open((dir.path() / "paged.parquet").string());
   const parquet::SchemaNode* x = &local->schema().leaf(0);

@@ -10,6 +10,7 @@
 #include "quarry/io/local_storage.h"
 #include "tests/io/nginx_server.h"
 #include "tests/io/rendered_rows.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/testdata.h"
 
 // Remote storage against a real server: nginx serving parquet-testing's files.
@@ -17,6 +18,7 @@ namespace quarry::io {
 namespace {
 
 using quarry::testing::NginxServer;
+using quarry::testing::TempDir;
 using quarry::testing::parquetTestingDir;
 
 #define START_NGINX(server, root)                                                 \
@@ -99,9 +101,9 @@ TEST(HttpNginxTest, AMissingFileIsAnIoErrorSayingNotFound) {
 }
 
 TEST(HttpNginxTest, EmptyAndTinyFilesAreReadLikeLocalOnes) {
-  char pattern[] = "/tmp/quarry_http_root_XXXXXX";
-  ASSERT_NE(::mkdtemp(pattern), nullptr);
-  const std::filesystem::path root = pattern;
+  const TempDir dir("quarry_http_root");
+  ASSERT_TRUE(dir.valid());
+  const std::filesystem::path& root = dir.path();
   std::ofstream(root / "empty.parquet").flush();
   std::ofstream(root / "tiny.parquet") << "PAR1";
   {
@@ -115,7 +117,6 @@ TEST(HttpNginxTest, EmptyAndTinyFilesAreReadLikeLocalOnes) {
       EXPECT_TRUE(remote.starts_with("ERROR")) << remote;
     }
   }
-  std::filesystem::remove_all(root);
 }
 
 /// Files whose row groups decode to more than this are compared by footer only.

@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 /// nginx (Debian's nginx-light) serving a directory on 127.0.0.1 for the HTTP storage
 /// tests: a real server with real range support, keep-alive and an access log that
 /// counts the requests quarry sent. Each server lives in a temporary prefix of its own
@@ -75,12 +77,11 @@ class NginxServer {
 
   /// Starts nginx serving the files under `root`; check running() (startError() says why not).
   explicit NginxServer(const std::filesystem::path& root) {
-    char pattern[] = "/tmp/quarry_nginx_XXXXXX";
-    if (::mkdtemp(pattern) == nullptr) {
+    if (!prefixDir_.valid()) {
       error_ = "cannot create a temporary directory";
       return;
     }
-    prefix_ = pattern;
+    prefix_ = prefixDir_.path();
     std::filesystem::create_directories(prefix_ / "temp");
     constexpr int kPortAttempts = 10;
     for (int attempt = 0; attempt < kPortAttempts && pid_ < 0; ++attempt) {
@@ -105,8 +106,6 @@ class NginxServer {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
     }
-    std::error_code ignored;
-    if (!prefix_.empty()) std::filesystem::remove_all(prefix_, ignored);
   }
 
   NginxServer(const NginxServer&) = delete;
@@ -220,6 +219,8 @@ class NginxServer {
     return false;
   }
 
+  /// The server's prefix (configuration, logs, pid), removed after it stops.
+  TempDir prefixDir_{"quarry_nginx"};
   std::filesystem::path prefix_;
   pid_t pid_ = -1;
   uint16_t port_ = 0;

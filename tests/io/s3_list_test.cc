@@ -5,6 +5,7 @@
 #include "quarry/common/error.h"
 #include "quarry/io/s3_storage.h"
 #include "tests/io/s3_test_server.h"
+#include "tests/support/curl_client.h"
 
 namespace quarry::io {
 namespace {
@@ -31,21 +32,6 @@ TEST(S3ListTest, CutShortPageIsAnIoErrorNamingTheUri) {
     EXPECT_NE(std::string(e.what()).find("s3://bucket/x*"), std::string::npos) << e.what();
   }
 }
-
-// The S3 tests need libcurl (loaded on demand); they skip loudly without it.
-std::shared_ptr<HttpClient> curlClientOrNull(std::string& why) {
-  try {
-    return curlHttpClient();
-  } catch (const Unsupported& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
-#define QUARRY_S3_CLIENT_OR_SKIP(client)       \
-  std::string whyNoClient;                     \
-  auto client = curlClientOrNull(whyNoClient); \
-  if (!client) GTEST_SKIP() << "SKIPPED LOUDLY: no HTTP client: " << whyNoClient
 
 S3StorageOptions optionsFor(const testing::S3TestServer& server,
                             const testing::S3TestServerOptions& serverOptions,

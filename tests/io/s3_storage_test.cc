@@ -10,24 +10,11 @@
 #include "tests/formats/parquet/pruning_fixture.h"
 #include "tests/io/rendered_rows.h"
 #include "tests/io/s3_test_server.h"
+#include "tests/support/curl_client.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::io {
 namespace {
-
-std::shared_ptr<HttpClient> curlClientOrNull(std::string& why) {
-  try {
-    return curlHttpClient();
-  } catch (const Unsupported& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
-#define QUARRY_S3_CLIENT_OR_SKIP(client)       \
-  std::string whyNoClient;                     \
-  auto client = curlClientOrNull(whyNoClient); \
-  if (!client) GTEST_SKIP() << "SKIPPED LOUDLY: no HTTP client: " << whyNoClient
 
 // Sets environment variables for one test and restores them after it.
 class ScopedEnvironment {

@@ -42,6 +42,7 @@ import { generateQueries } from './query_generator.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
 import { tpchQueries } from './tpch.mjs';
+import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const kSkip = 77;
 const kQueryTimeoutMs = 60_000;
@@ -174,13 +175,7 @@ async function main() {
   let [quarry, dir] = options.positional;
   if (quarry === '-') quarry = process.env.QUARRY_BIN ?? '';
   dir = resolve(dir);
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   const T = api.DuckDBTypeId;
   if (!options.selfCheck && !options.stub && !options.printQueries && !existsSync(quarry)) {
     usage(`no quarry binary at ${JSON.stringify(quarry)}`);

@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..', '..');
@@ -107,12 +108,7 @@ async function main() {
     process.stderr.write('usage: node tests/differential/engine/list_columns.mjs QUARRY DIR\n');
     return 2;
   }
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api', 'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   if (!existsSync(quarry)) {
     process.stderr.write(`list_columns: no quarry binary at ${quarry}\n`);
     return 2;

@@ -53,6 +53,7 @@ import { fileURLToPath } from 'node:url';
 
 import { writeDatasets } from './dataset.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const kSkip = 77;
 const kQueryTimeoutMs = 30_000;
@@ -210,13 +211,7 @@ async function main() {
   if (quarry === '-') quarry = process.env.QUARRY_BIN ?? '';
   if (!existsSync(quarry)) usage(`no quarry binary at ${JSON.stringify(quarry)}`);
   dir = resolve(dir);
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   const T = api.DuckDBTypeId;
   const started = Date.now();
   const instance = await api.DuckDBInstance.create(':memory:');

@@ -34,6 +34,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const kSkip = 77;
 const kFiles = 1000;
@@ -81,13 +82,7 @@ async function main() {
     return 2;
   }
   const dir = resolve(dirArg);
-  let api;
-  try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
-  } catch (e) {
-    skip(`DuckDB oracle unavailable (${e.code ?? e.message}); run \`make oracle\``);
-  }
+  const api = await duckdbOrSkip(skip);
   const T = api.DuckDBTypeId;
   const started = Date.now();
   rmSync(dir, { recursive: true, force: true });

@@ -6,18 +6,13 @@
 //
 // Exit code 77 (skipped) when the DuckDB oracle is not installed.
 
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
+import { importDuckdb } from '../../support/duckdb.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 async function main() {
   let api;
   try {
-    api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                            'lib', 'index.js'));
+    api = await importDuckdb();
   } catch (e) {
     process.stderr.write(`\n*** SKIPPED result_compare_test: DuckDB oracle unavailable (${e.code ?? e.message}) ***\n\n`);
     return 77;

@@ -9,12 +9,9 @@
 // the runner reports mismatches.
 
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
+import { importDuckdb } from '../../support/duckdb.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 async function main(argv) {
   const format = argv[argv.indexOf('--format') + 1] ?? 'json';
@@ -28,8 +25,7 @@ async function main(argv) {
     process.stderr.write('stub_quarry: the query is not in the corpus\n');
     return 1;
   }
-  const api = await import(join(repoRoot, 'tools', 'oracle', 'node_modules', '@duckdb', 'node-api',
-                                'lib', 'index.js'));
+  const api = await importDuckdb();
   const T = api.DuckDBTypeId;
   const instance = await api.DuckDBInstance.create(':memory:');
   const connection = await instance.connect();

@@ -7,7 +7,6 @@
 // to scan (a constant BY disables the rule).
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,31 +17,15 @@
 #include "quarry/engine/query_engine.h"
 #include "tests/formats/parquet/parquet_fixture_writer.h"
 #include "tests/formats/parquet/pruning_fixture.h"
+#include "tests/support/fixture_file.h"
+#include "tests/support/temp_dir.h"
 
 namespace quarry::engine {
 namespace {
 
 using namespace quarry::parquet::testing;
 using parquet::PhysicalType;
-
-/// A directory under /tmp removed with the object.
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/quarry_mixed_XXXXXX";
-    if (::mkdtemp(pattern) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using quarry::testing::TempDir;
 
 /// Three row groups of an optional INT64 column k holding 1..100, 101..200 and
 /// 201..300; the middle one records statistics only when `middleStatistics`.
@@ -58,9 +41,7 @@ std::string writeFile(const std::filesystem::path& path, bool middleStatistics) 
     w.rowGroup({FixtureChunk{std::move(values), stats, std::nullopt}});
   }
   const std::vector<uint8_t> bytes = w.bytes();
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
+  quarry::testing::writeFileBytes(path, bytes);
   return path.string();
 }
 
@@ -89,7 +70,7 @@ Outcome runQuery(const std::string& text) {
 }
 
 TEST(MixedStatistics, ARowGroupWithoutStatisticsIsScannedAndTheOthersAnswered) {
-  TempDir dir;
+  TempDir dir("quarry_mixed");
   const std::string file = writeFile(dir.path() / "mixed.parquet", false);
   const std::string stats = " | STATS n = COUNT(*), c = COUNT(k), lo = MIN(k), hi = MAX(k)";
   const Outcome pushed = runQuery("FROM \"" + file + "\"" + stats);
@@ -110,7 +91,7 @@ TEST(MixedStatistics, ARowGroupWithoutStatisticsIsScannedAndTheOthersAnswered) {
 }
 
 TEST(MixedStatistics, AFilterSkipsNoneMatchAnswersAllMatchAndScansTheUndecided) {
-  TempDir dir;
+  TempDir dir("quarry_mixed");
   const std::string file = writeFile(dir.path() / "filtered.parquet", true);
   // k > 150: row group 0 (1..100) matches no row, 1 (101..200) some, 2 (201..300) every row.
   const std::string query =
@@ -155,9 +136,7 @@ std::string writePagedFile(const std::filesystem::path& path) {
   w.column(leafElement("k", PhysicalType::INT32)).column(leafElement("v", PhysicalType::INT32));
   w.rowGroup({std::move(kChunk), std::move(vChunk)});
   const std::vector<uint8_t> bytes = w.bytes();
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
+  quarry::testing::writeFileBytes(path, bytes);
   return path.string();
 }
 
@@ -165,7 +144,7 @@ std::string writePagedFile(const std::filesystem::path& path) {
 // row group (or page, through the page index) is proven all-match or
 // none-match, scanning only the undecided ones."
 TEST(MixedStatistics, PagesAFilterDecidesAreAnsweredAndOnlyTheUndecidedRowsScanned) {
-  TempDir dir;
+  TempDir dir("quarry_mixed");
   const std::string file = writePagedFile(dir.path() / "paged.parquet");
   // k > 120: k's pages [0, 50) and [50, 100) match no row, [100, 150) some,
   // [150, 300) every row; each later page of k is answered whole.
@@ -186,7 +165,7 @@ TEST(MixedStatistics, PagesAFilterDecidesAreAnsweredAndOnlyTheUndecidedRowsScann
 }
 
 TEST(MixedStatistics, APageCountsNullsOfPartOfItOnlyWhenItHasNoneOrOnlyNulls) {
-  TempDir dir;
+  TempDir dir("quarry_mixed");
   const std::string file = writePagedFile(dir.path() / "paged.parquet");
   // k > 120, cut at k's and v's page boundaries: [150, 200) lies in v's page
   // [150, 225), which has no null: COUNT(v) there is its row count.
@@ -207,7 +186,7 @@ TEST(MixedStatistics, APageCountsNullsOfPartOfItOnlyWhenItHasNoneOrOnlyNulls) {
 }
 
 TEST(MixedStatistics, AMetadataColumnIsNeverNull) {
-  TempDir dir;
+  TempDir dir("quarry_mixed");
   const std::string file = writePagedFile(dir.path() / "paged.parquet");
   // _file.path is in no file's statistics, yet holds a value in every row.
   for (const std::string where : {"", " | WHERE k > 120"}) {
@@ -224,7 +203,7 @@ TEST(MixedStatistics, AMetadataColumnIsNeverNull) {
 }
 
 TEST(MixedStatistics, APageBoundsMinAndMaxOnlyOfExactlyItsRows) {
-  TempDir dir;
+  TempDir dir("quarry_mixed");
   const std::string file = writePagedFile(dir.path() / "paged.parquet");
   // k > 100: every segment from row 150 on matches, but each lies in part of a
   // page of v ([150, 225), [225, 300)), whose bounds are of other rows too.

@@ -14,6 +14,8 @@
 #include "quarry/engine/source/parquet_format_reader.h"
 #include "tests/engine/source/source_test_support.h"
 #include "tests/formats/parquet/membership_fixture.h"
+#include "tests/support/fixture_file.h"
+#include "tests/support/temp_dir.h"
 
 namespace quarry::engine {
 namespace {
@@ -29,18 +31,13 @@ using testing::wholeFile;
 /// Writes `bytes` to a file of its own, removed when the object goes.
 class TempFile {
  public:
-  explicit TempFile(const std::vector<uint8_t>& bytes) {
-    path_ = (std::filesystem::temp_directory_path() /
-             ("quarry-dictionary-scan-" + std::to_string(::getpid()) + "-" + std::to_string(next_++) + ".parquet"))
-                .string();
-    std::ofstream out(path_, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  explicit TempFile(const std::vector<uint8_t>& bytes) : path_((dir_.path() / "file.parquet").string()) {
+    quarry::testing::writeFileBytes(path_, bytes);
   }
-  ~TempFile() { std::filesystem::remove(path_); }
   const std::string& path() const { return path_; }
 
  private:
-  static inline int next_ = 0;
+  quarry::testing::TempDir dir_{"quarry-dictionary-scan"};
   std::string path_;
 };
 

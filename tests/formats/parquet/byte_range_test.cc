@@ -5,6 +5,7 @@
 #include <string>
 
 #include "quarry/common/error.h"
+#include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/row_limits.h"
 #include "tests/formats/parquet/pruning_fixture.h"
 
@@ -105,6 +106,30 @@ TEST(ByteRangeTest, KeepsTheRowGroupsWhoseMidpointIsInTheRange) {
   // [start, end): a range ending at a midpoint leaves its row group out.
   EXPECT_EQ(readSplit(*file, [&](RowReaderBuilder& b) { b.byteRange(mid[1], mid[2]); }).ids, range(10, 20));
   EXPECT_EQ(readSplit(*file, [&](RowReaderBuilder& b) { b.byteRange(mid[1] + 1, mid[2] + 1); }).ids, range(20, 30));
+}
+
+// A RowReader accounts for the whole file: the pages of the row groups outside
+// its byte range count in pagesTotal and pagesSkipped. ColumnReaders read one
+// split of a scan whose other splits read (and count) those row groups: they
+// count the pages of their own row groups only.
+TEST(ByteRangeTest, PagesOutsideTheRangeCountInARowReaderNotInColumnReaders) {
+  auto file = openBytes(fourGroups(), true);
+  const auto mid = midpointsOf(*file);
+  const Split all = readSplit(*file, [](RowReaderBuilder&) {});
+  ASSERT_GT(all.metrics.pagesTotal, 0);
+  const int64_t perGroup = all.metrics.pagesTotal / 4;
+  const Split second = readSplit(*file, [&](RowReaderBuilder& b) { b.byteRange(mid[1], mid[1] + 1); });
+  EXPECT_EQ(second.metrics.pagesTotal, all.metrics.pagesTotal);
+  EXPECT_EQ(second.metrics.pagesSkipped, 3 * perGroup);
+
+  ColumnReaders columns(*file, ResolvedProjection::resolve(ColumnProjection::columns("id"), file->schema()),
+                        std::nullopt, {ByteRange{mid[1], mid[1] + 1}});
+  int64_t rows = 0;
+  while (columns.nextBatch()) rows += columns.rowCount();
+  EXPECT_EQ(rows, 10);
+  EXPECT_EQ(columns.metrics().rowGroupsOutsideByteRange, 3);
+  EXPECT_EQ(columns.metrics().pagesTotal, perGroup);
+  EXPECT_EQ(columns.metrics().pagesSkipped, 0);
 }
 
 // "Granularity is row-group, not row. A row group whose midpoint is in [0, 1000)

@@ -13,6 +13,7 @@
 
 #include "tests/formats/parquet/filter_differential.h"
 #include "tests/formats/parquet/parquet_fixture_writer.h"
+#include "tests/support/fixture_file.h"
 
 // Differential test for the types DuckDB cannot write (so predicate_types.parquet
 // lacks them): FLOAT16, INT96 timestamps, DECIMAL over BYTE_ARRAY, TIME(MILLIS) on
@@ -240,8 +241,7 @@ void writeFile(const std::filesystem::path& path) {
     w.rowGroup(std::move(chunks));
   }
   const std::vector<uint8_t> bytes = w.bytes();
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  quarry::testing::writeFileBytes(path, bytes);
 }
 
 // ---- Literals ----------------------------------------------------------------

@@ -9,6 +9,8 @@
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/multi_file_row_reader.h"
 #include "tests/formats/parquet/pruning_fixture.h"
+#include "tests/support/fixture_file.h"
+#include "tests/support/temp_dir.h"
 
 // RowReader with head(n), skip(n) and tail(n): the rows returned, rowIndex(), and
 // through ReaderMetrics the row groups and bytes the limits leave unread.
@@ -295,15 +297,11 @@ TEST(RowReaderLimitsTest, LimitsOnAFileDuckDbWrote) {
 // The limit of a multi-file reader counts the rows of all its files: once head(n)
 // rows are returned, no further file is opened (not even its footer).
 TEST(RowReaderLimitsTest, MultiFileHeadStopsOpeningFiles) {
-  const auto dir = std::filesystem::temp_directory_path() / ("quarry-limits-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const quarry::testing::TempDir temp("quarry-limits");
+  const std::filesystem::path& dir = temp.path();
   const auto a = (dir / "a.parquet").string();
   const auto b = (dir / "b.parquet").string();
-  for (const auto& path : {a, b}) {
-    const auto bytes = fourGroups();
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  }
+  for (const auto& path : {a, b}) quarry::testing::writeFileBytes(path, fourGroups());
   auto read = [&](std::vector<std::string> uris, std::optional<int64_t> head) {
     MultiFileRowReader rows(std::move(uris), ColumnProjection::columns("id"));
     if (head) rows.head(*head);
@@ -331,7 +329,6 @@ TEST(RowReaderLimitsTest, MultiFileHeadStopsOpeningFiles) {
   ASSERT_TRUE(started.next());
   EXPECT_THROW(started.head(1), InvalidArgument);
   EXPECT_THROW(MultiFileRowReader({a}).head(-1), InvalidArgument);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

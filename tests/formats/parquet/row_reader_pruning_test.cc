@@ -6,6 +6,8 @@
 
 #include "quarry/formats/parquet/multi_file_row_reader.h"
 #include "tests/formats/parquet/pruning_fixture.h"
+#include "tests/support/fixture_file.h"
+#include "tests/support/temp_dir.h"
 
 // RowReader and MultiFileRowReader with pruning: a row group no row of which can
 // match is skipped without reading any of its bytes, one every row of which
@@ -100,15 +102,14 @@ TEST(RowReaderPruningTest, ProjectedFilterColumnsStayReadableInWholeMatches) {
 }
 
 TEST(RowReaderPruningTest, MultiFileReaderPrunesEachFileAndSumsMetrics) {
-  const auto dir = std::filesystem::temp_directory_path() / ("quarry-pruning-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const quarry::testing::TempDir temp("quarry-pruning");
+  const std::filesystem::path& dir = temp.path();
   const auto a = (dir / "a.parquet").string();
   const auto b = (dir / "b.parquet").string();
   for (const auto& [path, bytes] : {std::pair{a, threeGroups()},
                                     std::pair{b, fileOf(leafElement("x", PhysicalType::INT32),
                                                         {{{i32(10), i32(20)}, boundsOf(i32(10), i32(20), 0)}})}}) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    quarry::testing::writeFileBytes(path, bytes);
   }
   auto idsOf = [&](bool pruning, ReaderMetrics& metrics) {
     ReaderOptions options;
@@ -131,7 +132,6 @@ TEST(RowReaderPruningTest, MultiFileReaderPrunesEachFileAndSumsMetrics) {
   EXPECT_LT(pruned.bytesFetched, full.bytesFetched);
   // Footers are counted: both files' last bytes were read even where nothing else was.
   EXPECT_GE(pruned.requestsFetched, 2u);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include "quarry/common/error.h"
 #include "quarry/engine/source/file_split_provider.h"
 #include "quarry/engine/source/orc_file_statistics.h"
-#include "quarry/engine/source/type_widening.h"
+#include "quarry/engine/source/split_scan.h"
 #include "quarry/formats/orc/orc_file_reader.h"
 
 namespace quarry::engine {
@@ -138,62 +138,33 @@ Block convertLeaf(const orc::ColumnVector& v, const DataType& type,
   throw Unsupported(what + ": the engine cannot read a " + type.toString() + " ORC column");
 }
 
-class OrcSplitScan {
+/// One split's scan of an ORC file: OrcRowReader's stripes (split_scan.h runs them).
+class OrcSplitScan final : public SplitScan {
  public:
   OrcSplitScan(const OrcFormatReader& owner, FileSplit split, ReadRequest request)
-      : owner_(owner), split_(std::move(split)), request_(std::move(request)) {}
-
-  std::optional<Page> next() {
-    if (!opened_) open();
-    while (true) {
-      if (request_.limit && returned_ >= *request_.limit) return finish();
-      if (offset_ >= rows_.size() && !advance()) return finish();
-      size_t count = std::min(rows_.size() - offset_, kMaxPageRows);
-      if (request_.limit) count = std::min<size_t>(count, static_cast<size_t>(*request_.limit - returned_));
-      Page page = makePage(offset_, count);
-      offset_ += count;
-      returned_ += static_cast<int64_t>(count);
-      if (count > 0) return page;
-    }
-  }
+      : SplitScan(std::move(split), std::move(request)), owner_(owner) {}
 
  private:
-  enum : int { kAbsent = -1, kPath = -2, kSize = -3, kLeaf = 0 };
+  /// The source of every column the file holds: its leaf is leaves_[i].
+  static constexpr int kLeaf = 0;
 
-  void open() {
-    opened_ = true;
+  void open() override {
     auto object = openSplitFile(split_);
     auto meta = owner_.fileMeta(*object);
     file_ = std::make_unique<orc::OrcFileReader>(std::move(object), std::move(meta));
     fileSize_ = file_->file().size();
     const orc::OrcSchema& schema = file_->schema();
     std::vector<std::string> paths;
-    for (size_t i = 0; i < request_.columns.size(); ++i) {
-      const std::string& name = request_.columns[i];
-      DataType fileType = DataType::null();
-      int source = kAbsent;
-      const orc::OrcType* leaf = nullptr;
-      if (name == kFilePathColumn) {
-        source = kPath;
-        fileType = DataType::string();
-      } else if (name == kFileSizeColumn) {
-        source = kSize;
-        fileType = DataType::int64();
-      } else if (const orc::OrcType* type = schema.find(name)) {
-        if (auto engine = OrcFormatReader::engineType(*type)) {
-          source = kLeaf;
-          leaf = type;
-          fileType = *engine;
-          paths.push_back(name);
-        }
-      }
-      sources_.push_back(source);
-      leaves_.push_back(leaf);
-      fileTypes_.push_back(fileType);
-      outTypes_.push_back(request_.outputSchema.size() == request_.columns.size()
-                              ? request_.outputSchema[i].type
-                              : fileType);
-    }
+    leaves_.assign(request_.columns.size(), nullptr);
+    resolveColumns([&](size_t i, const std::string& name) -> std::optional<FileColumn> {
+      const orc::OrcType* type = schema.find(name);
+      if (type == nullptr) return std::nullopt;
+      std::optional<DataType> engine = OrcFormatReader::engineType(*type);
+      if (!engine) return std::nullopt;
+      leaves_[i] = type;
+      paths.push_back(name);
+      return FileColumn{kLeaf, *engine};
+    });
     std::vector<bool> projected(schema.columnCount(), false);
     if (!paths.empty()) projected = file_->project(paths);
     projected[0] = true;
@@ -212,12 +183,12 @@ class OrcSplitScan {
     reader_ = std::make_unique<orc::OrcRowReader>(*file_, std::move(projected), options);
   }
 
-  bool advance() {
-    offset_ = 0;
+  bool advanceReader() override {
     rows_.clear();
-    const bool more = reader_->nextStripe();
-    publish();
-    if (!more) return false;
+    return reader_->nextStripe();
+  }
+
+  int64_t batchRows() override {
     rows_ = reader_->selectedSlots();
     leafIndexes_.assign(sources_.size(), {});
     leafVectors_.assign(sources_.size(), nullptr);
@@ -226,80 +197,42 @@ class OrcSplitScan {
         leafIndexes_[i] = leafValueIndexes(reader_->root(), *leaves_[i], rows_, leafVectors_[i]);
       }
     }
-    return true;
+    return static_cast<int64_t>(rows_.size());
   }
 
-  Page makePage(size_t offset, size_t count) {
-    std::vector<Block> blocks;
-    for (size_t i = 0; i < sources_.size(); ++i) {
-      const std::string what = split_.uri + ": column " + request_.columns[i];
-      Block block;
-      switch (sources_[i]) {
-        case kAbsent:
-          block = Block::nulls(outTypes_[i], count);
-          break;
-        case kPath:
-          block = Block(DataType::string());
-          for (size_t k = 0; k < count; ++k) block.appendBytes(split_.uri);
-          break;
-        case kSize:
-          block = Block(DataType::int64());
-          for (size_t k = 0; k < count; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
-          break;
-        default: {
-          const auto& all = leafIndexes_[i];
-          std::vector<int64_t> part(all.begin() + static_cast<ptrdiff_t>(offset),
-                                    all.begin() + static_cast<ptrdiff_t>(offset + count));
-          block = convertLeaf(*leafVectors_[i], fileTypes_[i], part, what);
-          break;
-        }
-      }
-      if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);
-      blocks.push_back(std::move(block));
-    }
-    return Page(std::move(blocks), count);
+  Block fileColumn(size_t i, int64_t offset, int64_t count) override {
+    const auto& all = leafIndexes_[i];
+    std::vector<int64_t> part(all.begin() + static_cast<ptrdiff_t>(offset),
+                              all.begin() + static_cast<ptrdiff_t>(offset + count));
+    return convertLeaf(*leafVectors_[i], fileTypes_[i], part, split_.uri + ": column " + request_.columns[i]);
   }
 
-  void publish() {
-    ScanMetrics* m = request_.metrics;
-    if (m == nullptr || !reader_) return;
+  void publishTo(ScanMetrics& metrics) override {
+    if (!reader_) return;
     const orc::OrcScanMetrics& now = reader_->metrics();
     auto delta = [](int64_t a, int64_t b) { return static_cast<uint64_t>(a - b); };
-    m->rowGroupsTotal += delta(now.stripesTotal, published_.stripesTotal);
-    m->rowGroupsPrunedByStatistics +=
+    metrics.rowGroupsTotal += delta(now.stripesTotal, published_.stripesTotal);
+    metrics.rowGroupsPrunedByStatistics +=
         delta(now.stripesPrunedByStatistics + now.stripesPrunedByRowIndex,
               published_.stripesPrunedByStatistics + published_.stripesPrunedByRowIndex);
-    m->rowGroupsPrunedByBloom +=
+    metrics.rowGroupsPrunedByBloom +=
         delta(now.stripesPrunedByBloomFilter, published_.stripesPrunedByBloomFilter);
-    m->rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
+    metrics.rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
     published_ = now;
-    storage_.publish(file_->file(), *m);
+    storage_.publish(file_->file(), metrics);
   }
 
-  std::optional<Page> finish() {
-    publish();
-    reader_.reset();
-    return std::nullopt;
-  }
+  void closeReader() override { reader_.reset(); }
 
   const OrcFormatReader& owner_;
-  FileSplit split_;
-  ReadRequest request_;
-  bool opened_ = false;
   std::unique_ptr<orc::OrcFileReader> file_;
   std::unique_ptr<orc::OrcRowReader> reader_;
-  uint64_t fileSize_ = 0;
-  std::vector<int> sources_;
+  /// Per requested column, its ORC leaf (null for a column the file lacks).
   std::vector<const orc::OrcType*> leaves_;
-  std::vector<DataType> fileTypes_;
-  std::vector<DataType> outTypes_;
   std::vector<uint64_t> rows_;
   std::vector<std::vector<int64_t>> leafIndexes_;
   std::vector<const orc::ColumnVector*> leafVectors_;
-  size_t offset_ = 0;
-  int64_t returned_ = 0;
   orc::OrcScanMetrics published_;
-  StorageReadPublisher storage_;
 };
 
 }  // namespace

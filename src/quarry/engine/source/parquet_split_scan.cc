@@ -9,7 +9,7 @@
 #include "quarry/common/error.h"
 #include "quarry/engine/source/parquet_format_reader.h"
 #include "quarry/engine/source/parquet_list_column.h"
-#include "quarry/engine/source/type_widening.h"
+#include "quarry/engine/source/split_scan.h"
 #include "quarry/formats/parquet/bound_predicate.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
@@ -326,31 +326,14 @@ Block convertListBatch(const parquet::ColumnBatch& batch, const DataType& type,
                          std::move(shape.validity));
 }
 
-/// One split's scan: the state behind the LocalSupplier read() returns.
-class ParquetSplitScan {
+/// One split's scan of a Parquet file: ColumnReaders' batches (split_scan.h runs them).
+class ParquetSplitScan final : public SplitScan {
  public:
   ParquetSplitScan(const ParquetFormatReader& owner, FileSplit split, ReadRequest request)
-      : owner_(owner), split_(std::move(split)), request_(std::move(request)) {}
-
-  std::optional<Page> next() {
-    if (!opened_) open();
-    while (true) {
-      if (request_.limit && returned_ >= *request_.limit) return finish();
-      if (batchOffset_ >= batchRows_ && !advance()) return finish();
-      int64_t count = std::min<int64_t>(batchRows_ - batchOffset_, kMaxPageRows);
-      if (request_.limit) count = std::min(count, *request_.limit - returned_);
-      Page page = makePage(batchOffset_, count);
-      batchOffset_ += count;
-      returned_ += count;
-      if (count > 0) return page;
-    }
-  }
+      : SplitScan(std::move(split), std::move(request)), owner_(owner) {}
 
  private:
-  enum : int { kAbsent = -1, kPath = -2, kSize = -3 };
-
-  void open() {
-    opened_ = true;
+  void open() override {
     const std::string& uri = split_.uri;
     // The split knows the file's identity from the footer read that made it: a
     // remote file then opens without a request, its footer from the cache.
@@ -371,40 +354,23 @@ class ParquetSplitScan {
 
     // Per requested column: a ColumnReaders position, or what to produce instead.
     std::vector<std::string> projected;
-    for (size_t i = 0; i < request_.columns.size(); ++i) {
-      const std::string& name = request_.columns[i];
-      DataType fileType = DataType::null();
-      int source = kAbsent;
-      if (name == kFilePathColumn) {
-        source = kPath;
-        fileType = DataType::string();
-      } else if (name == kFileSizeColumn) {
-        source = kSize;
-        fileType = DataType::int64();
-      } else if (const parquet::SchemaNode* node = findNode(schema, name)) {
-        // A flat leaf, or the node of a list column, read through its element leaf.
-        const parquet::SchemaNode* leaf = node->isLeaf() ? node : nullptr;
-        std::optional<DataType> type =
-            leaf != nullptr ? ParquetFormatReader::engineType(*leaf) : std::nullopt;
-        if (!type) {
-          leaf = parquetListElement(*node);
-          type = leaf != nullptr ? ParquetFormatReader::listType(*node) : std::nullopt;
-        }
-        if (type) {
-          source = static_cast<int>(projected.size());
-          projected.push_back(leaf->path);
-          leaves_.push_back(leaf);
-          fileType = *type;
-        }
+    resolveColumns([&](size_t, const std::string& name) -> std::optional<FileColumn> {
+      const parquet::SchemaNode* node = findNode(schema, name);
+      if (node == nullptr) return std::nullopt;
+      // A flat leaf, or the node of a list column, read through its element leaf.
+      const parquet::SchemaNode* leaf = node->isLeaf() ? node : nullptr;
+      std::optional<DataType> type = leaf != nullptr ? ParquetFormatReader::engineType(*leaf) : std::nullopt;
+      if (!type) {
+        leaf = parquetListElement(*node);
+        type = leaf != nullptr ? ParquetFormatReader::listType(*node) : std::nullopt;
       }
-      sources_.push_back(source);
-      dictionaries_.emplace_back();
-      fileTypes_.push_back(fileType);
-      outTypes_.push_back(request_.outputSchema.size() == request_.columns.size()
-                              ? request_.outputSchema[i].type
-                              : fileType);
-    }
-
+      if (!type) return std::nullopt;
+      const int source = static_cast<int>(projected.size());
+      projected.push_back(leaf->path);
+      leaves_.push_back(leaf);
+      return FileColumn{source, *type};
+    });
+    dictionaries_.resize(sources_.size());
     std::optional<parquet::BoundPredicate> filter;
     if (request_.filter) {
       try {
@@ -467,111 +433,56 @@ class ParquetSplitScan {
     }
   }
 
-  bool advance() {
-    batchOffset_ = 0;
-    batchRows_ = 0;
-    if (countOnly_) {
-      if (nextCountOnly_ >= countOnlyRows_.size()) return false;
-      batchRows_ = countOnlyRows_[nextCountOnly_++];
-      return true;
-    }
-    const bool more = readers_->nextBatch();
-    publish();
-    if (!more) return false;
-    batchRows_ = readers_->rowCount();
-    return true;
+  bool advanceReader() override {
+    if (countOnly_) return nextCountOnly_ < countOnlyRows_.size();
+    return readers_->nextBatch();
   }
 
-  Page makePage(int64_t offset, int64_t count) {
+  int64_t batchRows() override {
+    if (countOnly_) return countOnlyRows_[nextCountOnly_++];
+    return readers_->rowCount();
+  }
+
+  Block fileColumn(size_t i, int64_t offset, int64_t count) override {
     BatchRows rows{offset, count, nullptr};
-    if (readers_) {
-      const std::span<const int64_t> selected = readers_->selectedRows();
-      if (!selected.empty()) rows.selected = selected.data() + offset;
-    }
-    std::vector<Block> blocks;
-    blocks.reserve(sources_.size());
-    const size_t n = static_cast<size_t>(count);
-    for (size_t i = 0; i < sources_.size(); ++i) {
-      Block block;
-      const std::string what = split_.uri + ": column " + request_.columns[i];
-      switch (sources_[i]) {
-        case kAbsent:
-          block = Block::nulls(outTypes_[i], n);
-          break;
-        case kPath:
-          block = Block(DataType::string());
-          block.reserve(n);
-          for (size_t k = 0; k < n; ++k) block.appendBytes(split_.uri);
-          break;
-        case kSize:
-          block = Block(DataType::int64());
-          block.reserve(n);
-          for (size_t k = 0; k < n; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
-          break;
-        default:
-          if (fileTypes_[i].isList()) {
-            block = convertListBatch(readers_->column(static_cast<size_t>(sources_[i])),
-                                     fileTypes_[i], rows, split_.uri, dictionaries_[i]);
-          } else {
-            block = convertBatch(readers_->column(static_cast<size_t>(sources_[i])), fileTypes_[i],
-                                 rows, split_.uri, dictionaries_[i]);
-          }
-          break;
-      }
-      if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);
-      blocks.push_back(std::move(block));
-    }
-    return Page(std::move(blocks), n);
+    const std::span<const int64_t> selected = readers_->selectedRows();
+    if (!selected.empty()) rows.selected = selected.data() + offset;
+    const parquet::ColumnBatch batch = readers_->column(static_cast<size_t>(sources_[i]));
+    if (fileTypes_[i].isList()) return convertListBatch(batch, fileTypes_[i], rows, split_.uri, dictionaries_[i]);
+    return convertBatch(batch, fileTypes_[i], rows, split_.uri, dictionaries_[i]);
   }
 
-  /// Adds what the reader and the storage did since the last call to the metrics.
-  void publish() {
-    ScanMetrics* m = request_.metrics;
-    if (m == nullptr || !readers_) return;
+  void publishTo(ScanMetrics& metrics) override {
+    if (!readers_) return;
     const parquet::ReaderMetrics& now = readers_->metrics();
     auto delta = [](int64_t a, int64_t b) { return static_cast<uint64_t>(a - b); };
-    m->rowGroupsTotal += delta(now.rowGroupsTotal - now.rowGroupsOutsideByteRange,
+    metrics.rowGroupsTotal += delta(now.rowGroupsTotal - now.rowGroupsOutsideByteRange,
                                published_.rowGroupsTotal - published_.rowGroupsOutsideByteRange);
-    m->rowGroupsPrunedByStatistics +=
+    metrics.rowGroupsPrunedByStatistics +=
         delta(now.rowGroupsPrunedByStatistics, published_.rowGroupsPrunedByStatistics);
-    m->rowGroupsPrunedByBloom +=
+    metrics.rowGroupsPrunedByBloom +=
         delta(now.rowGroupsPrunedByBloomFilter, published_.rowGroupsPrunedByBloomFilter);
-    m->rowGroupsPrunedByDictionary +=
+    metrics.rowGroupsPrunedByDictionary +=
         delta(now.rowGroupsPrunedByDictionary, published_.rowGroupsPrunedByDictionary);
-    m->pagesTotal += delta(now.pagesTotal, published_.pagesTotal);
-    m->pagesSkipped += delta(now.pagesSkipped, published_.pagesSkipped);
-    m->rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
+    metrics.pagesTotal += delta(now.pagesTotal, published_.pagesTotal);
+    metrics.pagesSkipped += delta(now.pagesSkipped, published_.pagesSkipped);
+    metrics.rowsDecoded += delta(now.rowsDecoded, published_.rowsDecoded);
     published_ = now;
-    storage_.publish(file_->storage(), *m);
+    storage_.publish(file_->storage(), metrics);
   }
 
-  std::optional<Page> finish() {
-    publish();
-    readers_.reset();
-    return std::nullopt;
-  }
+  void closeReader() override { readers_.reset(); }
 
   const ParquetFormatReader& owner_;
-  FileSplit split_;
-  ReadRequest request_;
-  bool opened_ = false;
   std::unique_ptr<parquet::ParquetFileReader> file_;
   std::unique_ptr<parquet::ColumnReaders> readers_;
-  uint64_t fileSize_ = 0;
-  std::vector<int> sources_;
   /// Per requested column, its last dictionary.
   std::vector<DictionaryCache> dictionaries_;
-  std::vector<DataType> fileTypes_;
-  std::vector<DataType> outTypes_;
   std::vector<const parquet::SchemaNode*> leaves_;
   bool countOnly_ = false;
   std::vector<int64_t> countOnlyRows_;
   size_t nextCountOnly_ = 0;
-  int64_t batchRows_ = 0;
-  int64_t batchOffset_ = 0;
-  int64_t returned_ = 0;
   parquet::ReaderMetrics published_;
-  StorageReadPublisher storage_;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/row_group_decision.h"
 #include "quarry/formats/parquet/row_limits.h"
 #include "quarry/formats/parquet/row_ranges.h"
 
@@ -22,10 +23,10 @@
 ///
 /// With a filter (query-controls.txt, "Exact row filtering in RowReader,
 /// ColumnReader(s) and the multi-file reader"), row groups are decided from their
-/// statistics as RowReader decides them (statistics_pruning.h, unless
-/// ReaderOptions::metadataPruning is off), the others filtered row by row
-/// (row_filter.h); a batch then holds only its row group's selected rows
-/// (row_selection.h), and a row group with none gives no batch. Where every row
+/// metadata by the decision RowReader makes too (row_group_decision.h;
+/// statistics_pruning.h, unless ReaderOptions::metadataPruning is off), the others
+/// filtered row by row (row_filter.h); a batch then holds only its row group's
+/// selected rows (row_selection.h), and a row group with none gives no batch. Where every row
 /// is selected, the batch is the decoded row group itself: no copy is made.
 namespace quarry::parquet {
 
@@ -74,7 +75,7 @@ class ColumnReaders {
 
   /// Reads only `rows` of each row group, numbered within it (a split narrowed
   /// to part of its one row group). Call before the first nextBatch().
-  void restrictRows(RowRanges rows) { restriction_ = std::move(rows); }
+  void restrictRows(RowRanges rows) { decision_.restrictRows(std::move(rows)); }
 
   /// Advances to the next batch (row group with rows); false after the last.
   bool nextBatch();
@@ -96,9 +97,6 @@ class ColumnReaders {
   const ReaderMetrics& metrics() const { return metrics_; }
 
  private:
-  /// The rows of restriction_ in row group `rowGroup`, each chunk of `leaves`
-  /// read by its OffsetIndex where it has one (read here).
-  PageSelection restrictedSelection(int rowGroup, std::span<const SchemaNode* const> leaves);
   /// Moves the current batch's chunks to the memory the next batch reuses.
   void releaseCurrent();
 
@@ -109,10 +107,13 @@ class ColumnReaders {
   /// row of which matches decodes.
   ResolvedProjection projectedLeaves_;
   std::optional<BoundPredicate> filter_;
-  std::optional<RowRanges> restriction_;
-  int nextRowGroup_ = 0;
-  /// Per row group: whether it lies in the byte ranges (all true without any).
-  std::vector<bool> inByteRange_;
+  /// Kept from row group to row group: each batch is decoded into the memory of
+  /// the one before (its chunks' vectors, read and page buffers).
+  std::vector<ChunkBuffers> buffers_;
+  std::vector<ColumnChunkData> spare_;
+  ReaderMetrics metrics_;
+  /// Which row groups, rows and pages are read (row_group_decision.h).
+  RowGroupDecision decision_;
   std::optional<AssembledRowGroup> current_;
   /// Whether current_ holds selected rows copied out of the decoded row group.
   bool currentIsSelection_ = false;
@@ -123,11 +124,6 @@ class ColumnReaders {
   RawVector<int64_t> selected_;
   /// The chunks of the last selection, whose memory the next one reuses.
   std::vector<ColumnChunkData> selectionSpare_;
-  ReaderMetrics metrics_;
-  /// Kept from row group to row group: each batch is decoded into the memory of
-  /// the one before (its chunks' vectors, read and page buffers).
-  std::vector<ChunkBuffers> buffers_;
-  std::vector<ColumnChunkData> spare_;
 };
 
 }  // namespace quarry::parquet

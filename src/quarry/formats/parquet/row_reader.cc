@@ -1,22 +1,22 @@
 #include "quarry/formats/parquet/row_reader.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "quarry/common/error.h"
-#include "quarry/formats/parquet/page_pruning.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_filter.h"
-#include "quarry/formats/parquet/row_group_pruning.h"
-#include "quarry/formats/parquet/statistics_pruning.h"
 
 namespace quarry::parquet {
 
 RowReader::RowReader(ParquetFileReader& file, ResolvedProjection projection,
                      std::optional<BoundPredicate> filter, const RowLimits& limits)
-    : file_(file), projection_(std::move(projection)), filter_(std::move(filter)) {
-  plan_ = planRowGroups(file_.metadata(), limits, filter_.has_value(), file_.uri());
-  remaining_ = plan_.maxRows;
+    : file_(file),
+      projection_(std::move(projection)),
+      filter_(std::move(filter)),
+      decision_(file_, projection_, projectedLeaves_, filter_,
+                planRowGroups(file_.metadata(), limits, filter_.has_value(), file_.uri()), {}, memory_.buffers,
+                metrics_) {
+  remaining_ = decision_.plan().maxRows;
   projectedLeaves_.addDecodedLeaves(projection_.leaves());
   if (filter_) projection_.addDecodedLeaves(filter_->leaves());
   memory_ = takeScanMemory();
@@ -33,73 +33,13 @@ int64_t RowReader::visibleRows() const {
 }
 
 bool RowReader::loadNextRowGroup() {
-  while (nextRowGroup_ < file_.numRowGroups()) {
-    const int index = nextRowGroup_++;
-    const RowGroup& metadata = file_.metadata().row_groups[static_cast<size_t>(index)];
-    const int64_t firstRow = nextFirstRow_;
-    nextFirstRow_ += metadata.num_rows;
-    const int64_t pages = dataPagesFromEncodingStats(metadata, projection_.leaves());
-    ++metrics_.rowGroupsTotal;
-    metrics_.pagesTotal += pages;
-    // Byte ranges and skip / tail are decided from the footer before statistics:
-    // a row group they pass over is never read, whatever its statistics say.
-    if (!plan_.inByteRange[static_cast<size_t>(index)]) {
-      ++metrics_.rowGroupsOutsideByteRange;
-      metrics_.pagesSkipped += pages;
-      continue;
-    }
-    const int64_t keptFirstRow = keptRowsBefore_;
-    keptRowsBefore_ += metadata.num_rows;
-    if (keptRowsBefore_ <= plan_.firstRow) {
-      ++metrics_.rowGroupsSkippedByLimit;
-      metrics_.pagesSkipped += pages;
-      continue;
-    }
-    const int64_t leadingRows = std::max<int64_t>(0, plan_.firstRow - keptFirstRow);
+  while (std::optional<RowGroupRead> read = decision_.next()) {
+    const int index = read->index;
+    const RowGroup& metadata = *read->group;
+    const ResolvedProjection* decoded = read->decoded;
+    std::optional<PageSelection>& selection = read->selection;
+    everyRow_ = read->everyRow;
     io::StorageObject& storage = file_.storage();
-    // Statistics, then the page index, which may rule out some pages or all
-    // (page_pruning.h), then Bloom filters where they could still pay, and
-    // dictionary pages (row_group_pruning.h).
-    std::optional<PageSelection> selection;
-    bool pagesSelected = false;
-    auto selectPagesFirst = [&]() -> uint64_t {
-      // Only a page index proper: page-header statistics need the chunk's data
-      // pages, which a Bloom filter may spare.
-      if (!hasPageIndex(file_.metadata(), index, filter_->leaves())) {
-        return std::numeric_limits<uint64_t>::max();
-      }
-      selection = selectPages(*filter_, file_.metadata(), storage, index, projection_.leaves(),
-                              memory_.buffers, metrics_);
-      pagesSelected = true;
-      return bytesToRead(metadata, projection_.leaves(), selection);
-    };
-    const int64_t pagesTotalBefore = metrics_.pagesTotal - pages;
-    const int64_t pagesSkippedBefore = metrics_.pagesSkipped;
-    const PruningDecision decision =
-        filter_ ? decideAndCount(*filter_, file_.metadata(), storage, index, file_.options(),
-                                 metrics_, selectPagesFirst)
-                : PruningDecision::kSomeMayMatch;
-    if (decision == PruningDecision::kNoRowMatches) {
-      // Every page of the group counted so far (from encoding_stats or an index read) is skipped.
-      metrics_.pagesSkipped = pagesSkippedBefore + (metrics_.pagesTotal - pagesTotalBefore);
-      continue;
-    }
-    everyRow_ = !filter_ || decision == PruningDecision::kEveryRowMatches;
-    const ResolvedProjection* decoded = &projection_;
-    if (filter_ && everyRow_) {
-      decoded = &projectedLeaves_;
-      metrics_.pagesSkipped += pages - dataPagesFromEncodingStats(metadata, projectedLeaves_.leaves());
-      selection.reset();
-    }
-    if (filter_ && !everyRow_ && file_.options().metadataPruning && !pagesSelected) {
-      selection = selectPages(*filter_, file_.metadata(), storage, index, decoded->leaves(),
-                              memory_.buffers, metrics_);
-    }
-    if (selection && selection->rows.empty()) {
-      ++metrics_.rowGroupsPrunedByPageIndex;
-      metrics_.pagesSkipped += unindexedDataPages(metadata, decoded->leaves(), *selection);
-      continue;
-    }
     const uint64_t bytesBefore = storage.bytesRead();
     const uint64_t requestsBefore = storage.requestCount();
     pageRows_.clear();
@@ -131,16 +71,17 @@ bool RowReader::loadNextRowGroup() {
     metrics_.requestsFetched += storage.requestCount() - requestsBefore;
     metrics_.rowsDecoded += rowsDecoded;
     ++metrics_.rowGroupsRead;
-    rowGroupFirstRow_ = firstRow;
+    rowGroupFirstRow_ = read->firstRow;
     row_ = -1;
     position_ = -1;
-    firstVisible_ = leadingRows;
+    firstVisible_ = read->leadingRows;
     selected_.clear();
     // Rows read late are the selected ones already.
     if (late) everyRow_ = true;
     if (!everyRow_) {
       selected_ = selectRows(*filter_, *current_, &metadata);
-      selected_.erase(selected_.begin(), std::lower_bound(selected_.begin(), selected_.end(), leadingRows));
+      selected_.erase(selected_.begin(),
+                      std::lower_bound(selected_.begin(), selected_.end(), read->leadingRows));
     }
     if (visibleRows() > 0) return true;
   }

@@ -9,14 +9,16 @@
 #include "quarry/formats/parquet/column_projection.h"
 #include "quarry/formats/parquet/reader_metrics.h"
 #include "quarry/formats/parquet/record_assembly.h"
+#include "quarry/formats/parquet/row_group_decision.h"
 #include "quarry/formats/parquet/row_limits.h"
 #include "quarry/formats/parquet/scan_memory.h"
 #include "quarry/formats/parquet/row_values.h"
 
 /// Row-at-a-time reading of a Parquet file: row groups are decoded column by
 /// column (in parallel) and assembled; the reader then steps through their rows.
-/// With a filter, each row group is first decided from its statistics
-/// (statistics_pruning.h, unless ReaderOptions::metadataPruning is off): one no
+/// With a filter, each row group is first decided from its metadata
+/// (row_group_decision.h; statistics_pruning.h, unless
+/// ReaderOptions::metadataPruning is off): one no
 /// row of which can match is skipped without reading any of its bytes, and one
 /// every row of which matches is read without its filter-only columns and
 /// without evaluating the filter row by row. Row limits and byte ranges
@@ -77,19 +79,18 @@ class RowReader {
   ResolvedProjection projection_;
   /// The projected leaves only: what a row group every row of which matches decodes.
   ResolvedProjection projectedLeaves_;
-  int nextRowGroup_ = 0;
-  std::optional<AssembledRowGroup> current_;
   std::optional<BoundPredicate> filter_;
+  ReaderMetrics metrics_;
+  /// Chunk buffers and column vectors reused from one row group to the next.
+  ScanMemory memory_;
+  /// Which row groups, rows and pages are read (row_group_decision.h).
+  RowGroupDecision decision_;
+  std::optional<AssembledRowGroup> current_;
   /// With a filter: the current row group's selected rows; next() walks them.
   RawVector<int64_t> selected_;
   /// Whether every row of the current row group is returned (no filter, or its
   /// statistics prove every row matches); selected_ is then unused.
   bool everyRow_ = true;
-  ReaderMetrics metrics_;
-  /// The row groups the byte ranges keep, the first row to return and the head budget.
-  RowGroupPlan plan_;
-  /// Rows of the kept row groups before nextRowGroup_.
-  int64_t keptRowsBefore_ = 0;
   /// Rows of the current row group before the first one returned (skip / tail).
   int64_t firstVisible_ = 0;
   /// Rows head(n) still lets next() return.
@@ -97,12 +98,9 @@ class RowReader {
   int64_t position_ = -1;
   int64_t row_ = -1;
   int64_t rowGroupFirstRow_ = 0;
-  int64_t nextFirstRow_ = 0;
   /// When the page index left only some rows of the current row group: their
   /// indices in the row group (the assembled group holds only them).
   std::vector<int64_t> pageRows_;
-  /// Chunk buffers and column vectors reused from one row group to the next.
-  ScanMemory memory_;
 };
 
 }  // namespace quarry::parquet

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/data/data_type.h"
+#include "quarry/engine/source/file_split.h"
+#include "quarry/engine/source/format_reader.h"
+#include "quarry/engine/source/scan_metrics.h"
+
+/// The scan of one split as every format's read() runs it: the file is opened
+/// on the first page asked for, the format's reader (with the request's
+/// projection, pushed filter and byte range) steps from batch to batch (row
+/// group, stripe), each batch is cut into pages of at most kMaxPageRows rows
+/// and at most the request's limit, and what the reader and storage did is
+/// added to the request's ScanMetrics as the scan goes. A page holds, per
+/// requested column, the format's block, the constant `_file.path` /
+/// `_file.size`, or nulls for a column the file lacks, widened to the
+/// request's output type where the file's differs.
+///
+/// A format supplies the hooks: open() opens the file and resolves the
+/// requested columns (resolveColumns), advanceReader() / batchRows() move to
+/// the next batch, fileColumn() converts a column's rows of it, publishTo()
+/// adds its reader's figures, closeReader() releases the reader at the end.
+namespace quarry::engine {
+
+class SplitScan {
+ public:
+  SplitScan(FileSplit split, ReadRequest request) : split_(std::move(split)), request_(std::move(request)) {}
+  virtual ~SplitScan() = default;
+  SplitScan(const SplitScan&) = delete;
+  SplitScan& operator=(const SplitScan&) = delete;
+
+  /// Returns the next page, or nothing after the last (do not call again then).
+  std::optional<Page> next();
+
+ protected:
+  /// Where a requested column's values come from; a format's own sources are >= 0.
+  enum : int { kAbsent = -1, kPath = -2, kSize = -3 };
+
+  /// A requested column the file holds: the format's source for it (>= 0) and its type in the file.
+  struct FileColumn {
+    int source = 0;
+    DataType type;
+  };
+
+  /// Sorts each requested column i (named `name`) into a metadata column, a
+  /// column `find` finds in the file, or an absent one, with its output type.
+  void resolveColumns(const std::function<std::optional<FileColumn>(size_t i, const std::string& name)>& find);
+
+  /// Opens the file: sets fileSize_ and resolves the requested columns.
+  virtual void open() = 0;
+  /// Moves the reader to its next batch; false after the last.
+  virtual bool advanceReader() = 0;
+  /// Returns the rows of the batch advanceReader moved to, readying its columns.
+  virtual int64_t batchRows() = 0;
+  /// Returns rows [offset, offset + count) of the batch's requested column `i`
+  /// (its source >= 0) as a block of fileTypes_[i].
+  virtual Block fileColumn(size_t i, int64_t offset, int64_t count) = 0;
+  /// Adds what the reader and storage did since the last call to `metrics`.
+  virtual void publishTo(ScanMetrics& metrics) = 0;
+  /// Releases the reader once the scan has ended.
+  virtual void closeReader() = 0;
+
+  const FileSplit split_;
+  const ReadRequest request_;
+  uint64_t fileSize_ = 0;
+  /// Per requested column: its source, its type in the file and the type to produce.
+  std::vector<int> sources_;
+  std::vector<DataType> fileTypes_;
+  std::vector<DataType> outTypes_;
+  StorageReadPublisher storage_;
+
+ private:
+  bool advance();
+  Page makePage(int64_t offset, int64_t count);
+  void publish();
+  std::optional<Page> finish();
+
+  bool opened_ = false;
+  int64_t batchRows_ = 0;
+  int64_t batchOffset_ = 0;
+  int64_t returned_ = 0;
+};
+
+}  // namespace quarry::engine
