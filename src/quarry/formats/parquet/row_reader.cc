@@ -95,6 +95,17 @@ bool RowReader::loadNextRowGroup() {
       selection = selectPages(*filter_, file_.metadata(), storage, index, decoded->leaves(),
                               memory_.buffers, metrics_);
     }
+    // Without a filter, a head that ends inside the group needs its leading rows
+    // only: they are read as a selection, which decodes the chunks of columns that
+    // are not repeated only as far as the last of them (a few rows of a group of
+    // billions cost a few rows). Bounded so that the row map stays small.
+    constexpr int64_t kMaxLeadingRows = 1 << 16;
+    if (!filter_ && !selection && remaining_ && *remaining_ > 0 &&
+        leadingRows + *remaining_ < metadata.num_rows &&
+        leadingRows + *remaining_ <= kMaxLeadingRows) {
+      selection.emplace();
+      selection->rows.add(0, leadingRows + *remaining_);
+    }
     if (selection && selection->rows.empty()) {
       ++metrics_.rowGroupsPrunedByPageIndex;
       metrics_.pagesSkipped += unindexedDataPages(metadata, decoded->leaves(), *selection);
