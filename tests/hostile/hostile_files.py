@@ -192,7 +192,8 @@ def files():
     # The same without statistics: the values must be read.
     yield ("rle_nulls_valid", all_nulls_file(BIG),
            [(query("STATS n = COUNT(x)"), ("error|ok", r"memory limit|^n\n0\n$")),
-            (print_head, ("error|ok", r"memory limit|^x\n\n\n\n\n\n$"))])
+            # "print --head 5 prints 5 null rows quickly": decoded only as far as them.
+            (print_head, ("ok", r"^x\n\n\n\n\n\n$"))])
 
     # Dictionary indices: a one-entry dictionary and BIG indices of width 0.
     dictionary = dictionary_page(1, struct.pack("<i", 7))
@@ -211,7 +212,7 @@ def files():
            parquet_file(flat("x", INT32, REQUIRED), INT32, ["x"], [data_page_v1(BIG, ids, RLE_DICTIONARY)],
                         BIG, BIG, dictionary=dictionary, encodings=(PLAIN, RLE_DICTIONARY)),
            [(query("STATS s = SUM(x)"), ("error", r"memory limit")),
-            (print_head, ("error|ok", r"memory limit|^x\n7\n7\n7\n7\n7\n$"))])
+            (print_head, ("ok", r"^x\n7\n7\n7\n7\n7\n$"))])
 
     # A list of 2^30 null elements in one row: repetition levels 0 then 2^30 - 1 ones.
     n = 2**30
