@@ -46,6 +46,17 @@ for file in "$repo"/data/sample/*.parquet; do
   tail -c "$kTailBytes" "$file" > "$out/sample__$(basename "$file")"
   n=$((n + 1))
 done
+# The hostile files tests/hostile writes (counts of 2^31 declared in a few hundred
+# bytes), as the Parquet seeds above: their last 64 KiB.
+if command -v python3 > /dev/null; then
+  hostile="$(mktemp -d)"
+  python3 "$repo/tests/hostile/hostile_files.py" --write-only "$hostile"
+  for file in "$hostile"/*.parquet; do
+    tail -c "$kTailBytes" "$file" > "$out/hostile__$(basename "$file")"
+    n=$((n + 1))
+  done
+  rm -rf "$hostile"
+fi
 while IFS= read -r query; do
   printf '%s' "$query" > "$out/query__$n"
   n=$((n + 1))

@@ -11,6 +11,7 @@
 #include "quarry/cli/file_arguments.h"
 #include "quarry/cli/filter_expression.h"
 #include "quarry/cli/json_writer.h"
+#include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/orc_print.h"
 #include "quarry/cli/text_table.h"
@@ -220,6 +221,7 @@ void addRowOptions(CLI::App& command, PrintOptions& options) {
   command.add_option("--tail", options.tail,
                      "The file's last N rows only (not with --filter, one file only)")
       ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+  addMemoryLimitOption(command);
   command.add_option(
       "--filter", options.filter,
       "Rows matching EXPR, e.g. \"fare > 10 AND (vendor IN ('A','B') OR tip IS NULL)\" "

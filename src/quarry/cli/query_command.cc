@@ -15,6 +15,7 @@
 
 #include "quarry/cli/block_text.h"
 #include "quarry/cli/csv_text.h"
+#include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
 #include "quarry/common/json_text.h"
@@ -40,6 +41,7 @@ void addCommonOptions(CLI::App& command, QueryOptions& options) {
       "--no-metadata-cache", options.noMetadataCache,
       "Read every footer and list every directory, neither recalling nor keeping them in the "
       "metadata cache ($QUARRY_CACHE_DIR, else ~/.cache/quarry; QUARRY_CACHE_DIR=off disables it)");
+  addMemoryLimitOption(command);
   ClusterOptions& cluster = options.cluster;
   command.add_option("--nodes", cluster.nodes,
                      "Run the query's scans on these data nodes (host:port,host:port; see `quarry serve`)");

@@ -38,6 +38,13 @@ class ColumnDecoder {
                         " values are more than the stripe's streams can hold");
     }
     auto column = std::make_unique<ColumnVector>();
+    try {
+      constexpr uint64_t kSlotBytes = 1 + sizeof(int64_t);
+      column->memory.add(slots > UINT64_MAX / kSlotBytes ? UINT64_MAX : slots * kSlotBytes,
+                         "the values of a stripe's column");
+    } catch (const MemoryLimitExceeded& e) {
+      throw MemoryLimitExceeded(where + ": " + e.what() + "; use --memory-limit SIZE to raise the limit");
+    }
     column->type = &type;
     column->size = slots;
     readPresent(*column, where);

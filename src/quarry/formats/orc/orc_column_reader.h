@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "quarry/common/memory_budget.h"
 #include "quarry/formats/orc/encoding/varint.h"
 #include "quarry/formats/orc/orc_schema.h"
 #include "quarry/formats/orc/stripe_reader.h"
@@ -30,6 +31,9 @@ struct ColumnVector {
   std::vector<uint8_t> present;
   /// Values held (slots that are not null).
   uint64_t valueCount = 0;
+  /// What the column's vectors are charged against the query's memory limit
+  /// (common/memory_budget.h): a presence byte and a value per slot, up front.
+  MemoryCharge memory;
 
   /// boolean (0/1), tinyint, smallint, int, bigint, date (days since 1970),
   /// decimal with precision <= 18 (unscaled, at the type's scale), timestamps

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "quarry/common/memory_budget.h"
 #include "quarry/common/raw_vector.h"
 #include "quarry/formats/parquet/schema.h"
 
@@ -22,6 +23,8 @@ struct Dictionary {
   RawVector<uint8_t> fixed;
   RawVector<int64_t> offsets;
   RawVector<uint8_t> bytes;
+  /// What the entries are charged against the query's memory limit.
+  MemoryCharge memory;
 
   /// Returns BYTE_ARRAY entry `i` (i < count).
   std::string_view entry(size_t i) const {
@@ -58,6 +61,9 @@ struct ColumnChunkData {
   /// are then empty. Null otherwise.
   std::shared_ptr<const Dictionary> dictionary;
   RawVector<uint32_t> dictionaryIds;
+  /// What the levels and values are charged against the query's memory limit
+  /// (memory_budget.h): decoding charges each page's before allocating them.
+  MemoryCharge memory;
 
   /// Returns the values of a fixed-width type as T (T must match valueWidth).
   template <typename T>

@@ -119,7 +119,10 @@ class ChunkDecoder {
  public:
   ChunkDecoder(const ColumnMetaData& meta, const SchemaNode& leaf,
                const ColumnChunkReadOptions& options, ChunkBuffers& buffers, ColumnChunkData& out)
-      : meta_(meta), leaf_(leaf), options_(options), buffers_(buffers), out_(out) {
+      : meta_(meta), leaf_(leaf), options_(options), buffers_(buffers), out_(out),
+        entryLimit_(options.rowLimit >= 0 && leaf.maxRepetitionLevel == 0
+                        ? std::min(options.rowLimit, meta.num_values)
+                        : meta.num_values) {
     // Emptied, their capacity kept: the previous chunk's memory is reused.
     out_.leaf = &leaf;
     out_.levelCount = 0;
@@ -132,6 +135,7 @@ class ChunkDecoder {
     out_.byteData.clear();
     out_.dictionary.reset();
     out_.dictionaryIds.clear();
+    out_.memory.release();
     if (out_.valueWidth == 0) out_.offsets.push_back(0);
   }
 
@@ -140,7 +144,7 @@ class ChunkDecoder {
   /// page (page_pruning) a call per run of adjacent pages.
   void decodePages(std::span<const uint8_t> bytes, uint64_t fileOffset) {
     size_t pos = 0;
-    while (pos < bytes.size() && out_.levelCount < meta_.num_values) {
+    while (pos < bytes.size() && out_.levelCount < entryLimit_) {
       pageOffset_ = fileOffset + pos;
       uint32_t headerSize = 0;
       const PageHeader header = decodePageHeader(bytes.subspan(pos), headerSize);
@@ -203,6 +207,7 @@ class ChunkDecoder {
     // Grown, never shrunk, across the chunk's pages, and not zero-filled: the
     // codec writes every byte.
     const auto needed = static_cast<size_t>(size);
+    buffers_.pageMemory.atLeast(needed, "a decompressed page");
     if (needed > buffers_.pageCapacity) {
       buffers_.pageCapacity = needed + needed / 8;  // the pages of a chunk differ a little in size
       buffers_.page = std::make_unique_for_overwrite<uint8_t[]>(buffers_.pageCapacity +
@@ -261,6 +266,12 @@ class ChunkDecoder {
     }
   }
 
+  /// Returns how many of a page's `declared` entries are decoded: all, or those
+  /// before ColumnChunkReadOptions::rowLimit.
+  size_t entriesWanted(int32_t declared) const {
+    return static_cast<size_t>(std::min<int64_t>(declared, entryLimit_ - out_.levelCount));
+  }
+
   /// Decodes both level sections of a page; returns the number of non-null values.
   /// `decodeDef(out)` decodes the page's definition levels into `out`;
   /// `allDefined()` tells, from the first run header alone, whether they are one
@@ -268,13 +279,16 @@ class ChunkDecoder {
   template <typename DecodeRep, typename DecodeDef, typename AllDefined>
   size_t readLevels(size_t n, DecodeRep&& decodeRep, DecodeDef&& decodeDef, AllDefined&& allDefined) {
     const size_t at = static_cast<size_t>(out_.levelCount);
+    const uint64_t levelBytes = uint64_t{n} * sizeof(int16_t);
     if (leaf_.maxRepetitionLevel > 0) {
+      out_.memory.add(levelBytes, "the repetition levels of a page");
       out_.repetitionLevels.resize(at + n);
       decodeRep(out_.repetitionLevels.data() + at);
     }
     size_t values = n;
     const int16_t maxDef = leaf_.maxDefinitionLevel;
     if (maxDef > 0 && leaf_.maxRepetitionLevel > 0) {
+      out_.memory.add(levelBytes, "the definition levels of a page");
       out_.definitionLevels.resize(at + n);
       int16_t* def = out_.definitionLevels.data() + at;
       decodeDef(def);
@@ -284,13 +298,19 @@ class ChunkDecoder {
       // (an empty vector means "every entry present", see ColumnChunkData).
       const bool kept = !out_.definitionLevels.empty();
       if (allDefined()) {
-        if (kept) out_.definitionLevels.resize(at + n, maxDef);
+        if (kept) {
+          out_.memory.add(levelBytes, "the definition levels of a page");
+          out_.definitionLevels.resize(at + n, maxDef);
+        }
       } else {
         RawVector<int16_t>& scratch = buffers_.levels;
+        buffers_.levelsMemory.atLeast(levelBytes, "the definition levels of a page");
         scratch.resize(n);
         decodeDef(scratch.data());
         values = static_cast<size_t>(std::count(scratch.data(), scratch.data() + n, maxDef));
         if (kept || values != n) {
+          out_.memory.add((kept ? 0 : uint64_t{at} * sizeof(int16_t)) + levelBytes,
+                          "the definition levels of a page");
           if (!kept) out_.definitionLevels.assign(at, maxDef);
           appendCopy(out_.definitionLevels, scratch.data(), n);
         }
@@ -306,7 +326,11 @@ class ChunkDecoder {
     checkEntryCount(h.num_values);
     const auto page = decompressed(body, header.uncompressed_page_size, true);
     size_t pos = 0;
-    const size_t n = static_cast<size_t>(h.num_values);
+    // BIT_PACKED levels have no length prefix: where the definition levels start
+    // depends on every repetition level, so such a page is decoded whole.
+    const bool bitPacked = h.repetition_level_encoding == Encoding::BIT_PACKED ||
+                           h.definition_level_encoding == Encoding::BIT_PACKED;
+    const size_t n = bitPacked ? static_cast<size_t>(h.num_values) : entriesWanted(h.num_values);
     const size_t values = readLevels(
         n,
         [&](int16_t* out) {
@@ -337,7 +361,7 @@ class ChunkDecoder {
                         std::to_string(defBytes) + " bytes do not fit in a page body of " +
                         std::to_string(body.size()) + " bytes");
     }
-    const size_t n = static_cast<size_t>(h.num_values);
+    const size_t n = entriesWanted(h.num_values);
     const size_t values = readLevels(
         n,
         [&](int16_t* out) {
@@ -353,7 +377,7 @@ class ChunkDecoder {
                                 n) != 0;
         });
     if (h.num_nulls >= 0 && static_cast<size_t>(h.num_nulls) != n - values &&
-        leaf_.maxRepetitionLevel == 0) {
+        leaf_.maxRepetitionLevel == 0 && n == static_cast<size_t>(h.num_values)) {
       throw CorruptFile("the page header declares " + std::to_string(h.num_nulls) +
                         " nulls, its definition levels hold " + std::to_string(n - values));
     }
@@ -377,6 +401,8 @@ class ChunkDecoder {
   /// The chunk's dictionary (in buffers_), once its page was read.
   const Dictionary* dictionary_ = nullptr;
   std::optional<uint64_t> pageOffset_;
+  /// The level entries decoded at most: the chunk's num_values, or rowLimit.
+  int64_t entryLimit_;
 };
 
 }  // namespace
@@ -409,6 +435,8 @@ void decodeColumnChunkRuns(std::span<const PageRun> runs, bool whole, const Colu
                       e.what());
   } catch (const Unsupported& e) {
     throw Unsupported(context() + ": " + e.what());
+  } catch (const MemoryLimitExceeded& e) {
+    throw MemoryLimitExceeded(context() + ": " + e.what() + "; use --memory-limit SIZE to raise the limit");
   }
 }
 

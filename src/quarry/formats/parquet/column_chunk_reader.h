@@ -27,6 +27,13 @@ struct ColumnChunkReadOptions {
   /// instead of copying each value's bytes. A chunk that falls back to another
   /// encoding is decoded plain, as without the option.
   bool dictionaryIds = false;
+  /// Decodes a chunk of a column that is not repeated (one level entry per row)
+  /// only as far as its first `rowLimit` rows: the pages past them are not read,
+  /// the page across the limit only up to it (its levels and values are decoded
+  /// as a prefix), and the chunk is not checked to hold num_values. For a head(n)
+  /// that needs a few rows of a row group of billions. -1: no limit. Ignored for
+  /// repeated columns.
+  int64_t rowLimit = -1;
 };
 
 /// Returns the byte range [offset, offset + length) a column chunk's pages occupy,
@@ -50,6 +57,9 @@ struct ChunkBuffers {
   size_t pageCapacity = 0;
   /// A page's definition levels, while they are checked for nulls.
   RawVector<int16_t> levels;
+  /// What `page` and `levels` are charged against the query's memory limit.
+  MemoryCharge pageMemory;
+  MemoryCharge levelsMemory;
   /// The chunk's dictionary.
   Dictionary dictionary;
   /// The pages read of a chunk some pages of which are skipped, before they are

@@ -17,6 +17,17 @@ namespace quarry::parquet {
 namespace {
 
 constexpr size_t kBatch = 1024;
+/// Values a decoder whose count costs no bytes (RLE runs, DELTA headers) appends
+/// at a time.
+constexpr size_t kGrowBatch = size_t{1} << 16;
+
+/// Charges, before anything is decoded, the room `count` values of `out`'s type
+/// take: their width each, or a BYTE_ARRAY's offset (its bytes are charged as
+/// they are appended, batch by batch).
+void chargeValues(ColumnChunkData& out, size_t count) {
+  out.memory.add(static_cast<uint64_t>(count) * (out.valueWidth != 0 ? out.valueWidth : sizeof(int64_t)),
+                 "the values of a page");
+}
 
 [[noreturn]] void throwUnsupported(Encoding encoding, const SchemaNode& leaf) {
   throw Unsupported("the encoding " + toString(encoding) + " is not supported for " +
@@ -66,6 +77,7 @@ inline void copyValue(uint8_t* dst, const char* src, size_t n) {
 void appendViews(const std::string_view* views, size_t n, ColumnChunkData& out) {
   size_t total = 0;
   for (size_t i = 0; i < n; ++i) total += views[i].size();
+  out.memory.add(total, "the values of a page");
   const size_t at = out.byteData.size();
   out.byteData.resize(at + total);
   uint8_t* dst = out.byteData.data() + at;
@@ -96,6 +108,19 @@ void appendFixedViews(const std::string_view* views, size_t n, ColumnChunkData& 
 }
 
 void appendPlain(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out) {
+  // The fewest bytes `count` PLAIN values take: a bit per BOOLEAN, a 4-byte length
+  // per BYTE_ARRAY, the width of any other. A count the bytes cannot hold is
+  // refused before anything is allocated for it.
+  const PhysicalType type = *out.leaf->physicalType;
+  const uint64_t leastBits = type == PhysicalType::BOOLEAN      ? 1
+                             : type == PhysicalType::BYTE_ARRAY ? 32
+                                                                : 8 * uint64_t{out.valueWidth};
+  if (leastBits > 0 && count > bytes.size() * uint64_t{8} / leastBits) {
+    throw CorruptFile("PLAIN " + toString(type) + " values: the page declares " +
+                      std::to_string(count) + " values, its " + std::to_string(bytes.size()) +
+                      " bytes hold at most " + std::to_string(bytes.size() * uint64_t{8} / leastBits));
+  }
+  chargeValues(out, count);
   PlainDecoder plain(bytes);
   switch (*out.leaf->physicalType) {
     case PhysicalType::BOOLEAN: plain.decodeBooleans(growFixed(out, count), count); return;
@@ -170,9 +195,14 @@ template <typename T>
 void appendDeltaBinaryPacked(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out) {
   DeltaBinaryPackedDecoder<T> decoder(bytes);
   if (decoder.valueCount() < count) throwShort("the DELTA_BINARY_PACKED header", decoder.valueCount(), count);
-  T* dst = reinterpret_cast<T*>(growFixed(out, count));
-  const size_t got = decoder.getBatch(dst, count);
-  if (got != count) throwShort("the DELTA_BINARY_PACKED stream", got, count);
+  // A header's count costs no bytes: grown batch by batch, so a stream that ends
+  // early is refused before room is made for the rest.
+  for (size_t done = 0; done < count;) {
+    const size_t n = std::min(kGrowBatch, count - done);
+    const size_t got = decoder.getBatch(reinterpret_cast<T*>(growFixed(out, n)), n);
+    if (got != n) throwShort("the DELTA_BINARY_PACKED stream", done + got, count);
+    done += n;
+  }
 }
 
 template <typename Decoder>
@@ -194,8 +224,12 @@ void appendByteArrays(Decoder& decoder, size_t count, ColumnChunkData& out) {
 
 void appendRleBooleans(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out) {
   auto decoder = RleBitPackedDecoder::withLengthPrefix(bytes, 1);
-  const size_t got = decoder.getBatch(growFixed(out, count), count);
-  if (got != count) throwShort("the RLE boolean stream", got, count);
+  for (size_t done = 0; done < count;) {
+    const size_t n = std::min(kGrowBatch, count - done);
+    const size_t got = decoder.getBatch(growFixed(out, n), n);
+    if (got != n) throwShort("the RLE boolean stream", done + got, count);
+    done += n;
+  }
 }
 
 void appendByteStreamSplit(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out) {
@@ -237,6 +271,7 @@ void decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const Sc
   }
   // Decoded as a chunk's values are, into out's vectors (their memory reused).
   ColumnChunkData scratch;
+  out.memory.release();
   scratch.leaf = &leaf;
   scratch.valueWidth = valueWidthOf(leaf);
   scratch.fixedValues = std::move(out.fixed);
@@ -252,6 +287,7 @@ void decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const Sc
   out.fixed = std::move(scratch.fixedValues);
   out.offsets = std::move(scratch.offsets);
   out.bytes = std::move(scratch.byteData);
+  out.memory = std::move(scratch.memory);
 }
 
 Dictionary decodeDictionary(std::span<const uint8_t> page, int64_t numValues, const SchemaNode& leaf) {
@@ -263,6 +299,7 @@ Dictionary decodeDictionary(std::span<const uint8_t> page, int64_t numValues, co
 void appendPageValues(Encoding encoding, std::span<const uint8_t> bytes, size_t count,
                       const Dictionary* dictionary, ColumnChunkData& out) {
   const PhysicalType type = *out.leaf->physicalType;
+  if (encoding != Encoding::PLAIN) chargeValues(out, count);  // appendPlain checks the count first
   switch (encoding) {
     case Encoding::PLAIN: return appendPlain(bytes, count, out);
     case Encoding::PLAIN_DICTIONARY:
@@ -300,6 +337,7 @@ void appendPageValues(Encoding encoding, std::span<const uint8_t> bytes, size_t 
 void appendDictionaryIds(std::span<const uint8_t> bytes, size_t count, ColumnChunkData& out) {
   const size_t dictionaryCount = out.dictionary->count;
   RleBitPackedDecoder indices = dictionaryIndexDecoder(bytes);
+  out.memory.add(static_cast<uint64_t>(count) * sizeof(uint32_t), "the dictionary indices of a page");
   const size_t at = out.dictionaryIds.size();
   out.dictionaryIds.resize(at + count);
   uint32_t* ids = out.dictionaryIds.data() + at;

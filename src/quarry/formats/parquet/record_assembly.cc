@@ -19,9 +19,16 @@ std::vector<const SchemaNode*> pathOf(const SchemaNode* leaf) {
 /// repetition level is at least r (the nodes at or below the repeated node that
 /// repeats at r); a repeated node gets an element only where the definition level
 /// reaches it, and a non-repeated node gets a slot wherever its parent does.
-std::vector<NodeSlots> slotsAlongPath(const ColumnChunkData& column) {
+std::vector<NodeSlots> slotsAlongPath(const ColumnChunkData& column, MemoryCharge& memory) {
   const auto path = pathOf(column.leaf);
   const size_t depth = path.size();
+  // At most, per level entry: a presence byte in every node, an offset in every
+  // repeated one, and the leaf's value index. Charged before any slot is made.
+  uint64_t perEntry = depth + sizeof(int64_t);
+  for (const SchemaNode* node : path) {
+    if (node->repetition == FieldRepetitionType::REPEATED) perEntry += sizeof(int64_t);
+  }
+  memory.add(static_cast<uint64_t>(column.levelCount) * perEntry, "the nested slots of a row group");
   std::vector<NodeSlots> out(depth);
   for (size_t j = 0; j < depth; ++j) out[j].node = path[j];
 
@@ -114,7 +121,8 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
       }
       continue;
     }
-    auto path = slotsAlongPath(column);
+    MemoryCharge memory;
+    auto path = slotsAlongPath(column, memory);
     if (rowsOf(path.front()) != numRows) {
       throw CorruptFile("column '" + column.leaf->path + "' holds " +
                         std::to_string(rowsOf(path.front())) +
@@ -125,6 +133,8 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
       if (inserted) {
         it->second = std::make_unique<Entry>();
         it->second->slots = std::move(slots);
+        // The first node made keeps the path's charge (its slots are released together).
+        it->second->memory = std::move(memory);
       } else if (it->second->slots.present != slots.present ||
                  it->second->slots.offsets != slots.offsets) {
         throw CorruptFile("columns under '" + slots.node->path +
@@ -138,6 +148,7 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
 void AssembledRowGroup::buildPresent(Entry& e) const {
   const ColumnChunkData& column = *e.flat;
   const auto n = static_cast<size_t>(column.levelCount);
+  e.memory.add(n, "the validity of a column");
   e.slots.present.resize(n);
   if (column.definitionLevels.empty()) {
     std::fill(e.slots.present.begin(), e.slots.present.end(), uint8_t{1});
@@ -152,6 +163,7 @@ void AssembledRowGroup::buildPresent(Entry& e) const {
 void AssembledRowGroup::buildValueIndex(Entry& e) const {
   const ColumnChunkData& column = *e.flat;
   const auto n = static_cast<size_t>(column.levelCount);
+  e.memory.add(n * sizeof(int64_t), "the value indexes of a column");
   e.slots.valueIndex.resize(n);
   int64_t* index = e.slots.valueIndex.data();
   if (column.definitionLevels.empty()) {
@@ -190,7 +202,10 @@ std::span<const uint8_t> AssembledRowGroup::validity(const SchemaNode* leaf) con
   if (found->flat == nullptr) return found->slots.present;
   if (found->flat->definitionLevels.empty()) {
     // Every row present: one run of ones serves every such column of the group.
-    std::call_once(*allPresentBuilt_, [&] { allPresent_.assign(static_cast<size_t>(numRows_), 1); });
+    std::call_once(*allPresentBuilt_, [&] {
+      allPresentMemory_.add(static_cast<uint64_t>(numRows_), "the validity of a column");
+      allPresent_.assign(static_cast<size_t>(numRows_), 1);
+    });
     return allPresent_;
   }
   auto& e = const_cast<Entry&>(*found);

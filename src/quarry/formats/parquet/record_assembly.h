@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "quarry/common/memory_budget.h"
 #include "quarry/formats/parquet/column_chunk_data.h"
 #include "quarry/formats/parquet/schema.h"
 
@@ -82,6 +83,8 @@ class AssembledRowGroup {
     const ColumnChunkData* flat = nullptr;
     std::once_flag presentBuilt;
     std::once_flag valueIndexBuilt;
+    /// What `slots` are charged against the query's memory limit.
+    MemoryCharge memory;
   };
   const Entry* entry(const SchemaNode* node) const;
   void buildPresent(Entry& e) const;
@@ -94,6 +97,7 @@ class AssembledRowGroup {
   /// numRows_ ones: the validity of every flat leaf without nulls.
   std::unique_ptr<std::once_flag> allPresentBuilt_ = std::make_unique<std::once_flag>();
   mutable std::vector<uint8_t> allPresent_;
+  mutable MemoryCharge allPresentMemory_;
 };
 
 }  // namespace quarry::parquet

@@ -22,10 +22,11 @@ std::string chunkContext(const io::StorageObject& file, int rowGroup, const Sche
   return file.uri() + ": row group " + std::to_string(rowGroup) + ", column '" + leaf.path + "'";
 }
 
-/// Checks what decoding a chunk relies on; returns its byte range.
+/// Checks what decoding a chunk relies on; returns its byte range. `groupRows`:
+/// the rows of its row group, or -1 when the caller does not know them.
 template <typename Context>
 ChunkRange checkedChunkRange(const io::StorageObject& file, const ColumnChunk& chunk,
-                             const SchemaNode& leaf, const Context& context) {
+                             const SchemaNode& leaf, int64_t groupRows, const Context& context) {
   if (!chunk.meta_data) throw CorruptFile(context() + ": the column chunk has no meta_data");
   if (chunk.file_path) {
     throw Unsupported(context() + ": the column chunk lives in another file ('" + *chunk.file_path +
@@ -39,6 +40,16 @@ ChunkRange checkedChunkRange(const io::StorageObject& file, const ColumnChunk& c
   if (meta.num_values < 0) {
     throw CorruptFile(context() + ": num_values is negative (" + std::to_string(meta.num_values) +
                       ")");
+  }
+  // Each page's count is checked against what remains of num_values before its
+  // levels are decoded (column_chunk_reader), so bounding num_values by the row
+  // group bounds every count below it: a column that is not repeated has one
+  // level entry per row, a repeated one at least one.
+  if (groupRows >= 0 && (leaf.maxRepetitionLevel == 0 ? meta.num_values != groupRows
+                                                      : meta.num_values < groupRows)) {
+    throw CorruptFile(context() + ": the column chunk declares " + std::to_string(meta.num_values) +
+                      " values but its row group has " + std::to_string(groupRows) + " rows" +
+                      (leaf.maxRepetitionLevel == 0 ? " (one value per row)" : ""));
   }
   const ChunkRange range = columnChunkRange(meta);
   if (range.offset > file.size() || range.length > file.size() - range.offset) {
@@ -85,7 +96,7 @@ ChunkPlan planChunk(const io::StorageObject& file, int rowGroup, const ColumnChu
                     const SchemaNode& leaf, const OffsetIndex* offsets, const RowRanges* rows,
                     int64_t groupRows, bool inBuffers) {
   auto context = [&] { return chunkContext(file, rowGroup, leaf); };
-  const ChunkRange range = checkedChunkRange(file, chunk, leaf, context);
+  const ChunkRange range = checkedChunkRange(file, chunk, leaf, groupRows, context);
   ChunkPlan plan;
   plan.inBuffers = inBuffers;
   plan.chunkOffset = range.offset;
@@ -166,8 +177,14 @@ int64_t decodeChunk(const io::StorageObject& file, int rowGroup, const ColumnChu
   // exactly the rows kept): decoded in place, nothing trimmed.
   const bool everyDecodedRow = rows->rowCount() == plan.decodedRows;
   ColumnChunkData& decoded = everyDecodedRow ? out : buffers.pages;
-  decodeColumnChunkRuns(runs, plan.whole, *chunk.meta_data, leaf, options, context, buffers,
-                        decoded);
+  // A whole chunk of which only leading rows are wanted (a head) is decoded only
+  // as far as the last of them.
+  ColumnChunkReadOptions prefix = options;
+  const bool leading = plan.whole && !everyDecodedRow && leaf.maxRepetitionLevel == 0 &&
+                       !rows->ranges().empty();
+  if (leading) prefix.rowLimit = rows->ranges().back().end;
+  decodeColumnChunkRuns(runs, plan.whole && !leading, *chunk.meta_data, leaf, prefix, context,
+                        buffers, decoded);
   if (plan.whole) {
     // No page locations: the whole chunk, then its rows.
     if (!everyDecodedRow) out = keepRows(decoded, rows->rows(), std::move(out));
@@ -255,7 +272,7 @@ int64_t readChunks(io::StorageObject& file, int rowGroup, const RowGroup& group,
 void readColumnChunk(io::StorageObject& file, int rowGroup, const ColumnChunk& chunk,
                      const SchemaNode& leaf, const ColumnChunkReadOptions& options,
                      ChunkBuffers& buffers, ColumnChunkData& out) {
-  const ChunkPlan plan = planChunk(file, rowGroup, chunk, leaf, nullptr, nullptr, 0, false);
+  const ChunkPlan plan = planChunk(file, rowGroup, chunk, leaf, nullptr, nullptr, -1, false);
   std::vector<io::ReadRange> reads;
   addReads(plan, buffers, reads);
   file.readRanges(reads);

@@ -40,6 +40,18 @@ bool RowReader::loadNextRowGroup() {
     std::optional<PageSelection>& selection = read->selection;
     everyRow_ = read->everyRow;
     io::StorageObject& storage = file_.storage();
+    // Without a filter, a head that ends inside the group needs its leading rows
+    // only: they are read as a selection, which decodes the chunks of columns that
+    // are not repeated only as far as the last of them (a few rows of a group of
+    // billions cost a few rows). Bounded so that the row map stays small.
+    constexpr int64_t kMaxLeadingRows = 1 << 16;
+    const int64_t leadingRows = read->leadingRows;
+    if (!filter_ && !selection && remaining_ && *remaining_ > 0 &&
+        leadingRows + *remaining_ < metadata.num_rows &&
+        leadingRows + *remaining_ <= kMaxLeadingRows) {
+      selection.emplace();
+      selection->rows.add(0, leadingRows + *remaining_);
+    }
     const uint64_t bytesBefore = storage.bytesRead();
     const uint64_t requestsBefore = storage.requestCount();
     pageRows_.clear();

@@ -33,6 +33,16 @@ ScanMemory takeScanMemory() {
 }
 
 void keepScanMemory(ScanMemory memory) {
+  // Memory kept for a later reader holds nothing of a query: it is charged again
+  // when decoding fills it.
+  for (auto& b : memory.buffers) {
+    b.pageMemory.release();
+    b.levelsMemory.release();
+    b.dictionary.memory.release();
+  }
+  for (auto* columns : {&memory.columns, &memory.filterColumns}) {
+    for (auto& c : *columns) c.memory.release();
+  }
   const size_t bytes = bytesOf(memory);
   if (bytes <= kMaxKeptBytes && bytes >= bytesOf(keptMemory)) keptMemory = std::move(memory);
 }
