@@ -55,14 +55,7 @@ CLI::App& addInspectCommand(CLI::App& app, InspectOptions& options) {
 
 namespace {
 
-void inspectOne(const InspectOptions& options, std::string& out) {
-  // One open per object: the format is told from the object the reader then uses.
-  auto object = io::openObject(options.file);
-  if (isOrcObject(*object)) {
-    runOrcInspect(options, std::move(object), out);
-    return;
-  }
-  const InspectedFile file = InspectedFile::open(std::move(object));
+void appendInspectView(const InspectOptions& options, const InspectedFile& file, std::string& out) {
   if (options.json) {
     JsonWriter json(out);
     switch (options.view) {
@@ -95,6 +88,18 @@ void inspectOne(const InspectOptions& options, std::string& out) {
       appendPagesText(file, out);
       break;
   }
+}
+
+void inspectOne(const InspectOptions& options, std::string& out) {
+  // One open per object: the format is told from the object the reader then uses.
+  auto object = io::openObject(options.file);
+  if (isOrcObject(*object)) {
+    runOrcInspect(options, std::move(object), out);
+    return;
+  }
+  const InspectedFile file = InspectedFile::open(std::move(object));
+  appendInspectView(options, file, out);
+  file.object().checkUnchanged();  // what the views read came from the file as opened
 }
 
 }  // namespace

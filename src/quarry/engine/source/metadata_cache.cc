@@ -490,6 +490,13 @@ void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, 
       !io::settled(uri, stamp, takenAtNs)) {
     return;
   }
+  // The stamp answers for the metadata only if it is the file the footer read
+  // pinned: its splits carry that read's size and version, which a scan's open
+  // checks the file against.
+  const std::string version = io::localFileVersion(stamp);
+  for (const FileSplit& split : metadata.splits) {
+    if (split.fileSize != stamp.size || split.fileVersion != version) return;
+  }
   std::vector<uint8_t> bytes = encodeMetadata(metadata);
   std::lock_guard lock(mutex_);
   recorded_.push_back(

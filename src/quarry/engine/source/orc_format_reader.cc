@@ -279,6 +279,8 @@ class OrcSplitScan {
   std::optional<Page> finish() {
     publish();
     reader_.reset();
+    // The pages returned came from the file as opened (io::StorageObject::checkUnchanged).
+    if (file_) file_->file().checkUnchanged();
     return std::nullopt;
   }
 
@@ -398,6 +400,7 @@ SourceMetadata OrcFormatReader::metadata(const std::string& uri) const {
   }
   out.bytesRead = file->file().bytesRead();
   out.requests = file->file().requestCount();
+  file->file().checkUnchanged();  // the tail read is the file the splits pin
   return out;
 }
 

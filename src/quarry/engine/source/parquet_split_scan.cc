@@ -548,6 +548,9 @@ class ParquetSplitScan {
   std::optional<Page> finish() {
     publish();
     readers_.reset();
+    // The pages returned came from the file as opened: a write since then could
+    // have mixed versions into them (io::StorageObject::checkUnchanged).
+    if (file_) file_->storage().checkUnchanged();
     return std::nullopt;
   }
 
