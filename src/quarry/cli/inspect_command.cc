@@ -10,6 +10,7 @@
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/page_view.h"
 #include "quarry/cli/row_group_view.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::cli {
@@ -118,7 +119,7 @@ void runInspect(const InspectOptions& options, std::string& out, std::string& cu
     InspectOptions one = options;
     current = one.file = files[i];
     std::string section;
-    if (!options.json) section = (i > 0 ? "\n== " : "== ") + files[i] + " ==\n";
+    if (!options.json) section = (i > 0 ? "\n== " : "== ") + redactUri(files[i]) + " ==\n";
     inspectOne(one, section);
     if (options.json && i > 0) out += ",\n";
     out += section;

@@ -46,7 +46,7 @@ std::unique_ptr<StorageObject> open(const std::string& uri, const std::optional<
     options.http.known = known;
     return openS3Object(uri, options);
   }
-  throw IoError(redactUrl(uri) + ": the scheme '" + scheme + "' is not supported");
+  throw IoError(redactUri(uri) + ": the scheme '" + scheme + "' is not supported");
 }
 
 }  // namespace
