@@ -34,7 +34,7 @@ std::vector<std::vector<std::string>> everyCommand(const std::string& uri) {
           {"print", "--format", "json", "--head", "2", uri},
           {"convert", "--to", "csv", "--head", "2", uri},
           {"schema", uri},
-          {"schema", "--json", uri},
+          {"schema", "--format", "json", uri},
           {"query", from + " | STATS n = COUNT(*)"},
           {"query", "--profile", from + " | KEEP vendor | LIMIT 2"},
           {"query", from + " | KEEP no_such_column"},
