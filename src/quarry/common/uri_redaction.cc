@@ -36,13 +36,10 @@ void secretsOf(std::string_view text, size_t begin, size_t separator, size_t end
   size_t authorityEnd = text.find_first_of("/?#", authorityBegin);
   if (authorityEnd == std::string_view::npos || authorityEnd > end) authorityEnd = end;
   // The user-info ends at the last '@' of the authority: a password may hold an
-  // unescaped '@'.
+  // unescaped '@'. All of it goes: a user name may be a token.
   const std::string_view authority = text.substr(authorityBegin, authorityEnd - authorityBegin);
   const size_t at = authority.rfind('@');
-  if (at != std::string_view::npos) {
-    const size_t colon = authority.substr(0, at).find(':');
-    add(authorityBegin + (colon == std::string_view::npos ? 0 : colon + 1), authorityBegin + at);
-  }
+  if (at != std::string_view::npos) add(authorityBegin, authorityBegin + at);
   std::string scheme(text.substr(begin, separator - begin));
   std::transform(scheme.begin(), scheme.end(), scheme.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

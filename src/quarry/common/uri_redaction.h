@@ -9,9 +9,9 @@
 /// What of a URI may be shown: every message, header and plan that names a URI
 /// passes it through here, so that no command prints a credential a URL carries.
 ///
-/// In a URI with an authority (`scheme://`), the user-info's password becomes
-/// `***` (`https://alice:***@host/x`), and so does a user-info without one (a
-/// token given as the user name: `https://***@host/x`); outside file://, so does
+/// In a URI with an authority (`scheme://`), the user-info becomes `***`
+/// (`https://***@host/x`: the password, and the user name, which may be a token);
+/// outside file://, so does
 /// the value of every query parameter (`?X-Amz-Credential=***&X-Amz-Signature=***`,
 /// `?sv=***&sig=***`): presigned URLs carry their signature, credential and token
 /// there under names that differ between clouds, so no name is trusted. Paths,
