@@ -17,12 +17,14 @@ namespace {
 
 using quarry::testing::runQuarry;
 
-constexpr const char* kSecrets[] = {"alice", "hunter2pass", "sigvalue42", "credvalue42", "tokenvalue42"};
+constexpr const char* kSecrets[] = {"alice", "hunter2pass", "sigvalue42", "credvalue42",
+                                    "tokenvalue42"};
 
 /// `url` (http://host:port/path) with a password and a presigned query string.
 std::string withCredentials(const std::string& url) {
   return "http://alice:hunter2pass@" + url.substr(std::string("http://").size()) +
-         "?X-Amz-Credential=credvalue42&X-Amz-Signature=sigvalue42&X-Amz-Security-Token=tokenvalue42";
+         "?X-Amz-Credential=credvalue42&X-Amz-Signature=sigvalue42&X-Amz-Security-Token="
+         "tokenvalue42";
 }
 
 std::vector<std::vector<std::string>> everyCommand(const std::string& uri) {

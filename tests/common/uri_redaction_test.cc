@@ -18,23 +18,26 @@ TEST(RedactUriTest, ReplacesTheUserInfo) {
 
 // "the value of every query parameter": presigned URLs' names differ between clouds.
 TEST(RedactUriTest, ReplacesEveryQueryValue) {
-  EXPECT_EQ(redactUri("https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential="
-                      "AKIDEXAMPLE%2F2026&X-Amz-Signature=abcdef0123&X-Amz-Security-Token=FQoG"),
-            "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=***&X-Amz-Credential=***"
-            "&X-Amz-Signature=***&X-Amz-Security-Token=***");
+  EXPECT_EQ(
+      redactUri("https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential="
+                "AKIDEXAMPLE%2F2026&X-Amz-Signature=abcdef0123&X-Amz-Security-Token=FQoG"),
+      "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=***&X-Amz-Credential=***"
+      "&X-Amz-Signature=***&X-Amz-Security-Token=***");
   EXPECT_EQ(redactUri("https://acct.blob.test/c/f?sv=2020&sig=XYZ#frag"),
             "https://acct.blob.test/c/f?sv=***&sig=***#frag");
   EXPECT_EQ(redactUri("http://h/p?secret"), "http://h/p?***");
   EXPECT_EQ(redactUri("http://h/p?a=&b=1"), "http://h/p?a=&b=***");
-  EXPECT_EQ(redactUri("s3://bucket/key.parquet?versionId=abc"), "s3://bucket/key.parquet?versionId=***");
+  EXPECT_EQ(redactUri("s3://bucket/key.parquet?versionId=abc"),
+            "s3://bucket/key.parquet?versionId=***");
   // A space in the path does not end a URI given whole.
   EXPECT_EQ(redactUri("http://h/a b.parquet?sig=x"), "http://h/a b.parquet?sig=***");
 }
 
 TEST(RedactUriTest, LeavesUrisWithoutCredentialsAlone) {
-  for (const char* uri : {"http://127.0.0.1:8080/data/x.parquet", "s3://bucket/key/with@sign.parquet",
-                          "https://host/path@with/at", "/local/path.parquet", "", "http://h/p?",
-                          "file:///data/what?.parquet", "/data/a?b=c.parquet"}) {
+  for (const char* uri :
+       {"http://127.0.0.1:8080/data/x.parquet", "s3://bucket/key/with@sign.parquet",
+        "https://host/path@with/at", "/local/path.parquet", "", "http://h/p?",
+        "file:///data/what?.parquet", "/data/a?b=c.parquet"}) {
     EXPECT_EQ(redactUri(uri), uri);
   }
 }

@@ -21,7 +21,8 @@ size_t uriEnd(std::string_view text, size_t separator) {
     if (c <= 0x20 || c == 0x7f || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>') break;
     ++end;
   }
-  while (end > separator + 3 && std::string_view(".,;:)]}!").find(text[end - 1]) != std::string_view::npos)
+  while (end > separator + 3 &&
+         std::string_view(".,;:)]}!").find(text[end - 1]) != std::string_view::npos)
     --end;
   return end;
 }

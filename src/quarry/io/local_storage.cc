@@ -32,8 +32,7 @@ std::string changeOf(const LocalStamp& pinned, const LocalStamp& now) {
 }
 
 std::string changedWhileRead(const std::string& path, const std::string& change) {
-  return path + ": the file changed while it was being read (" + change +
-         "); run the query again";
+  return path + ": the file changed while it was being read (" + change + "); run the query again";
 }
 
 class LocalFile : public StorageObject {

@@ -128,8 +128,7 @@ TEST_F(LocalFileChangeTest, AFileRewrittenAfterItsCachedFooterWasRecalledFailsTh
   EXPECT_EQ(readFailure(*recalled.files[0].reader, recalled.files[0].metadata), "");
 
   rewriteInPlace(path, "schema_a2.parquet");
-  const std::string message =
-      readFailure(*recalled.files[0].reader, recalled.files[0].metadata);
+  const std::string message = readFailure(*recalled.files[0].reader, recalled.files[0].metadata);
   EXPECT_EQ(message.find(path + ": the file changed while it was being read"), 0u) << message;
 }
 

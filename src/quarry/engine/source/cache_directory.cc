@@ -92,8 +92,8 @@ int createTemporary(int dir, std::string& name) {
     char hex[17];
     for (size_t i = 0; i < sizeof random; ++i) std::snprintf(hex + 2 * i, 3, "%02x", random[i]);
     name = std::string(kTemporaryPrefix) + hex;
-    const int fd = ::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                            0600);
+    const int fd =
+        ::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
   return -1;
@@ -227,7 +227,8 @@ void CacheDirectory::evict(size_t keep) {
     if (!name.ends_with(".qmc") && !temporary) continue;
     struct stat st {};
     if (::fstatat(fd_, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-    const int64_t written = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    const int64_t written =
+        static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
     if (temporary) {
       if (now - written > kAbandonedNs) ::unlinkat(fd_, entry->d_name, 0);
       continue;
