@@ -1,7 +1,7 @@
 // libFuzzer target for the metadata cache's file (engine/source/metadata_cache.h),
 // bytes a query reads from disk. The input is decoded twice: as a whole cache file
-// (magic, version, length and checksum checked), and as the payload behind a valid
-// header, so that the fuzzer reaches every field past the checksum. Each file
+// (magic, version, length and keyed hash checked), and as the payload behind a valid
+// header under a fixed secret, so that the fuzzer reaches every field past the hash. Each file
 // entry's metadata is decoded too. Every decode must end in contents or a
 // CorruptFile; contents decoded must encode to bytes that decode to the same
 // listings and files, and metadata decoded must encode to bytes that decode and
@@ -19,10 +19,19 @@ namespace {
 
 using quarry::engine::MetadataCache;
 
+const MetadataCache::Secret& fuzzSecret() {
+  static const MetadataCache::Secret secret = [] {
+    MetadataCache::Secret s{};
+    for (size_t i = 0; i < s.size(); ++i) s[i] = static_cast<uint8_t>(i * 131 + 7);
+    return s;
+  }();
+  return secret;
+}
+
 void check(std::span<const uint8_t> bytes) {
   MetadataCache::Contents contents;
   try {
-    contents = MetadataCache::decode(bytes);
+    contents = MetadataCache::decode(bytes, fuzzSecret());
   } catch (const quarry::CorruptFile&) {
     return;
   }
@@ -36,8 +45,8 @@ void check(std::span<const uint8_t> bytes) {
     } catch (const quarry::CorruptFile&) {
     }
   }
-  const std::vector<uint8_t> again = MetadataCache::encode(contents);
-  const MetadataCache::Contents back = MetadataCache::decode(again);
+  const std::vector<uint8_t> again = MetadataCache::encode(contents, fuzzSecret());
+  const MetadataCache::Contents back = MetadataCache::decode(again, fuzzSecret());
   if (back.key != contents.key || back.files.size() != contents.files.size() ||
       back.listings.size() != contents.listings.size()) {
     std::abort();
@@ -64,6 +73,6 @@ void check(std::span<const uint8_t> bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> input(data, size);
   check(input);
-  check(MetadataCache::frame(input));
+  check(MetadataCache::frame(input, fuzzSecret()));
   return 0;
 }

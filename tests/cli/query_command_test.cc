@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -69,6 +70,31 @@ TEST(QueryCommand, TheMetadataCacheAnswersARepeatedQueryWithoutReadingTheFooter)
   EXPECT_NE(off.err.find("\"from_metadata_cache\":0}"), std::string::npos) << off.err;
   EXPECT_FALSE(std::filesystem::exists("off"));
   EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+// "refuse (warn once on stderr, run uncached) a cache directory writable by
+// group/others": each query says why, answers from the file, and keeps nothing.
+TEST(QueryCommand, AMetadataCacheDirectoryOthersCanWriteIsRefusedWithAWarning) {
+  const std::string dir =
+      ::testing::TempDir() + "quarry-cli-open-cache-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/metadata");
+  ASSERT_EQ(::chmod((dir + "/metadata").c_str(), 0777), 0);
+  ::setenv("QUARRY_CACHE_DIR", dir.c_str(), 1);
+  for (int i = 0; i < 2; ++i) {
+    const auto run =
+        runQuarry({"query", "--profile", "--format", "csv", from() + " | STATS n = COUNT(*)"});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(run.out, "n\n10000\n");
+    EXPECT_NE(run.err.find("quarry: warning: the metadata cache directory " + dir +
+                           "/metadata is writable by its group or others (mode 0777"),
+              std::string::npos)
+        << run.err;
+    EXPECT_NE(run.err.find("\"from_metadata_cache\":0}"), std::string::npos) << run.err;
+  }
+  ::unsetenv("QUARRY_CACHE_DIR");
+  EXPECT_TRUE(std::filesystem::is_empty(dir + "/metadata"));
+  std::filesystem::remove_all(dir);
 }
 
 // DuckDB: SELECT vendor, count(*) AS trips, sum(fare_amount) AS fares FROM ... WHERE

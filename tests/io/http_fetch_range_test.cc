@@ -38,39 +38,6 @@ std::string messageOf(const std::function<void()>& action) {
   return "";
 }
 
-// --- redaction ---------------------------------------------------------------
-
-TEST(RedactUrlTest, RemovesUserInfo) {
-  EXPECT_EQ(redactUrl("https://alice:s3cret@host.test:8443/a/b.parquet"),
-            "https://REDACTED@host.test:8443/a/b.parquet");
-  EXPECT_EQ(redactUrl("http://token@host/x"), "http://REDACTED@host/x");
-  // A password holding an unescaped '@' is still removed entirely.
-  EXPECT_EQ(redactUrl("http://u:p@ss@host/x"), "http://REDACTED@host/x");
-}
-
-TEST(RedactUrlTest, RemovesEveryQueryValue) {
-  EXPECT_EQ(redactUrl("https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F2026"
-                      "&X-Amz-Signature=abcdef0123&X-Amz-Security-Token=FQoG"),
-            "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=REDACTED&X-Amz-Credential=REDACTED"
-            "&X-Amz-Signature=REDACTED&X-Amz-Security-Token=REDACTED");
-  EXPECT_EQ(redactUrl("https://acct.blob.test/c/f?sv=2020&sig=XYZ#frag"),
-            "https://acct.blob.test/c/f?sv=REDACTED&sig=REDACTED#frag");
-  EXPECT_EQ(redactUrl("http://h/p?secret"), "http://h/p?REDACTED");
-  EXPECT_EQ(redactUrl("http://h/p?a=&b=1"), "http://h/p?a=&b=REDACTED");
-}
-
-TEST(RedactUrlTest, LeavesUrlsWithoutCredentialsAlone) {
-  for (const char* url : {"http://127.0.0.1:8080/data/x.parquet", "s3://bucket/key/with@sign.parquet",
-                          "https://host/path@with/at", "/local/path.parquet", "", "http://h/p?"}) {
-    EXPECT_EQ(redactUrl(url), url);
-  }
-}
-
-TEST(RedactUrlTest, IsIdempotent) {
-  const std::string once = redactUrl("https://u:p@h/k?X-Amz-Signature=abc");
-  EXPECT_EQ(redactUrl(once), once);
-}
-
 // --- Content-Range -----------------------------------------------------------
 
 TEST(ContentRangeTest, ParsesFirstLastAndCompleteLength) {

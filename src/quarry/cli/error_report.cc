@@ -1,5 +1,7 @@
 #include "quarry/cli/error_report.h"
 
+#include "quarry/common/uri_redaction.h"
+
 namespace quarry::cli {
 
 namespace {
@@ -24,12 +26,15 @@ bool startsWithName(std::string_view message, std::string_view file) {
 }  // namespace
 
 std::string errorLine(std::string_view file, std::string_view message) {
+  // Storage errors redact the URIs they name; what the user typed is redacted here.
+  const std::string shownFile = redactUri(file);
+  const std::string shownMessage = redactUris(message);
   std::string line = "quarry: ";
-  if (!file.empty() && !startsWithName(message, file)) {
-    line += file;
+  if (!shownFile.empty() && !startsWithName(shownMessage, shownFile)) {
+    line += shownFile;
     line += ": ";
   }
-  for (char c : message) {
+  for (char c : shownMessage) {
     line += (c == '\n' || c == '\r') ? ' ' : c;
   }
   return line;

@@ -10,6 +10,7 @@
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/page_view.h"
 #include "quarry/cli/row_group_view.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::cli {
@@ -55,14 +56,7 @@ CLI::App& addInspectCommand(CLI::App& app, InspectOptions& options) {
 
 namespace {
 
-void inspectOne(const InspectOptions& options, std::string& out) {
-  // One open per object: the format is told from the object the reader then uses.
-  auto object = io::openObject(options.file);
-  if (isOrcObject(*object)) {
-    runOrcInspect(options, std::move(object), out);
-    return;
-  }
-  const InspectedFile file = InspectedFile::open(std::move(object));
+void appendInspectView(const InspectOptions& options, const InspectedFile& file, std::string& out) {
   if (options.json) {
     JsonWriter json(out);
     switch (options.view) {
@@ -97,6 +91,18 @@ void inspectOne(const InspectOptions& options, std::string& out) {
   }
 }
 
+void inspectOne(const InspectOptions& options, std::string& out) {
+  // One open per object: the format is told from the object the reader then uses.
+  auto object = io::openObject(options.file);
+  if (isOrcObject(*object)) {
+    runOrcInspect(options, std::move(object), out);
+    return;
+  }
+  const InspectedFile file = InspectedFile::open(std::move(object));
+  appendInspectView(options, file, out);
+  file.object().checkUnchanged();  // what the views read came from the file as opened
+}
+
 }  // namespace
 
 void runInspect(const InspectOptions& options, std::string& out, std::string& current) {
@@ -113,7 +119,7 @@ void runInspect(const InspectOptions& options, std::string& out, std::string& cu
     InspectOptions one = options;
     current = one.file = files[i];
     std::string section;
-    if (!options.json) section = (i > 0 ? "\n== " : "== ") + files[i] + " ==\n";
+    if (!options.json) section = (i > 0 ? "\n== " : "== ") + redactUri(files[i]) + " ==\n";
     inspectOne(one, section);
     if (options.json && i > 0) out += ",\n";
     out += section;

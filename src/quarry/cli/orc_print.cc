@@ -125,6 +125,7 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
     }
     ++printed_;
   }
+  reader->file().checkUnchanged();  // the rows came from the file as opened
 }
 
 void OrcPrinter::end() {

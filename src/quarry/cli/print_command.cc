@@ -189,6 +189,7 @@ class ParquetRows {
       printer_.addRow(*rows, renderer);
       ++printed_;
     }
+    file->storage().checkUnchanged();  // the rows came from the file as opened
   }
 
   void end() {

@@ -20,6 +20,7 @@
 #include "quarry/common/error.h"
 #include "quarry/common/json_text.h"
 #include "quarry/common/process_memory.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/engine/parse/query_diagnostic.h"
 #include "quarry/engine/query_engine.h"
 #include "quarry/engine/source/metadata_cache.h"
@@ -215,7 +216,7 @@ int guarded(const QueryOptions& options, F&& body) {
     std::cerr << "quarry: out of memory" << std::endl;
     return kExitFailure;
   } catch (const std::exception& e) {
-    std::cerr << "quarry: " << e.what() << std::endl;
+    std::cerr << "quarry: " << redactUris(e.what()) << std::endl;
     return kExitFailure;
   }
 }
@@ -273,7 +274,7 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     }
     writer.finish();
     if (options.profile || !options.profileOut.empty()) {
-      std::string json = engine::profileJson(profile);
+      std::string json = redactUris(engine::profileJson(profile));
       if (placement != nullptr)
         json.insert(json.size() - 1, placement->profileFields());  // before the closing '}'
       json += "\n";
@@ -296,7 +297,7 @@ int runExplain(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
     const engine::QueryOptions engineOptions = engineOptionsOf(options);
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
-    std::string text = engine::explainQuery(prepared);
+    std::string text = redactUris(engine::explainQuery(prepared));
     if (placement != nullptr) text += "\n== placement\n" + placement->explainLine(prepared) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

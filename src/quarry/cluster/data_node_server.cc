@@ -21,6 +21,7 @@
 #include "quarry/cluster/token.h"
 #include "quarry/cluster/wire.h"
 #include "quarry/common/error.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/fragment.h"
 #include "quarry/io/storage.h"
@@ -55,21 +56,6 @@ std::string printable(std::string_view text) {
   std::string out;
   for (char c : text.substr(0, 200)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
   if (text.size() > 200) out += "...";
-  return out;
-}
-
-/// A URI as refusals show it: no user:password@ and no query string (presigned
-/// URLs carry credentials there).
-std::string redactUri(const std::string& uri) {
-  std::string out = uri.substr(0, uri.find_first_of("?#"));
-  const size_t scheme = out.find("://");
-  if (scheme != std::string::npos) {
-    const size_t authority = scheme + 3;
-    const size_t slash = out.find('/', authority);
-    const size_t at = out.rfind('@', slash == std::string::npos ? out.size() : slash);
-    if (at != std::string::npos && at >= authority)
-      out = out.substr(0, authority) + "***@" + out.substr(at + 1);
-  }
   return out;
 }
 

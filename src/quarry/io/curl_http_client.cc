@@ -81,7 +81,7 @@ class CurlHttpClient : public HttpClient {
       curl_slist* appended = curl_.slistAppend(headers, line.c_str());
       if (appended == nullptr) {
         curl_.slistFreeAll(headers);
-        throw HttpTransportError(request.method + " " + redactUrl(request.url) + ": out of memory for headers", false);
+        throw HttpTransportError(request.method + " " + redactUri(request.url) + ": out of memory for headers", false);
       }
       headers = appended;
     }
@@ -118,7 +118,7 @@ class CurlHttpClient : public HttpClient {
     curl_.easySetopt(h, CURLOPT_ERRORBUFFER, static_cast<char*>(nullptr));
     curl_.easySetopt(h, CURLOPT_HTTPHEADER, static_cast<curl_slist*>(nullptr));
     if (code != CURLE_OK) {
-      std::string message = request.method + " " + redactUrl(request.url) + ": " + curl_.easyStrerror(code);
+      std::string message = request.method + " " + redactUri(request.url) + ": " + curl_.easyStrerror(code);
       if (error[0] != '\0') message += std::string(": ") + error;
       if (code == CURLE_OPERATION_TIMEDOUT) {
         message += " (connect timeout " + std::to_string(options_.connectTimeout.count()) +

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "quarry/common/error.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/glob.h"
 #include "quarry/io/s3_storage.h"
 
@@ -38,7 +39,7 @@ std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patt
       }
     }
     if (matches.empty()) {
-      throw InvalidArgument(pattern + ": the pattern matches no file");
+      throw InvalidArgument(redactUri(pattern) + ": the pattern matches no file");
     }
     files.insert(files.end(), std::make_move_iterator(matches.begin()),
                  std::make_move_iterator(matches.end()));

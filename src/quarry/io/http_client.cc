@@ -244,63 +244,14 @@ std::optional<uint64_t> parseUnsatisfiedRange(std::string_view value) {
   return parseNumber(spec->substr(2));
 }
 
-std::string redactUrl(std::string_view url) {
-  constexpr std::string_view kRedacted = "REDACTED";
-  std::string out;
-  const size_t schemeEnd = url.find("://");
-  size_t rest = 0;
-  if (schemeEnd != std::string_view::npos && url.find_first_of("/?#") == schemeEnd + 1) {
-    rest = schemeEnd + 3;
-    out.append(url.substr(0, rest));
-    const size_t authorityEnd = std::min(url.find_first_of("/?#", rest), url.size());
-    std::string_view authority = url.substr(rest, authorityEnd - rest);
-    // The user-info ends at the last '@': a password may contain '@' unescaped.
-    const size_t at = authority.rfind('@');
-    if (at != std::string_view::npos) {
-      out.append(kRedacted);
-      authority.remove_prefix(at);
-    }
-    out.append(authority);
-    rest = authorityEnd;
-  }
-  const size_t query = url.find('?', rest);
-  if (query == std::string_view::npos) {
-    out.append(url.substr(rest));
-    return out;
-  }
-  out.append(url.substr(rest, query + 1 - rest));
-  // Every value goes: presigned URLs carry their signature, credential and token in
-  // parameters whose names differ between clouds (X-Amz-Signature, sig, X-Goog-Signature).
-  const size_t fragment = std::min(url.find('#', query), url.size());
-  std::string_view params = url.substr(query + 1, fragment - query - 1);
-  bool firstParam = true;
-  while (!params.empty() || firstParam) {
-    const size_t amp = std::min(params.find('&'), params.size());
-    const std::string_view param = params.substr(0, amp);
-    if (!firstParam) out += '&';
-    firstParam = false;
-    const size_t equals = param.find('=');
-    if (equals != std::string_view::npos) {
-      out.append(param.substr(0, equals + 1));
-      if (equals + 1 < param.size()) out.append(kRedacted);
-    } else if (!param.empty()) {
-      out.append(kRedacted);
-    }
-    if (amp == params.size()) break;
-    params.remove_prefix(amp + 1);
-  }
-  out.append(url.substr(fragment));
-  return out;
-}
-
 RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::string& url,
                          const RangeRequest& range, const std::function<void(HttpRequest&)>& prepare,
                          const RetryPolicy& policy) {
   if (range.length == 0) {
-    throw InvalidArgument(redactUrl(uri) + ": a range read needs at least one byte (" + describe(range) + ")");
+    throw InvalidArgument(redactUri(uri) + ": a range read needs at least one byte (" + describe(range) + ")");
   }
   if (!range.suffix && range.offset > UINT64_MAX - range.length) {
-    throw InvalidArgument(redactUrl(uri) + ": the range at offset " + std::to_string(range.offset) +
+    throw InvalidArgument(redactUri(uri) + ": the range at offset " + std::to_string(range.offset) +
                           " of " + std::to_string(range.length) + " bytes overflows");
   }
   const int maxAttempts = std::max(policy.maxAttempts, 1);
@@ -326,7 +277,7 @@ RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::
   }
   const std::string tries =
       attempts == 1 ? std::string() : " (after " + std::to_string(attempts) + " attempts)";
-  throw IoError(redactUrl(uri) + ": reading " + describe(range) + " failed" + tries + ": " + failure);
+  throw IoError(redactUri(uri) + ": reading " + describe(range) + " failed" + tries + ": " + failure);
 }
 
 }  // namespace quarry::io

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "quarry/common/error.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/retry_policy.h"
 
 /// HTTP as the remote storage providers see it: one request in, one response out,
@@ -96,9 +97,5 @@ std::optional<ContentRange> parseContentRange(std::string_view value);
 
 /// Parses the `bytes */n` form a server sends with 416 Range Not Satisfiable; returns n.
 std::optional<uint64_t> parseUnsatisfiedRange(std::string_view value);
-
-/// Returns `url` with credentials removed: the user-info (`user:pass@`) and the value of every
-/// query parameter become "REDACTED" (query strings carry presigned signatures and tokens).
-std::string redactUrl(std::string_view url);
 
 }  // namespace quarry::io

@@ -9,7 +9,7 @@ namespace quarry::io {
 
 HttpStorageObject::HttpStorageObject(std::string uri, std::string url, std::shared_ptr<HttpClient> client,
                                      HttpStorageOptions options, std::function<void(HttpRequest&)> prepare)
-    : displayUri_(redactUrl(uri)),
+    : displayUri_(redactUri(uri)),
       url_(std::move(url)),
       client_(std::move(client)),
       options_(options),

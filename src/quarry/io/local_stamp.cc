@@ -140,6 +140,10 @@ bool settled(const std::string& path, const LocalStamp& stamp, int64_t takenAtNs
   return deviceKeepsTimes(stamp.device, path);
 }
 
+std::string localFileVersion(const LocalStamp& stamp) {
+  return "mtime:" + std::to_string(stamp.modifiedNs);
+}
+
 bool isDirectory(const LocalStamp& stamp) {
   return S_ISDIR(stamp.mode);
 }

@@ -66,6 +66,11 @@ int64_t nowNs();
 bool settled(const std::string& path, const LocalStamp& stamp, int64_t takenAtNs,
              int64_t marginNs = kSettleMarginNs);
 
+/// The version a local file's StorageObject reports ("mtime:" and the modification
+/// time in nanoseconds): with the size, the identity a split pins and a later open
+/// checks. Neither device nor inode: a data node may read another copy of the file.
+std::string localFileVersion(const LocalStamp& stamp);
+
 bool isDirectory(const LocalStamp& stamp);
 bool isRegularFile(const LocalStamp& stamp);
 

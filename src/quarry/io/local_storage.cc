@@ -10,6 +10,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/common/thread_pool.h"
+#include "quarry/io/local_stamp.h"
 
 namespace quarry::io {
 namespace {
@@ -18,10 +19,30 @@ namespace {
 /// the pool would cost more than the copies.
 constexpr uint64_t kParallelReadBytes = 1 << 20;
 
+/// What tells `now` from `pinned` in a message: "size 533 -> 600", "modification
+/// time changed", "another file (inode)"; empty when they are the same file.
+std::string changeOf(const LocalStamp& pinned, const LocalStamp& now) {
+  std::string out;
+  auto add = [&out](const std::string& what) { out += (out.empty() ? "" : ", ") + what; };
+  if (pinned.device != now.device || pinned.inode != now.inode) add("another file (inode)");
+  if (pinned.size != now.size)
+    add("size " + std::to_string(pinned.size) + " -> " + std::to_string(now.size));
+  if (pinned.modifiedNs != now.modifiedNs) add("modification time changed");
+  return out;
+}
+
+std::string changedWhileRead(const std::string& path, const std::string& change) {
+  return path + ": the file changed while it was being read (" + change + "); run the query again";
+}
+
 class LocalFile : public StorageObject {
  public:
-  LocalFile(std::string path, int fd, uint64_t size, std::string version)
-      : path_(std::move(path)), fd_(fd), size_(size), version_(std::move(version)) {}
+  LocalFile(std::string path, int fd, const LocalStamp& pinned)
+      : path_(std::move(path)),
+        fd_(fd),
+        size_(pinned.size),
+        version_(localFileVersion(pinned)),
+        pinned_(pinned) {}
   ~LocalFile() override { ::close(fd_); }
   LocalFile(const LocalFile&) = delete;
   LocalFile& operator=(const LocalFile&) = delete;
@@ -33,6 +54,13 @@ class LocalFile : public StorageObject {
   std::optional<std::string> version() const override { return version_; }
   uint64_t requestCount() const override { return requests_.load(std::memory_order_relaxed); }
   uint64_t bytesRead() const override { return bytes_.load(std::memory_order_relaxed); }
+
+  void checkUnchanged() const override {
+    const std::optional<LocalStamp> now = stampOf(fd_);
+    if (!now) throw IoError(path_ + ": cannot stat: " + std::strerror(errno));
+    const std::string change = changeOf(pinned_, *now);
+    if (!change.empty()) throw IoError(changedWhileRead(path_, change));
+  }
 
   void readRanges(std::span<const ReadRange> ranges) override {
     // Nothing to merge: a pread costs no round trip. Large batches are read in
@@ -79,6 +107,7 @@ class LocalFile : public StorageObject {
   int fd_;
   uint64_t size_;
   std::string version_;
+  LocalStamp pinned_;
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> bytes_{0};
 };
@@ -86,26 +115,42 @@ class LocalFile : public StorageObject {
 }  // namespace
 
 std::unique_ptr<StorageObject> LocalStorageProvider::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw IoError(path + ": cannot open: " + std::strerror(errno));
-  return openDescriptor(path, fd);
+  return open(path, std::nullopt);
 }
 
-std::unique_ptr<StorageObject> LocalStorageProvider::openDescriptor(std::string path, int fd) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+std::unique_ptr<StorageObject> LocalStorageProvider::open(
+    const std::string& path, const std::optional<ObjectIdentity>& known) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(path + ": cannot open: " + std::strerror(errno));
+  return openDescriptor(path, fd, known);
+}
+
+std::unique_ptr<StorageObject> LocalStorageProvider::openDescriptor(
+    std::string path, int fd, const std::optional<ObjectIdentity>& known) {
+  const std::optional<LocalStamp> pinned = stampOf(fd);
+  if (!pinned) {
     const int err = errno;
     ::close(fd);
     throw IoError(path + ": cannot stat: " + std::strerror(err));
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (isDirectory(*pinned)) {
     ::close(fd);
     throw IoError(path + ": is a directory, not a file");
   }
-  const std::string mtime = std::to_string(static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
-                                           st.st_mtim.tv_nsec);
-  return std::make_unique<LocalFile>(std::move(path), fd, static_cast<uint64_t>(st.st_size),
-                                     "mtime:" + mtime);
+  if (known) {
+    // The identity a footer read pinned: the footer and the offsets it gives hold
+    // for that file only.
+    std::string change;
+    if (known->size != pinned->size)
+      change = "size " + std::to_string(known->size) + " -> " + std::to_string(pinned->size);
+    if (known->version && *known->version != localFileVersion(*pinned))
+      change += (change.empty() ? "" : ", ") + std::string("modification time changed");
+    if (!change.empty()) {
+      ::close(fd);
+      throw IoError(changedWhileRead(path, change));
+    }
+  }
+  return std::make_unique<LocalFile>(std::move(path), fd, *pinned);
 }
 
 }  // namespace quarry::io

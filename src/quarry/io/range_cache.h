@@ -63,6 +63,7 @@ class RangeCachingObject final : public StorageObject {
   void readRanges(std::span<const ReadRange> ranges) override { inner_->readRanges(ranges); }
   std::vector<uint8_t> readTail(uint64_t length) override { return inner_->readTail(length); }
   std::optional<std::string> version() const override { return inner_->version(); }
+  void checkUnchanged() const override { inner_->checkUnchanged(); }
   uint64_t requestCount() const override { return inner_->requestCount(); }
   uint64_t bytesRead() const override { return inner_->bytesRead(); }
 

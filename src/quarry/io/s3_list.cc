@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "quarry/common/error.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/glob.h"
 #include "quarry/io/http_client.h"
 #include "quarry/io/s3_storage.h"
@@ -101,7 +102,7 @@ std::string decodeXmlText(std::string_view text) {
 S3ListPage parseListObjectsV2(std::string_view xml, const std::string& uri) {
   if (xml.find("</ListBucketResult>") == std::string_view::npos) {
     throw IoError(
-        uri + ": the ListObjectsV2 answer is not a complete ListBucketResult: " + describeXml(xml));
+        redactUri(uri) + ": the ListObjectsV2 answer is not a complete ListBucketResult: " + describeXml(xml));
   }
   S3ListPage page;
   for (size_t at = 0;;) {
@@ -110,7 +111,7 @@ S3ListPage parseListObjectsV2(std::string_view xml, const std::string& uri) {
     at = next;
     const auto [key, keyEnd] = element(contents, "Key", 0);
     if (keyEnd == std::string_view::npos) {
-      throw IoError(uri +
+      throw IoError(redactUri(uri) +
                     ": a ListObjectsV2 <Contents> entry has no <Key>: " + describeXml(contents));
     }
     S3ListedObject object{decodeXmlText(key), 0};
@@ -123,7 +124,7 @@ S3ListPage parseListObjectsV2(std::string_view xml, const std::string& uri) {
   page.truncated = element(xml, "IsTruncated", 0).first == "true";
   page.nextContinuationToken = decodeXmlText(element(xml, "NextContinuationToken", 0).first);
   if (page.truncated && page.nextContinuationToken.empty()) {
-    throw IoError(uri + ": the ListObjectsV2 answer is truncated but has no NextContinuationToken");
+    throw IoError(redactUri(uri) + ": the ListObjectsV2 answer is truncated but has no NextContinuationToken");
   }
   return page;
 }
@@ -136,7 +137,7 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
   const S3Location location = parseS3Uri(globUri);
   if (!hasGlob(location.key)) return {globUri};
   if (hasGlob(location.bucket)) {
-    throw InvalidArgument(globUri + ": wildcards in the bucket name are not supported");
+    throw InvalidArgument(redactUri(globUri) + ": wildcards in the bucket name are not supported");
   }
   const AwsConfig config = options.config ? *options.config : resolveAwsConfig();
   const S3Endpoint endpoint = s3Endpoint(config, location.bucket);
@@ -157,7 +158,7 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
     const std::string url =
         s3ListUrl(endpoint, location.bucket, prefix, token, options.listPageSize);
     const std::string what =
-        globUri + ": listing keys under '" + prefix + "' (page " + std::to_string(page) + ")";
+        redactUri(globUri) + ": listing keys under '" + prefix + "' (page " + std::to_string(page) + ")";
     std::optional<S3ListPage> result;
     std::string failure;
     for (int attempt = 1; !result; ++attempt) {

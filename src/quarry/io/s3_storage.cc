@@ -1,6 +1,7 @@
 #include "quarry/io/s3_storage.h"
 
 #include "quarry/common/error.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/s3_uri.h"
 #include "quarry/io/sigv4.h"
 
@@ -14,7 +15,7 @@ std::unique_ptr<StorageObject> openS3Object(const std::string& uri,
                                             const S3StorageOptions& options) {
   const S3Location location = parseS3Uri(uri);
   if (location.key.empty() || location.key.ends_with('/')) {
-    throw InvalidArgument(uri +
+    throw InvalidArgument(redactUri(uri) +
                           ": names a bucket or a folder, not an object (expected s3://bucket/key)");
   }
   const AwsConfig config = options.config ? *options.config : resolveAwsConfig();

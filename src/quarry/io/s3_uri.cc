@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "quarry/common/error.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/io/sigv4.h"
 
 namespace quarry::io {
@@ -35,7 +36,7 @@ bool isS3Uri(std::string_view uri) {
 }
 
 S3Location parseS3Uri(std::string_view uri) {
-  if (!isS3Uri(uri)) throw InvalidArgument("not an s3:// URI: " + std::string(uri));
+  if (!isS3Uri(uri)) throw InvalidArgument("not an s3:// URI: " + redactUri(uri));
   const std::string_view rest = uri.substr(kScheme.size());
   const size_t slash = rest.find('/');
   S3Location out;
@@ -43,11 +44,11 @@ S3Location parseS3Uri(std::string_view uri) {
   if (slash != std::string_view::npos) out.key = std::string(rest.substr(slash + 1));
   if (out.bucket.empty()) {
     throw InvalidArgument("the s3:// URI names no bucket (expected s3://bucket/key): " +
-                          std::string(uri));
+                          redactUri(uri));
   }
   if (out.bucket.find_first_of("?#") != std::string::npos) {
     throw InvalidArgument("the bucket name of an s3:// URI cannot hold '?' or '#': " +
-                          std::string(uri));
+                          redactUri(uri));
   }
   return out;
 }
@@ -66,7 +67,7 @@ S3Endpoint s3Endpoint(const AwsConfig& config, std::string_view bucket) {
   const size_t schemeEnd = url.find("://");
   const std::string scheme = schemeEnd == std::string::npos ? "" : url.substr(0, schemeEnd);
   if (scheme != "http" && scheme != "https") {
-    throw InvalidArgument("the S3 endpoint URL must be http(s)://host[:port][/path], not " + url);
+    throw InvalidArgument("the S3 endpoint URL must be http(s)://host[:port][/path], not " + redactUri(url));
   }
   out.scheme = scheme;
   const std::string rest = url.substr(schemeEnd + 3);
@@ -75,7 +76,7 @@ S3Endpoint s3Endpoint(const AwsConfig& config, std::string_view bucket) {
   if (slash != std::string::npos) out.basePath = rest.substr(slash);
   while (out.basePath.ends_with('/')) out.basePath.pop_back();
   if (out.host.empty() || out.basePath.find_first_of("?#") != std::string::npos) {
-    throw InvalidArgument("the S3 endpoint URL must be http(s)://host[:port][/path], not " + url);
+    throw InvalidArgument("the S3 endpoint URL must be http(s)://host[:port][/path], not " + redactUri(url));
   }
   // S3-compatible servers (MinIO, test servers) rarely have wildcard DNS for buckets.
   out.pathStyle = config.addressingStyle != S3AddressingStyle::kVirtual;

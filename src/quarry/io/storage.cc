@@ -28,9 +28,10 @@ namespace {
 
 std::unique_ptr<StorageObject> open(const std::string& uri, const std::optional<ObjectIdentity>& known) {
   static constexpr std::string_view kFileScheme = "file://";
-  if (uri.starts_with(kFileScheme)) return LocalStorageProvider().open(uri.substr(kFileScheme.size()));
+  if (uri.starts_with(kFileScheme))
+    return LocalStorageProvider().open(uri.substr(kFileScheme.size()), known);
   const auto schemeEnd = uri.find("://");
-  if (schemeEnd == std::string::npos) return LocalStorageProvider().open(uri);
+  if (schemeEnd == std::string::npos) return LocalStorageProvider().open(uri, known);
   // Schemes are case-insensitive (RFC 3986); paths and keys are not.
   std::string scheme = uri.substr(0, schemeEnd);
   std::transform(scheme.begin(), scheme.end(), scheme.begin(),
@@ -45,7 +46,7 @@ std::unique_ptr<StorageObject> open(const std::string& uri, const std::optional<
     options.http.known = known;
     return openS3Object(uri, options);
   }
-  throw IoError(redactUrl(uri) + ": the scheme '" + scheme + "' is not supported");
+  throw IoError(redactUri(uri) + ": the scheme '" + scheme + "' is not supported");
 }
 
 }  // namespace

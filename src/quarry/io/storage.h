@@ -53,8 +53,16 @@ class StorageObject {
   /// one-request way to open a file whose size is not yet known.
   virtual std::vector<uint8_t> readTail(uint64_t length);
 
-  /// Returns the object's version when the storage tells one (an HTTP ETag).
+  /// Returns the object's version when the storage tells one (an HTTP ETag, a
+  /// local file's modification time).
   virtual std::optional<std::string> version() const { return std::nullopt; }
+
+  /// Throws IoError naming the URI when the object is no longer what it was when
+  /// opened: a local file written to in place while it was read (a remote object
+  /// checks its ETag on every answer and needs nothing here). Readers call it once
+  /// a split, or a command's reads of the object, are done: one fstat, not one per
+  /// read, and no answer built from mixed bytes is returned.
+  virtual void checkUnchanged() const {}
 
   /// Returns how many read requests this object has served.
   virtual uint64_t requestCount() const = 0;

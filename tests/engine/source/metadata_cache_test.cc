@@ -4,14 +4,22 @@
 // schema_a2 are both 533 bytes: id 1 and id 2; schema_d: id 5).
 #include "quarry/engine/source/metadata_cache.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <iterator>
 #include <thread>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "quarry/common/error.h"
 #include "quarry/common/thread_pool.h"
@@ -24,6 +32,16 @@ namespace quarry::engine {
 namespace {
 
 using testing::fixture;
+
+/// The secret the file-format tests key their files with.
+const MetadataCache::Secret& testSecret() {
+  static const MetadataCache::Secret secret = [] {
+    MetadataCache::Secret s{};
+    for (size_t i = 0; i < s.size(); ++i) s[i] = static_cast<uint8_t>(i * 29 + 3);
+    return s;
+  }();
+  return secret;
+}
 
 SourceMetadata sampleMetadata() {
   SourceMetadata m;
@@ -78,8 +96,8 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
   MetadataCache::FileEntry file{
       "data/x.parquet", {1, 3, 4096, 12, 13, 0100644}, "parquet", metadataBytes};
   contents.files = {file, MetadataCache::FileEntry{"data/y.parquet", {}, "orc", {}}};
-  const std::vector<uint8_t> bytes = MetadataCache::encode(contents);
-  const MetadataCache::Contents decoded = MetadataCache::decode(bytes);
+  const std::vector<uint8_t> bytes = MetadataCache::encode(contents, testSecret());
+  const MetadataCache::Contents decoded = MetadataCache::decode(bytes, testSecret());
   EXPECT_EQ(decoded.key, "the key");
   ASSERT_EQ(decoded.listings.size(), 1u);
   EXPECT_EQ(decoded.listings[0].first, "data/*.parquet");
@@ -107,7 +125,7 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
 
 std::string corruptionOf(std::span<const uint8_t> bytes) {
   try {
-    MetadataCache::decode(bytes);
+    MetadataCache::decode(bytes, testSecret());
   } catch (const CorruptFile& e) {
     return e.what();
   }
@@ -115,14 +133,14 @@ std::string corruptionOf(std::span<const uint8_t> bytes) {
 }
 
 // decode "throw[s] CorruptFile naming the field for anything [it does] not accept:
-// a wrong magic, version, length or checksum, a truncated or out-of-range field, a
+// a wrong magic, version, length or keyed hash, a truncated or out-of-range field, a
 // duplicate pattern or column, trailing bytes."
 TEST(MetadataCacheFile, RefusesBytesItDidNotWrite) {
   MetadataCache::Contents contents;
   contents.key = "k";
   contents.files.push_back(MetadataCache::FileEntry{"a.parquet", {}, "parquet", {}});
-  const std::vector<uint8_t> good = MetadataCache::encode(contents);
-  EXPECT_NO_THROW(MetadataCache::decode(good));
+  const std::vector<uint8_t> good = MetadataCache::encode(contents, testSecret());
+  EXPECT_NO_THROW(MetadataCache::decode(good, testSecret()));
 
   std::vector<uint8_t> bad = good;
   bad[0] = 'X';
@@ -131,29 +149,33 @@ TEST(MetadataCacheFile, RefusesBytesItDidNotWrite) {
   bad[8] = 9;
   EXPECT_NE(corruptionOf(bad).find("unknown version 9"), std::string::npos);
   bad = good;
+  bad[8] = 2;  // the format before keyed hashes
+  EXPECT_NE(corruptionOf(bad).find("unknown version 2"), std::string::npos);
+  bad = good;
   bad.pop_back();
   EXPECT_NE(corruptionOf(bad).find("length"), std::string::npos);
   bad = good;
   bad.back() ^= 1;
-  EXPECT_NE(corruptionOf(bad).find("checksum mismatch"), std::string::npos);
+  EXPECT_NE(corruptionOf(bad).find("keyed hash mismatch"), std::string::npos);
   EXPECT_NE(corruptionOf(std::span<const uint8_t>(good).first(10)).find("truncated header"),
             std::string::npos);
 
   // Past a valid header: the payload's own fields.
-  std::vector<uint8_t> payload(good.begin() + 32, good.end());
+  constexpr ptrdiff_t kHeader = 8 + 8 + 8 + 16;  // magic, version, length, keyed hash
+  std::vector<uint8_t> payload(good.begin() + kHeader, good.end());
   payload.push_back(0);
-  EXPECT_NE(corruptionOf(MetadataCache::frame(payload)).find("1 trailing bytes"),
+  EXPECT_NE(corruptionOf(MetadataCache::frame(payload, testSecret())).find("1 trailing bytes"),
             std::string::npos);
   payload.pop_back();
   payload.resize(payload.size() - 3);
-  EXPECT_NE(corruptionOf(MetadataCache::frame(payload)).find("metadata cache: truncated"),
+  EXPECT_NE(corruptionOf(MetadataCache::frame(payload, testSecret())).find("metadata cache: truncated"),
             std::string::npos);
-  std::vector<uint8_t> huge(good.begin() + 32, good.begin() + 32 + 8 + 1);  // the key "k"
+  std::vector<uint8_t> huge(good.begin() + kHeader, good.begin() + kHeader + 8 + 1);  // the key "k"
   for (int i = 0; i < 8; ++i) huge.push_back(0xff);  // a listing count no file could hold
-  EXPECT_NE(corruptionOf(MetadataCache::frame(huge)).find("listing count"), std::string::npos);
+  EXPECT_NE(corruptionOf(MetadataCache::frame(huge, testSecret())).find("listing count"), std::string::npos);
   MetadataCache::Contents twice = contents;
   twice.listings = {{"*.parquet", {}}, {"*.parquet", {}}};
-  EXPECT_NE(corruptionOf(MetadataCache::encode(twice)).find("duplicate pattern"),
+  EXPECT_NE(corruptionOf(MetadataCache::encode(twice, testSecret())).find("duplicate pattern"),
             std::string::npos);
 
   std::vector<uint8_t> metadata = MetadataCache::encodeMetadata(sampleMetadata());
@@ -183,6 +205,9 @@ class MetadataCacheTest : public ::testing::Test {
     copy("schema_a2.parquet", "twice/p=2/x.parquet");
     copy("schema_a.parquet", "listed/p=1/x.parquet");
     copy("schema_a2.parquet", "listed/p=2/x.parquet");
+    copy("schema_a.parquet", "forged/x.parquet");
+    copy("schema_a.parquet", "fifo/x.parquet");
+    copy("schema_a.parquet", "open/x.parquet");
     settle();
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(root_); }
@@ -217,7 +242,20 @@ class MetadataCacheTest : public ::testing::Test {
     const auto dir =
         root_ / "cache" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
     if (!std::filesystem::exists(dir)) return out;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) out.push_back(entry.path());
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().filename() != "secret") out.push_back(entry.path());
+    }
+    return out;
+  }
+  std::filesystem::path cacheDirectory() const {
+    return root_ / "cache" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  }
+  /// The secret the resolver keyed this test's cache with.
+  MetadataCache::Secret secret() const {
+    MetadataCache::Secret out{};
+    std::ifstream in(cacheDirectory() / "secret", std::ios::binary);
+    in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    EXPECT_EQ(in.gcount(), static_cast<std::streamsize>(out.size()));
     return out;
   }
 
@@ -430,6 +468,154 @@ TEST_F(MetadataCacheTest, SavingKeepsAtMostTheNewestClauses) {
   EXPECT_FALSE(std::filesystem::exists(dir / ".qmc-abandoned"));
   EXPECT_TRUE(std::filesystem::exists(dir / ".qmc-inflight"));
   EXPECT_EQ(fromCache(resolve(at("blobs/*"))), std::vector<bool>{true}) << "the new clause is kept";
+}
+
+std::vector<uint8_t> readBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeBytes(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+constexpr size_t kHeaderBytes = 8 + 8 + 8 + 16;  // magic, version, length, keyed hash
+
+/// A cache file around `payload` as the format lays it out, with a bare XXH3-128
+/// checksum where the keyed hash goes: what anyone can compute.
+std::vector<uint8_t> bareFrame(std::span<const uint8_t> payload) {
+  std::vector<uint8_t> out;
+  auto u64 = [&out](uint64_t v) {
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  for (char c : std::string_view("QUARRYMC")) out.push_back(static_cast<uint8_t>(c));
+  u64(3);
+  u64(payload.size());
+  const XXH128_hash_t hash = XXH3_128bits(payload.data(), payload.size());
+  u64(hash.low64);
+  u64(hash.high64);
+  out.insert(out.end(), payload.begin(), payload.end());
+  return out;
+}
+
+/// The cache file `bytes` (keyed with `secret`) with every file claiming ids up
+/// to `maxId`, framed by `frame`: a forged entry.
+std::vector<uint8_t> forged(std::span<const uint8_t> bytes, const MetadataCache::Secret& secret,
+                            int64_t maxId,
+                            const std::function<std::vector<uint8_t>(std::span<const uint8_t>)>& frame) {
+  MetadataCache::Contents contents = MetadataCache::decode(bytes, secret);
+  std::deque<std::vector<uint8_t>> blobs;
+  for (MetadataCache::FileEntry& file : contents.files) {
+    SourceMetadata metadata = MetadataCache::decodeMetadata(file.metadata);
+    auto statistics = std::make_shared<SourceStatistics>(*metadata.statistics);
+    statistics->columns["id"].max = maxId;
+    metadata.statistics = statistics;
+    file.metadata = blobs.emplace_back(MetadataCache::encodeMetadata(metadata));
+  }
+  const std::vector<uint8_t> keyed = MetadataCache::encode(contents, secret);
+  return frame(std::span(keyed).subspan(kHeaderBytes));
+}
+
+// "authenticate entries with a keyed hash": an entry whose bare checksum is valid
+// (anyone can compute one) changes no answer; the same forgery keyed with the
+// user's secret would, which only the secret's reader can make.
+TEST_F(MetadataCacheTest, AForgedEntryWithAValidBareChecksumIsRejected) {
+  const std::string pattern = at("forged/*.parquet");
+  EXPECT_EQ(fromCache(resolve(pattern)), std::vector<bool>{false});
+  ASSERT_EQ(cacheFiles().size(), 1u);
+  const std::filesystem::path file = cacheFiles()[0];
+  const std::vector<uint8_t> genuine = readBytes(file);
+
+  writeBytes(file, forged(genuine, secret(), 99, bareFrame));
+  const ResolvedSource bare = resolve(pattern);
+  EXPECT_EQ(fromCache(bare), std::vector<bool>{false});
+  EXPECT_EQ(maxId(bare.files[0]), 1);
+
+  MetadataCache::Secret other = secret();
+  other[0] ^= 1;
+  writeBytes(file, forged(genuine, secret(), 99, [&](std::span<const uint8_t> payload) {
+               return MetadataCache::frame(payload, other);
+             }));
+  const ResolvedSource otherKey = resolve(pattern);
+  EXPECT_EQ(fromCache(otherKey), std::vector<bool>{false});
+  EXPECT_EQ(maxId(otherKey.files[0]), 1);
+
+  // The forgery itself is one the cache would believe with the right key.
+  const MetadataCache::Secret own = secret();
+  writeBytes(file, forged(readBytes(file), own, 99, [&](std::span<const uint8_t> payload) {
+               return MetadataCache::frame(payload, own);
+             }));
+  const ResolvedSource keyed = resolve(pattern);
+  EXPECT_EQ(fromCache(keyed), std::vector<bool>{true});
+  EXPECT_EQ(maxId(keyed.files[0]), 99);
+}
+
+// "A FIFO, a symlink and a foreign-owned file at a cache path do not hang or
+// alter answers": each is passed over (O_NONBLOCK, O_NOFOLLOW, the owner checked),
+// the footer read again, and the cache written anew in its place.
+TEST_F(MetadataCacheTest, AFifoASymlinkOrAForeignFileAtTheCachePathChangesNoAnswer) {
+  const std::string pattern = at("fifo/*.parquet");
+  EXPECT_EQ(fromCache(resolve(pattern)), std::vector<bool>{false});
+  ASSERT_EQ(cacheFiles().size(), 1u);
+  const std::filesystem::path file = cacheFiles()[0];
+  const MetadataCache::Secret own = secret();
+  // Believed if it were read: keyed with the user's own secret.
+  const std::vector<uint8_t> believable =
+      forged(readBytes(file), own, 99, [&](std::span<const uint8_t> payload) {
+        return MetadataCache::frame(payload, own);
+      });
+
+  std::filesystem::remove(file);
+  ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+  auto resolved = std::async(std::launch::async, [&] { return resolve(pattern); });
+  if (resolved.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    ADD_FAILURE() << "the query hangs on a FIFO at the cache path";
+    const int writer = ::open(file.c_str(), O_WRONLY | O_NONBLOCK);  // lets the reader go
+    if (writer >= 0) ::close(writer);
+  }
+  const ResolvedSource fromFifo = resolved.get();
+  EXPECT_EQ(fromCache(fromFifo), std::vector<bool>{false});
+  EXPECT_EQ(maxId(fromFifo.files[0]), 1);
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(file)))
+      << "saved in the FIFO's place";
+
+  const std::filesystem::path elsewhere = root_ / "believable.qmc";
+  writeBytes(elsewhere, believable);
+  std::filesystem::remove(file);
+  std::filesystem::create_symlink(elsewhere, file);
+  const ResolvedSource fromLink = resolve(pattern);
+  EXPECT_EQ(fromCache(fromLink), std::vector<bool>{false});
+  EXPECT_EQ(maxId(fromLink.files[0]), 1);
+
+  if (::geteuid() != 0) GTEST_SKIP() << "*** a file of another owner needs root to make ***";
+  std::filesystem::remove(file);
+  writeBytes(file, believable);
+  ASSERT_EQ(::chown(file.c_str(), 4242, 4242), 0);
+  const ResolvedSource fromForeign = resolve(pattern);
+  EXPECT_EQ(fromCache(fromForeign), std::vector<bool>{false});
+  EXPECT_EQ(maxId(fromForeign.files[0]), 1);
+}
+
+// "refuse (warn once on stderr, run uncached) a cache directory writable by
+// group/others or not owned by the user": nothing is read from it or written to
+// it, and the answer is the files'.
+TEST_F(MetadataCacheTest, ADirectoryOthersCanWriteIsNotUsed) {
+  const std::string pattern = at("open/*.parquet");
+  std::filesystem::create_directories(cacheDirectory());
+  ASSERT_EQ(::chmod(cacheDirectory().c_str(), 0777), 0);
+  for (int run = 0; run < 2; ++run) {
+    const ResolvedSource source = resolve(pattern);
+    EXPECT_EQ(fromCache(source), std::vector<bool>{false});
+    EXPECT_EQ(maxId(source.files[0]), 1);
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(cacheDirectory()));
+
+  if (::geteuid() != 0) GTEST_SKIP() << "*** a directory of another owner needs root to make ***";
+  ASSERT_EQ(::chmod(cacheDirectory().c_str(), 0700), 0);
+  ASSERT_EQ(::chown(cacheDirectory().c_str(), 4242, 4242), 0);
+  for (int run = 0; run < 2; ++run) EXPECT_EQ(fromCache(resolve(pattern)), std::vector<bool>{false});
+  EXPECT_TRUE(std::filesystem::is_empty(cacheDirectory()));
 }
 
 TEST_F(MetadataCacheTest, APatternMatchingNothingIsStillAnErrorNamingIt) {

@@ -1,5 +1,8 @@
 #include "quarry/engine/parse/query_diagnostic.h"
 
+#include <algorithm>
+
+#include "quarry/common/uri_redaction.h"
 #include "quarry/common/utf8.h"
 
 namespace quarry::engine {
@@ -23,25 +26,45 @@ std::string_view lineOf(std::string_view text, int number) {
 }  // namespace
 
 std::string renderQueryError(const QueryError& error, std::string_view query) {
-  std::string out = "error: " + error.message() + "\n  at line " + std::to_string(error.line()) +
-                    ", column " + std::to_string(error.column()) + ":\n";
+  std::string out = "error: " + redactUris(error.message()) + "\n  at line " +
+                    std::to_string(error.line()) + ", column " + std::to_string(error.column()) +
+                    ":\n";
   const std::string_view line = lineOf(query, error.line());
-  out += "  ";
-  appendUtf8Lossy(line, out);
-  out += "\n  ";
-  // One pad character per code point before the caret; the column counts code
-  // points as the lexer does (each ill-formed byte as one).
+  // The byte the caret points at: one code point per column, as the lexer counts
+  // them (each ill-formed byte as one); columns past the line's end as spaces.
   int column = 1;
   size_t pos = 0;
   while (column < error.column() && pos < line.size()) {
-    out += line[pos] == '\t' ? '\t' : ' ';
     const size_t length = utf8SequenceLength(line, pos);
     pos += length == 0 ? 1 : length;
     ++column;
   }
-  for (; column < error.column(); ++column) out += ' ';
+  const int pastEnd = error.column() - column;
+  // The line is shown with its URIs' credentials redacted, the caret moved with
+  // the text (to the start of a "***" it pointed into).
+  const std::vector<std::pair<size_t, size_t>> secrets = uriSecrets(line);
+  std::string shown;
+  size_t shownPos = std::string::npos;
+  size_t done = 0;
+  for (const auto& [from, to] : secrets) {
+    if (shownPos == std::string::npos && pos < to) shownPos = shown.size() + std::min(pos, from) - done;
+    shown.append(line.substr(done, from - done));
+    shown.append("***");
+    done = to;
+  }
+  if (shownPos == std::string::npos) shownPos = shown.size() + pos - done;
+  shown.append(line.substr(done));
+  out += "  ";
+  appendUtf8Lossy(shown, out);
+  out += "\n  ";
+  for (size_t at = 0; at < shownPos && at < shown.size();) {
+    out += shown[at] == '\t' ? '\t' : ' ';
+    const size_t length = utf8SequenceLength(shown, at);
+    at += length == 0 ? 1 : length;
+  }
+  for (int i = 0; i < pastEnd; ++i) out += ' ';
   out += "^\n";
-  if (!error.hint().empty()) out += "hint: " + error.hint() + "\n";
+  if (!error.hint().empty()) out += "hint: " + redactUris(error.hint()) + "\n";
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/common/thread_pool.h"
+#include "quarry/common/uri_redaction.h"
 #include "quarry/engine/source/format_reader_registry.h"
 #include "quarry/engine/source/metadata_cache.h"
 #include "quarry/engine/source/type_widening.h"
@@ -44,7 +45,7 @@ const FormatReader* readerOf(const std::string& uri, const ResolveOptions& optio
   }
   if (const FormatReader* reader = registry.findByExtension(uri)) return reader;
   if (const FormatReader* reader = readerByMagic(uri)) return reader;
-  throw InvalidArgument(uri + ": neither a Parquet nor an ORC file (no .parquet/.parq/.pq/.orc "
+  throw InvalidArgument(redactUri(uri) + ": neither a Parquet nor an ORC file (no .parquet/.parq/.pq/.orc "
                               "extension, no PAR1 or ORC magic); name the format with "
                               "WITH {\"format\": \"parquet\"}");
 }

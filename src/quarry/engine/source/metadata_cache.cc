@@ -1,14 +1,9 @@
 #include "quarry/engine/source/metadata_cache.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,8 +18,9 @@ namespace quarry::engine {
 namespace {
 
 constexpr char kMagic[8] = {'Q', 'U', 'A', 'R', 'R', 'Y', 'M', 'C'};
-constexpr uint64_t kVersion = 2;
-constexpr size_t kHeaderBytes = sizeof kMagic + 3 * 8;  // magic, version, length, checksum
+// 3: the checksum became a keyed hash (CacheDirectory's secret).
+constexpr uint64_t kVersion = 3;
+constexpr size_t kHeaderBytes = sizeof kMagic + 4 * 8;  // magic, version, length, keyed hash
 /// Larger caches are not written (nor read).
 constexpr uint64_t kMaxBytes = uint64_t{1} << 30;
 
@@ -155,58 +151,15 @@ std::string hexHash(std::string_view text) {
   return hex;
 }
 
-bool writeWhole(int fd, std::span<const uint8_t> bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-/// Creates `directory` and its parents (mode 0700 for those it creates).
-bool makeDirectories(const std::string& directory) {
-  for (size_t slash = directory.find('/', 1);; slash = directory.find('/', slash + 1)) {
-    const std::string part = directory.substr(0, slash);
-    if (!part.empty() && ::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return false;
-    if (slash == std::string::npos) return true;
-  }
-}
-
-/// Removes the least recently written caches beyond `keep`, and temporary files
-/// an interrupted save left more than an hour ago.
-void evict(const std::string& directory, size_t keep) {
-  DIR* dir = ::opendir(directory.c_str());
-  if (dir == nullptr) return;
-  constexpr int64_t kAbandonedNs = int64_t{3600} * 1'000'000'000;
-  const int64_t now = io::nowNs();
-  std::vector<std::pair<int64_t, std::string>> caches;
-  while (const dirent* entry = ::readdir(dir)) {
-    const std::string_view name = entry->d_name;
-    const bool temporary = name.starts_with(".qmc-");
-    if (!name.ends_with(".qmc") && !temporary) continue;
-    const std::string path = directory + "/" + std::string(name);
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) continue;
-    const int64_t written =
-        static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-    if (temporary) {
-      if (written < now - kAbandonedNs) ::unlink(path.c_str());
-      continue;
-    }
-    caches.emplace_back(written, path);
-  }
-  ::closedir(dir);
-  if (caches.size() <= keep) return;
-  std::sort(caches.begin(), caches.end());
-  for (size_t i = 0; i + keep < caches.size(); ++i) ::unlink(caches[i].second.c_str());
+/// XXH3-128 of `payload` under `secret`: what only the secret's reader can compute.
+XXH128_hash_t keyedHash(std::span<const uint8_t> payload, const CacheDirectory::Secret& secret) {
+  static_assert(CacheDirectory::kSecretBytes >= XXH3_SECRET_SIZE_MIN);
+  return XXH3_128bits_withSecret(payload.data(), payload.size(), secret.data(), secret.size());
 }
 
 }  // namespace
 
-std::vector<uint8_t> MetadataCache::encode(const Contents& contents) {
+std::vector<uint8_t> MetadataCache::encode(const Contents& contents, const Secret& secret) {
   ByteWriter payload;
   payload.str(contents.key);
   payload.u64(contents.listings.size());
@@ -227,21 +180,23 @@ std::vector<uint8_t> MetadataCache::encode(const Contents& contents) {
     payload.str(file.format);
     payload.bytes(file.metadata);
   }
-  return frame(payload.buffer());
+  return frame(payload.buffer(), secret);
 }
 
-std::vector<uint8_t> MetadataCache::frame(std::span<const uint8_t> payload) {
+std::vector<uint8_t> MetadataCache::frame(std::span<const uint8_t> payload, const Secret& secret) {
   ByteWriter out;
   for (char c : kMagic) out.u8(static_cast<uint8_t>(c));
   out.u64(kVersion);
   out.u64(payload.size());
-  out.u64(XXH3_64bits(payload.data(), payload.size()));
+  const XXH128_hash_t hash = keyedHash(payload, secret);
+  out.u64(hash.low64);
+  out.u64(hash.high64);
   std::vector<uint8_t> bytes = out.take();
   bytes.insert(bytes.end(), payload.begin(), payload.end());
   return bytes;
 }
 
-MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes) {
+MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes, const Secret& secret) {
   ByteReader header(bytes, "metadata cache");
   header.need(kHeaderBytes, "header");
   if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
@@ -250,13 +205,17 @@ MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes) {
   const uint64_t version = header.u64("version");
   if (version != kVersion) header.fail("unknown version " + std::to_string(version));
   const uint64_t length = header.u64("length");
-  const uint64_t checksum = header.u64("checksum");
+  XXH128_hash_t recorded;
+  recorded.low64 = header.u64("keyed hash");
+  recorded.high64 = header.u64("keyed hash");
   if (length != header.remaining()) {
     header.fail("length " + std::to_string(length) + " is not the " +
                 std::to_string(header.remaining()) + " bytes that follow");
   }
   const std::span<const uint8_t> body = bytes.subspan(kHeaderBytes);
-  if (XXH3_64bits(body.data(), body.size()) != checksum) header.fail("checksum mismatch");
+  // Compared before any field is read: bytes not written with this user's secret
+  // (another user's forgery, a bare checksum) give nothing, however well formed.
+  if (!XXH128_isEqual(keyedHash(body, secret), recorded)) header.fail("keyed hash mismatch");
   ByteReader r(body, "metadata cache");
   Contents contents;
   contents.key = r.view("key");
@@ -306,17 +265,20 @@ SourceMetadata MetadataCache::decodeMetadata(std::span<const uint8_t> bytes) {
 }
 
 MetadataCache::MetadataCache(std::string directory, std::string key)
-    : directory_(std::move(directory)),
-      path_(directory_ + "/" + hexHash(key) + ".qmc"),
+    : directory_(directory),
+      name_(hexHash(key) + ".qmc"),
+      path_(directory + "/" + name_),
       key_(std::move(key)) {
   contents_.key = key_;
-  if (map()) {
-    try {
-      Contents loaded = decode(mapped_);
-      if (loaded.key == key_) contents_ = std::move(loaded);
-    } catch (const Error&) {
-      changed_ = true;  // rewritten whole by save()
-    }
+  mapped_ = directory_.map(name_, kMaxBytes);
+  if (mapped_.empty()) return;
+  const std::optional<Secret> secret = directory_.secret();
+  try {
+    if (!secret) throw CorruptFile("metadata cache: no secret to check it with");
+    Contents loaded = decode(mapped_, *secret);
+    if (loaded.key == key_) contents_ = std::move(loaded);
+  } catch (const Error&) {
+    changed_ = true;  // rewritten whole by save()
   }
 }
 
@@ -372,25 +334,6 @@ void MetadataCache::remember(const std::string& pattern, const io::GlobListing& 
 
 MetadataCache::~MetadataCache() {
   if (!mapped_.empty()) ::munmap(const_cast<uint8_t*>(mapped_.data()), mapped_.size());
-}
-
-bool MetadataCache::map() {
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0 && static_cast<uint64_t>(st.st_size) <= kMaxBytes) {
-    // Mapped rather than read: no copy, and no fresh pages to fill (the page
-    // cache's are mapped in as the checksum reads them, several at a fault; asking
-    // for all of them up front with MAP_POPULATE measured slower). The file is only
-    // ever replaced by a rename, never truncated in place, so the mapping stays
-    // whole (git maps its index the same way).
-    const size_t size = static_cast<size_t>(st.st_size);
-    void* bytes = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (bytes != MAP_FAILED)
-      mapped_ = std::span<const uint8_t>(static_cast<const uint8_t*>(bytes), size);
-  }
-  ::close(fd);
-  return !mapped_.empty();
 }
 
 std::string_view MetadataCache::keep(std::string_view text) {
@@ -490,6 +433,13 @@ void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, 
       !io::settled(uri, stamp, takenAtNs)) {
     return;
   }
+  // The stamp answers for the metadata only if it is the file the footer read
+  // pinned: its splits carry that read's size and version, which a scan's open
+  // checks the file against.
+  const std::string version = io::localFileVersion(stamp);
+  for (const FileSplit& split : metadata.splits) {
+    if (split.fileSize != stamp.size || split.fileVersion != version) return;
+  }
   std::vector<uint8_t> bytes = encodeMetadata(metadata);
   std::lock_guard lock(mutex_);
   recorded_.push_back(
@@ -498,6 +448,7 @@ void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, 
 
 void MetadataCache::save(std::span<const std::string_view> uris) {
   std::lock_guard lock(mutex_);
+  if (directory_.refused()) return;
   // The clause's files in its order: each one's entry recorded by this query, else
   // the one loaded. Nothing is written when nothing was learnt and that is what was
   // loaded (the common case, decided without copying an entry).
@@ -520,19 +471,12 @@ void MetadataCache::save(std::span<const std::string_view> uris) {
   files.reserve(kept.size());
   for (const FileEntry* entry : kept) files.push_back(*entry);
   Contents next{contents_.key, contents_.listings, std::move(files)};
-  const std::vector<uint8_t> bytes = encode(next);
-  if (bytes.size() > kMaxBytes || !makeDirectories(directory_)) return;
-  std::string temporary = directory_ + "/.qmc-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return;
-  const bool written = writeWhole(fd, bytes);
-  ::close(fd);
-  if (!written || ::rename(temporary.c_str(), path_.c_str()) != 0) {
-    ::unlink(temporary.c_str());
-    return;
-  }
+  const std::optional<Secret> secret = directory_.prepareForWriting();
+  if (!secret) return;
+  const std::vector<uint8_t> bytes = encode(next, *secret);
+  if (bytes.size() > kMaxBytes || !directory_.write(name_, bytes)) return;
   changed_ = false;
-  evict(directory_, kMaxFiles);
+  directory_.evict(kMaxFiles);
 }
 
 std::string defaultMetadataCacheDirectory() {

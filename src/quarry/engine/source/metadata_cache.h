@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "quarry/engine/source/cache_directory.h"
 #include "quarry/engine/source/format_reader.h"
 #include "quarry/io/file_patterns.h"
 #include "quarry/io/local_stamp.h"
@@ -30,9 +31,12 @@
 ///
 /// One file per clause, `<directory>/<hash of key>.qmc`, holding the key, written
 /// whole to a temporary file and renamed into place (concurrent queries each leave
-/// a complete file; the last rename wins). A file that is missing, unreadable,
-/// for another key, of another version, or corrupt (its checksum or any field)
-/// is an empty cache: the clause is resolved from the files and the cache rewritten.
+/// a complete file; the last rename wins). The directory must be the user's own,
+/// and each file is keyed with the user's secret (CacheDirectory): a file anyone
+/// else could have written is never believed. A file that is missing, unreadable,
+/// not a regular file of the user's, for another key, of another version, or
+/// corrupt (its keyed hash or any field) is an empty cache: the clause is resolved
+/// from the files and the cache rewritten. A refused directory is no cache at all.
 /// At most kMaxFiles clauses are kept; saving evicts the least recently written
 /// (and temporary files an interrupted save left over an hour before).
 namespace quarry::engine {
@@ -43,7 +47,8 @@ class MetadataCache : public io::ListingMemory {
   static constexpr size_t kMaxFiles = 256;
 
   /// The cache of the clause `key` (its patterns, format option and working
-  /// directory) under `directory`, loaded now; never throws.
+  /// directory) under `directory`, loaded now; never throws. A directory that is
+  /// not the user's own is refused (CacheDirectory): a warning, and no cache.
   MetadataCache(std::string directory, std::string key);
   ~MetadataCache() override;
   MetadataCache(const MetadataCache&) = delete;
@@ -79,7 +84,8 @@ class MetadataCache : public io::ListingMemory {
   std::optional<io::LocalStamp> preparedStamp(std::string_view uri, size_t position) const;
 
   /// Keeps `metadata` of `uri` read in `format` after `stamp` was taken at `takenAtNs`,
-  /// when the stamp is settled.
+  /// when the stamp is settled and is the file the read pinned (every split's file
+  /// size and version are the stamp's).
   void record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,
               const std::string& format, const SourceMetadata& metadata);
 
@@ -111,28 +117,30 @@ class MetadataCache : public io::ListingMemory {
     std::vector<std::pair<std::string_view, Listing>> listings;  // by pattern
     std::vector<FileEntry> files;  // in the order of the clause's files
   };
-  /// The file's bytes, and back (tests, the fuzzer). decode's views point into
-  /// `bytes`. Both decoders throw CorruptFile naming the field for anything they
-  /// do not accept: a wrong magic, version, length or checksum, a truncated or
+  /// The file's bytes, and back (tests, the fuzzer), keyed with `secret`. decode's
+  /// views point into `bytes`. Both decoders throw CorruptFile naming the field for
+  /// anything they do not accept: a wrong magic, version, length or keyed hash (bytes
+  /// framed under another secret, or under none), a truncated or
   /// out-of-range field, a duplicate pattern or column, trailing bytes. (Two
   /// entries for one file, which only a forged file holds, are not looked for:
   /// the first is found, and a save keeps one.)
-  static std::vector<uint8_t> encode(const Contents& contents);
-  /// A cache file around an encoded `payload`: magic, version, length, checksum.
-  static std::vector<uint8_t> frame(std::span<const uint8_t> payload);
-  static Contents decode(std::span<const uint8_t> bytes);
+  using Secret = CacheDirectory::Secret;
+  static std::vector<uint8_t> encode(const Contents& contents, const Secret& secret);
+  /// A cache file around an encoded `payload`: magic, version, length, and the
+  /// payload's XXH3-128 under `secret`.
+  static std::vector<uint8_t> frame(std::span<const uint8_t> payload, const Secret& secret);
+  static Contents decode(std::span<const uint8_t> bytes, const Secret& secret);
   static std::vector<uint8_t> encodeMetadata(const SourceMetadata& metadata);
   static SourceMetadata decodeMetadata(std::span<const uint8_t> bytes);
 
  private:
-  /// Maps the cache file into mapped_; false when there is none to map.
-  bool map();
   /// The entry of `uri`, looked for at `position` first; nullptr when there is none.
   const FileEntry* find(std::string_view uri, size_t position) const;
   /// A view of `text` that lives as long as the cache.
   std::string_view keep(std::string_view text);
 
-  std::string directory_;
+  CacheDirectory directory_;
+  std::string name_;  // of the cache file in directory_
   std::string path_;
   std::string key_;
   std::span<const uint8_t> mapped_;  // the cache file; contents_' views point into it

@@ -222,7 +222,11 @@ class OrcSplitScan final : public SplitScan {
     storage_.publish(file_->file(), metrics);
   }
 
-  void closeReader() override { reader_.reset(); }
+  void closeReader() override {
+    reader_.reset();
+    // The pages returned came from the file as opened (io::StorageObject::checkUnchanged).
+    if (file_) file_->file().checkUnchanged();
+  }
 
   const OrcFormatReader& owner_;
   std::unique_ptr<orc::OrcFileReader> file_;
@@ -331,6 +335,7 @@ SourceMetadata OrcFormatReader::metadata(const std::string& uri) const {
   }
   out.bytesRead = file->file().bytesRead();
   out.requests = file->file().requestCount();
+  file->file().checkUnchanged();  // the tail read is the file the splits pin
   return out;
 }
 

@@ -178,6 +178,7 @@ SourceMetadata ParquetFormatReader::metadata(const std::string& uri) const {
   }
   out.bytesRead = object->bytesRead();
   out.requests = object->requestCount();
+  object->checkUnchanged();  // the footer read is the file the splits pin
   return out;
 }
 
@@ -314,6 +315,7 @@ std::vector<UnitSegment> ParquetFormatReader::segments(const FileSplit& unit,
   // Kept for the scan of the segments left undecided, which reads the same page index.
   object = std::make_unique<io::RangeCachingObject>(std::move(object), pageIndexBytes_, true);
   parquet::RowGroupPageIndex index = parquet::readPageIndex(*object, metadata, g, {}, indexed);
+  object->checkUnchanged();
   if (metrics != nullptr) StorageReadPublisher().publish(*object, *metrics);
   const std::span<const parquet::ChunkPageIndex> all(index.filterLeaves);
   const std::vector<parquet::DecidedSegment> decided = parquet::decideSegments(

@@ -471,7 +471,12 @@ class ParquetSplitScan final : public SplitScan {
     storage_.publish(file_->storage(), metrics);
   }
 
-  void closeReader() override { readers_.reset(); }
+  void closeReader() override {
+    readers_.reset();
+    // The pages returned came from the file as opened: a write since then could
+    // have mixed versions into them (io::StorageObject::checkUnchanged).
+    if (file_) file_->storage().checkUnchanged();
+  }
 
   const ParquetFormatReader& owner_;
   std::unique_ptr<parquet::ParquetFileReader> file_;

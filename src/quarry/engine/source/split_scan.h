@@ -25,7 +25,8 @@
 /// A format supplies the hooks: open() opens the file and resolves the
 /// requested columns (resolveColumns), advanceReader() / batchRows() move to
 /// the next batch, fileColumn() converts a column's rows of it, publishTo()
-/// adds its reader's figures, closeReader() releases the reader at the end.
+/// adds its reader's figures, closeReader() releases the reader at the end and
+/// fails the scan when the file changed while it was read.
 namespace quarry::engine {
 
 class SplitScan {
@@ -63,7 +64,8 @@ class SplitScan {
   virtual Block fileColumn(size_t i, int64_t offset, int64_t count) = 0;
   /// Adds what the reader and storage did since the last call to `metrics`.
   virtual void publishTo(ScanMetrics& metrics) = 0;
-  /// Releases the reader once the scan has ended.
+  /// Releases the reader once the scan has ended, then throws IoError when the
+  /// file is no longer the one opened (io::StorageObject::checkUnchanged).
   virtual void closeReader() = 0;
 
   const FileSplit split_;
