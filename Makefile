@@ -25,8 +25,6 @@ DEBUG_INFO ?= -g1
 CCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
-# Precompiled headers are cached too (ccache needs these two relaxations for them).
-export CCACHE_SLOPPINESS := pch_defines,time_macros
 LAUNCHER := $(if $(CCACHE),-DCMAKE_C_COMPILER_LAUNCHER=$(CCACHE) -DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 SAMPLE := data/sample/trips.parquet
 DEMO_QUERY := FROM "$(SAMPLE)" | WHERE trip_distance > 2.0 AND payment_type == "card" | STATS trips = COUNT(*), avg_tip = AVG(tip_amount), fares = SUM(fare_amount) BY vendor | SORT trips DESC
