@@ -90,8 +90,8 @@ bool HttpStorageObject::copyFromTail(uint64_t offset, std::span<uint8_t> out) co
   return true;
 }
 
-void HttpStorageObject::checkUnchanged(const RangeResponse& response, uint64_t size,
-                                       const std::optional<std::string>& etag) const {
+void HttpStorageObject::checkResponseUnchanged(const RangeResponse& response, uint64_t size,
+                                               const std::optional<std::string>& etag) const {
   if (response.objectSize != size || response.etag != etag) {
     throw IoError(displayUri_ + ": the object changed while being read (it had " + std::to_string(size) +
                   " bytes" + (etag ? " and ETag " + *etag : std::string()) + ", now " +
@@ -105,7 +105,7 @@ void HttpStorageObject::readAt(uint64_t offset, std::span<uint8_t> out) {
   checkWithin(offset, out.size(), size);
   if (copyFromTail(offset, out)) return;
   RangeResponse response = fetch(RangeRequest{offset, out.size(), false});
-  checkUnchanged(response, size, etag);
+  checkResponseUnchanged(response, size, etag);
   std::memcpy(out.data(), response.body.data(), out.size());
 }
 
@@ -124,7 +124,7 @@ void HttpStorageObject::readRanges(std::span<const ReadRange> ranges) {
   fetchConcurrently(plan.size(), options_.coalesce.maxConcurrentRequests, [&](size_t i) {
     const PlannedRequest& request = plan[i];
     const RangeResponse response = fetch(RangeRequest{request.offset, request.length, false});
-    checkUnchanged(response, size, etag);
+    checkResponseUnchanged(response, size, etag);
     scatterRequest(request, response.body, remote);
   });
 }

@@ -73,8 +73,8 @@ class HttpStorageObject : public StorageObject {
   bool copyFromTail(uint64_t offset, std::span<uint8_t> out) const;
   /// Throws IoError when `response` describes another version of the object than
   /// the first answer did (`size`, `etag`): its bytes must not be mixed with those.
-  void checkUnchanged(const RangeResponse& response, uint64_t size,
-                      const std::optional<std::string>& etag) const;
+  void checkResponseUnchanged(const RangeResponse& response, uint64_t size,
+                              const std::optional<std::string>& etag) const;
 
   std::string displayUri_;
   std::string url_;
