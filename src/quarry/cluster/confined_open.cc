@@ -22,35 +22,6 @@ constexpr int kMaxSymlinks = 40;
 /// How often the walk starts again when the file changed between its check and its open.
 constexpr int kWalkAttempts = 3;
 
-class Descriptor {
- public:
-  explicit Descriptor(int fd = -1) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(Descriptor&& other) noexcept : fd_(other.release()) {}
-  Descriptor& operator=(Descriptor&& other) noexcept {
-    if (this != &other) {
-      if (fd_ >= 0) ::close(fd_);
-      fd_ = other.release();
-    }
-    return *this;
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-
-  int get() const { return fd_; }
-  explicit operator bool() const { return fd_ >= 0; }
-  int release() {
-    const int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-
- private:
-  int fd_;
-};
-
 std::string systemError(const std::string& path, const std::string& what, int error) {
   return path + ": " + what + ": " + std::strerror(error);
 }
@@ -238,8 +209,16 @@ std::optional<ConfinedFile> walkOnce(const std::string& path,
 
 }  // namespace
 
-ConfinedFile::~ConfinedFile() {
+Descriptor::~Descriptor() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+Descriptor& Descriptor::operator=(Descriptor&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.release();
+  }
+  return *this;
 }
 
 bool underRoot(const std::filesystem::path& path, const std::filesystem::path& root) {

@@ -48,19 +48,18 @@ enum class PathResolution {
   kWalk,
 };
 
-/// A regular file open for reading (its descriptor owned) and its canonical path.
-class ConfinedFile {
+/// A file descriptor owned: closed with the object unless released.
+class Descriptor {
  public:
-  ConfinedFile(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
-  ~ConfinedFile();
-  ConfinedFile(ConfinedFile&& other) noexcept
-      : fd_(other.release()), path_(std::move(other.path_)) {}
-  ConfinedFile& operator=(ConfinedFile&&) = delete;
-  ConfinedFile(const ConfinedFile&) = delete;
-  ConfinedFile& operator=(const ConfinedFile&) = delete;
+  explicit Descriptor(int fd = -1) : fd_(fd) {}
+  ~Descriptor();
+  Descriptor(Descriptor&& other) noexcept : fd_(other.release()) {}
+  Descriptor& operator=(Descriptor&& other) noexcept;
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
 
-  int fd() const { return fd_; }
-  const std::filesystem::path& path() const { return path_; }
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
   /// Gives the descriptor up to the caller.
   int release() {
     const int fd = fd_;
@@ -70,6 +69,22 @@ class ConfinedFile {
 
  private:
   int fd_;
+};
+
+/// A regular file open for reading (its descriptor owned) and its canonical path.
+class ConfinedFile {
+ public:
+  ConfinedFile(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+  ConfinedFile(ConfinedFile&&) noexcept = default;
+  ConfinedFile& operator=(ConfinedFile&&) = delete;
+
+  int fd() const { return fd_.get(); }
+  const std::filesystem::path& path() const { return path_; }
+  /// Gives the descriptor up to the caller.
+  int release() { return fd_.release(); }
+
+ private:
+  Descriptor fd_;
   std::filesystem::path path_;
 };
 
