@@ -38,6 +38,11 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/// The geometric mean of positive ratios: the suite-wide figure beside the worst.
+export function geometricMean(values) {
+  return Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
+}
+
 export function nowMs() {
   return Number(process.hrtime.bigint()) / 1e6;
 }

@@ -138,3 +138,19 @@ if(QUARRY_PYTHON3)
   add_test(NAME check_layers_self_test COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check_layers_test.sh ${CMAKE_SOURCE_DIR})
   set_tests_properties(check_layers check_layers_self_test PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS script)
 endif()
+
+# ctest -j starts tests in descending COST. On a fresh clone there are no timings
+# of an earlier run (Testing/Temporary/CTestCostData.txt), so the longest tests
+# (about the seconds each took on the 2-core CI machine) are named here: started
+# first, they run beside the many short suites instead of alone at the end.
+foreach(entry IN ITEMS differential_read_values=100 differential_print_csv=100
+                       differential_convert_csv=100 differential_engine_queries=80
+                       differential_engine_queries_cluster=80 differential_generated_chdb=40
+                       differential_generated_duckdb=40 differential_orc_chdb=30)
+  string(REPLACE "=" ";" pair "${entry}")
+  list(GET pair 0 name)
+  list(GET pair 1 seconds)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES COST ${seconds})
+  endif()
+endforeach()

@@ -414,6 +414,8 @@ async function main() {
     skip(`no test data at ${dataDir} (set QUARRY_TESTDATA to the folder holding parquet-testing/); ` +
          'the generated files agree');
   }
+  // A source never written checked nothing: the run counts as skipped, not passed.
+  if (paged === null) skip('chDB unavailable, so the page-index source was not written; run `make oracle`');
   return 0;
 }
 
