@@ -71,7 +71,12 @@ TableWriter::TableWriter(std::vector<Column> columns, Limits limits,
 
 void TableWriter::addRow(std::vector<std::string> cells) {
   cells.resize(columns_.size());
-  for (std::string& cell : cells) cell = printableText(cell);
+  for (std::string& cell : cells) {
+    // Printable ASCII, the common cell, is shown as it is.
+    const bool plain =
+        std::all_of(cell.begin(), cell.end(), [](char c) { return c >= 0x20 && c < 0x7F; });
+    if (!plain) cell = printableText(cell);
+  }
   ++shown_;
   if (!widths_.empty()) {
     appendLine(cells);
@@ -123,10 +128,16 @@ void TableWriter::appendLine(const std::vector<std::string>& cells) {
   for (size_t c = 0; c < columns_.size(); ++c) {
     if (c > 0) pending_ += kSeparator;
     const size_t width = displayWidth(cells[c]);
+    if (width <= widths_[c]) {
+      const size_t padding = widths_[c] - width;
+      if (columns_[c].numeric) pending_.append(padding, ' ');
+      pending_ += cells[c];
+      if (!columns_[c].numeric) pending_.append(padding, ' ');
+      continue;
+    }
     const std::string cell = fitted(cells[c], widths_[c], width);
     // A cut cell may fall short of its column (a wide character does not fit the last one).
-    const size_t cellWidth = width <= widths_[c] ? width : displayWidth(cell);
-    const size_t padding = widths_[c] - std::min(widths_[c], cellWidth);
+    const size_t padding = widths_[c] - std::min(widths_[c], displayWidth(cell));
     if (columns_[c].numeric) pending_.append(padding, ' ');
     pending_ += cell;
     if (!columns_[c].numeric) pending_.append(padding, ' ');

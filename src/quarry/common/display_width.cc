@@ -85,6 +85,10 @@ int codePointWidth(char32_t cp) {
 }
 
 size_t displayWidth(std::string_view text) {
+  // Printable ASCII takes a column a byte: most cells are nothing else.
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) {
+    return text.size();
+  }
   size_t columns = 0;
   forEachCell(text, [&](size_t, size_t, int width) {
     columns += static_cast<size_t>(width);
