@@ -21,77 +21,11 @@
 //
 // Both sides' JSON is parsed by parseJson, which keeps every number as its text.
 
-/// A JSON number, as written.
-export class Num {
-  constructor(text) { this.text = text; }
-}
+import { Num, parseJson } from './exact_json.mjs';
+
+export { Num, parseJson };
 
 export class Mismatch extends Error {}
-
-/// Parses one JSON document, numbers kept as Num: JSON.parse would round 64-bit
-/// integers and 38-digit decimals to doubles.
-export function parseJson(text) {
-  let i = 0;
-  const fail = (what) => { throw new Error(`bad JSON at ${i}: ${what}: ${text.slice(i, i + 40)}`); };
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const expect = (c) => { ws(); if (text[i] !== c) fail(`expected '${c}'`); i++; };
-  const string = () => {
-    let j = i + 1;
-    while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-    if (j >= text.length) fail('unterminated string');
-    const s = JSON.parse(text.slice(i, j + 1));
-    i = j + 1;
-    return s;
-  };
-  const number = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const value = () => {
-    ws();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const out = Object.create(null);
-      ws();
-      if (text[i] === '}') { i++; return out; }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail('expected a key');
-        const key = string();
-        expect(':');
-        out[key] = value();
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        expect('}');
-        return out;
-      }
-    }
-    if (c === '[') {
-      i++;
-      const out = [];
-      ws();
-      if (text[i] === ']') { i++; return out; }
-      for (;;) {
-        out.push(value());
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        expect(']');
-        return out;
-      }
-    }
-    if (c === '"') return string();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]]) {
-      if (text.startsWith(word, i)) { i += word.length; return v; }
-    }
-    number.lastIndex = i;
-    const m = number.exec(text);
-    if (!m) fail('expected a value');
-    i = number.lastIndex;
-    return new Num(m[0]);
-  };
-  const out = value();
-  ws();
-  if (i !== text.length) fail('trailing characters');
-  return out;
-}
 
 /// Parses a ClickHouse type name ("Nullable(Decimal(18, 4))", "Tuple(a Int32,
 /// b String)") into { name, args }, args being types, numbers or quoted strings;

@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Num, plainJson } from './exact_json.mjs';
 
 import { compareRows, difference, firstLine, kMaxMismatchesShown, listParquetFiles, readWithDuckDB,
   runQuarry, show } from './compare_values.mjs';
@@ -198,7 +199,7 @@ function compareExpectCsv(quarryRows, csvPath) {
       return [`${basename(csvPath)} has ${header.length} columns, quarry ${values.length}`];
     }
     for (let c = 0; c < header.length; c++) {
-      const ours = values[c] === null ? null : String(values[c]);
+      const ours = values[c] === null ? null : values[c] instanceof Num ? values[c].text : String(values[c]);
       if (ours !== rows[r][c]) {
         problems.push(`${basename(csvPath)} row ${r} column ${c} (${header[c]}): quarry ` +
                       `${show(ours)}, expected ${show(rows[r][c])}`);
@@ -212,7 +213,7 @@ function compareExpectCsv(quarryRows, csvPath) {
 /// Checks quarry's rows of a file DuckDB cannot read against `documented`.
 async function checkDocumented(documented, quarryRows, root, connection, T) {
   if (documented.rows) {
-    const d = difference(quarryRows, documented.rows, 'rows');
+    const d = difference(plainJson(quarryRows), documented.rows, 'rows');
     return d ? [d] : [];
   }
   if (documented.sameAs) {

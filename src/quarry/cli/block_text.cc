@@ -157,7 +157,7 @@ void appendBlockText(const Block& block, size_t i, std::string& out) {
   }
 }
 
-void appendBlockJson(const Block& block, size_t i, std::string& out) {
+void appendBlockJson(const Block& block, size_t i, std::string& out, BigNumbers big) {
   if (block.isNull(i)) {
     out += "null";
     return;
@@ -173,9 +173,17 @@ void appendBlockJson(const Block& block, size_t i, std::string& out) {
       out += '[';
       for (uint64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
         if (e > offsets[i]) out += ',';
-        appendBlockJson(block.listElements(), e, out);
+        appendBlockJson(block.listElements(), e, out, big);
       }
       out += ']';
+      return;
+    }
+    case TypeKind::kInt64:
+    case TypeKind::kUInt64:
+    case TypeKind::kDecimal: {
+      std::string text;
+      appendBlockText(block, i, text);
+      appendJsonExactNumber(text, big, out);
       return;
     }
     case TypeKind::kDouble: {

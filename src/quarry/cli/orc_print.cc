@@ -1,12 +1,13 @@
 #include "quarry/cli/orc_print.h"
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/filter_expression.h"
-#include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
 #include "quarry/formats/orc/orc_file_reader.h"
 
@@ -32,6 +33,21 @@ std::string fieldText(const ColumnVector& column, uint64_t slot) {
   return out;
 }
 
+bool isNumeric(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kByte:
+    case TypeKind::kShort:
+    case TypeKind::kInt:
+    case TypeKind::kLong:
+    case TypeKind::kFloat:
+    case TypeKind::kDouble:
+    case TypeKind::kDecimal:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 OrcPrinter::OrcPrinter(const PrintOptions& options, std::FILE* out)
@@ -49,7 +65,14 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
     throw InvalidArgument("the schema " + schema + " differs from " + firstSchema_ + " of " +
                           firstFile_ + "; files printed together must have one schema");
   }
-  if (begun_ && options_.head >= 0 && printed_ >= options_.head) return;
+  // The rows the table's footer tells, while the footers tell them (not with --filter).
+  if (!options_.filter.empty()) {
+    total_.reset();
+  } else if (total_) {
+    const uint64_t fileRows = reader->rowCount();
+    *total_ += options_.tail >= 0 ? std::min(fileRows, static_cast<uint64_t>(options_.tail)) : fileRows;
+  }
+  if (begun_ && ((options_.head >= 0 && printed_ >= options_.head) || more_)) return;
   orc::OrcScanOptions scan;
   if (!options_.filter.empty()) {
     if (options_.tail >= 0) throw InvalidArgument("--tail cannot be combined with --filter");
@@ -75,10 +98,12 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
       line += '\n';
       std::fputs(line.c_str(), out_);
     }
-    std::vector<TextTable::Column> headers;
-    for (size_t f : fields) headers.push_back({root.children[f]->name});
-    if (!flat) headers = {{"value"}};
-    table_ = std::make_unique<TextTable>(headers);
+    if (options_.format == PrintFormat::kTable) {
+      std::vector<TableWriter::Column> headers;
+      for (size_t f : fields) headers.push_back({root.children[f]->name, isNumeric(root.children[f]->kind)});
+      if (!flat) headers = {{"value", isNumeric(root.kind)}};
+      table_ = makeTableWriter(std::move(headers), options_, out_);
+    }
     if (options_.format == PrintFormat::kJson) std::fputs("[\n", out_);
   }
   // --tail: the rows before the last N are stepped over (ORC has no tail limit).
@@ -89,6 +114,10 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
   for (; before > 0 && rows.next(); --before) {
   }
   while ((options_.head < 0 || printed_ < options_.head) && rows.next()) {
+    if (table_ != nullptr && !table_->wantsRows()) {  // a full table: the rest is counted, not read
+      more_ = true;
+      break;
+    }
     line.clear();
     switch (options_.format) {
       case PrintFormat::kNdjson:
@@ -110,7 +139,6 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
           cells.assign(fields.size(), "NULL");
         }
         if (options_.format == PrintFormat::kTable) {
-          for (auto& cell : cells) cell = printableText(cell, 60);
           table_->addRow(std::move(cells));
           break;
         }
@@ -131,10 +159,11 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
 void OrcPrinter::end() {
   if (!begun_) return;
   if (options_.format == PrintFormat::kJson) std::fputs(printed_ > 0 ? "\n]\n" : "]\n", out_);
-  if (options_.format == PrintFormat::kTable) {
-    std::string text;
-    table_->render(text);
-    std::fputs(text.c_str(), out_);
+  if (table_ != nullptr) {
+    std::optional<uint64_t> total = total_;
+    if (total && options_.head >= 0) total = std::min(*total, static_cast<uint64_t>(options_.head));
+    if (!more_) total = static_cast<uint64_t>(printed_);
+    table_->finish(total, more_);
   }
 }
 

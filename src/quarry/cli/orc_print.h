@@ -3,10 +3,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "quarry/cli/print_command.h"
-#include "quarry/cli/text_table.h"
+#include "quarry/cli/table_writer.h"
 #include "quarry/io/storage.h"
 
 /// `quarry print` for ORC files. Values are written as JSON (see
@@ -17,7 +18,7 @@ namespace quarry::cli {
 /// Prints ORC files in turn, as one output: the CSV header, the JSON array
 /// or the table once, --head counted over all files. --filter is parsed with ORC
 /// literal types (parseOrcFilterExpression) and applied with metadata pruning.
-/// Rows are written as they are read (the table at end()).
+/// Rows are written as they are read (the table through TableWriter).
 class OrcPrinter {
  public:
   OrcPrinter(const PrintOptions& options, std::FILE* out);
@@ -37,9 +38,11 @@ class OrcPrinter {
   std::FILE* out_;
   bool begun_ = false;
   int64_t printed_ = 0;
+  bool more_ = false;                  // rows were left unshown by a full table
+  std::optional<uint64_t> total_ = 0;  // the rows of the files, while known
   std::string firstFile_;
   std::string firstSchema_;
-  std::unique_ptr<TextTable> table_;
+  std::unique_ptr<TableWriter> table_;
 };
 
 }  // namespace quarry::cli

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/error_report.h"
@@ -14,7 +15,8 @@
 #include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/orc_print.h"
-#include "quarry/cli/text_table.h"
+#include "quarry/cli/output_stream.h"
+#include "quarry/cli/table_writer.h"
 #include "quarry/cli/value_renderer.h"
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
@@ -28,28 +30,45 @@ namespace {
 /// Output is handed to stdout in pieces of about this size.
 constexpr size_t kFlushBytes = 1 << 20;
 
+/// Whether a top-level field renders as a number (aligned right in a table).
+bool isNumericField(const parquet::SchemaNode& node) {
+  if (!node.isLeaf() || node.repetition == parquet::FieldRepetitionType::REPEATED) return false;
+  using S = ValueRenderer::Scalar;
+  switch (ValueRenderer::scalarOf(node)) {
+    case S::kInt8: case S::kInt16: case S::kInt32: case S::kInt64: case S::kUInt8:
+    case S::kUInt16: case S::kUInt32: case S::kUInt64: case S::kFloat: case S::kDouble:
+    case S::kDecimal:
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// Collects the output of one print run in the chosen format.
 class RowPrinter {
  public:
-  RowPrinter(PrintFormat format, std::FILE* out) : format_(format), out_(out) {}
+  RowPrinter(const PrintOptions& options, std::FILE* out) : options_(options), format_(options.format), out_(out) {}
 
   void begin(const parquet::RowReader& rows) {
-    std::vector<TextTable::Column> columns;
+    std::vector<TableWriter::Column> columns;
     // The names come from the projection: the reader has no current row yet.
     const auto& fields = rows.projection().root().children;
     for (size_t i = 0; i < fields.size(); ++i) {
       const std::string& name = fields[i]->node->name;
       names_.push_back(name);
-      columns.push_back(TextTable::Column{printableText(name)});
+      columns.push_back({name, isNumericField(*fields[i]->node)});
       if (format_ == PrintFormat::kCsv) {
         if (i > 0) pending_ += ',';
         appendCsvField(name, pending_);
       }
     }
     if (format_ == PrintFormat::kCsv) pending_ += '\n';
-    if (format_ == PrintFormat::kTable) table_ = std::make_unique<TextTable>(std::move(columns));
+    if (format_ == PrintFormat::kTable) table_ = makeTableWriter(std::move(columns), options_, out_);
     if (format_ == PrintFormat::kJson) pending_ += '[';
   }
+
+  /// Whether another row is wanted: false once a table shows all it may.
+  bool wantsRows() const { return table_ == nullptr || table_->wantsRows(); }
 
   /// Renders the current row; a failure part-way leaves nothing of the row behind.
   void addRow(const parquet::RowReader& rows, const ValueRenderer& renderer) {
@@ -61,7 +80,7 @@ class RowPrinter {
         case PrintFormat::kTable: {
           std::string text;
           renderer.appendText(value, text);
-          cells.push_back(printableText(text));
+          cells.push_back(std::move(text));
           break;
         }
         case PrintFormat::kCsv: {
@@ -103,9 +122,10 @@ class RowPrinter {
     if (format_ != PrintFormat::kJson && pending_.size() >= kFlushBytes) flush();
   }
 
-  /// Writes what is left after the last row.
-  void end() {
-    if (format_ == PrintFormat::kTable) table_->render(pending_);
+  /// Writes what is left after the last row; a table's footer tells `total`
+  /// rows (when known) or whether `more` were left unshown.
+  void end(std::optional<uint64_t> total, bool more) {
+    if (table_ != nullptr) table_->finish(total, more);
     if (format_ == PrintFormat::kJson) pending_ += rowCount_ == 0 ? "]\n" : "\n]\n";
     flush();
   }
@@ -113,23 +133,21 @@ class RowPrinter {
   /// Writes the complete rows rendered before a failure (a JSON array not at all).
   void abandon() {
     if (format_ == PrintFormat::kJson) return;
-    if (format_ == PrintFormat::kTable && table_ != nullptr) table_->render(pending_);
+    if (table_ != nullptr) table_->endBatch();
     flush();
   }
 
  private:
   void flush() {
-    if (!pending_.empty() &&
-        std::fwrite(pending_.data(), 1, pending_.size(), out_) != pending_.size()) {
-      throw IoError("cannot write the output");
-    }
+    writeOutput(out_, pending_);
     pending_.clear();
   }
 
+  const PrintOptions& options_;
   PrintFormat format_;
   std::FILE* out_;
   std::vector<std::string> names_;
-  std::unique_ptr<TextTable> table_;
+  std::unique_ptr<TableWriter> table_;
   std::string pending_;
   int64_t rowCount_ = 0;
 };
@@ -173,7 +191,9 @@ class ParquetRows {
       throw InvalidArgument("the schema differs from that of " + firstFile_ +
                             "; files printed together must have one schema");
     }
-    if (begun_ && options_.head >= 0 && printed_ >= options_.head) return;
+    countRows(file->metadata().num_rows);
+    // Past --head, or past a full table known to leave rows unshown: only counted.
+    if (begun_ && ((options_.head >= 0 && printed_ >= options_.head) || more_)) return;
     parquet::RowReaderBuilder builder = file->buildRowReader();
     if (!options_.columns.empty())
       builder.projection(parquet::ColumnProjection::columns(options_.columns));
@@ -182,10 +202,16 @@ class ParquetRows {
     if (options_.tail >= 0) builder.tail(options_.tail);
     if (options_.head >= 0) builder.head(options_.head - printed_);
     auto rows = builder.build();
-    const ValueRenderer renderer(file->metadata());
+    const ValueRenderer renderer(file->metadata(), options_.jsonBigNumbersAsStrings
+                                                       ? BigNumbers::kStrings
+                                                       : BigNumbers::kNumbers);
     if (!begun_) printer_.begin(*rows);
     begun_ = true;
     while (rows->next()) {
+      if (!printer_.wantsRows()) {  // a full table: the rest is counted, not read
+        more_ = true;
+        break;
+      }
       printer_.addRow(*rows, renderer);
       ++printed_;
     }
@@ -193,17 +219,48 @@ class ParquetRows {
   }
 
   void end() {
-    if (begun_) printer_.end();
+    if (!begun_) return;
+    std::optional<uint64_t> total = total_;
+    if (total && options_.head >= 0) total = std::min(*total, static_cast<uint64_t>(options_.head));
+    if (!more_) total = static_cast<uint64_t>(printed_);
+    printer_.end(total, more_);
   }
 
  private:
+  /// Adds a file's rows to the total the table's footer tells, while it can be
+  /// told from the footers (not with --filter).
+  void countRows(int64_t fileRows) {
+    if (!options_.filter.empty() || fileRows < 0) {
+      total_.reset();
+      return;
+    }
+    uint64_t rows = static_cast<uint64_t>(fileRows);
+    if (options_.tail >= 0) rows = std::min(rows, static_cast<uint64_t>(options_.tail));
+    if (total_) *total_ += rows;
+  }
+
   const PrintOptions& options_;
   RowPrinter& printer_;
   bool begun_ = false;
+  bool more_ = false;  // rows were left unshown by a full table
+  std::optional<uint64_t> total_ = 0;
   int64_t printed_ = 0;
   std::string firstFile_;
   std::string firstSignature_;
 };
+
+}  // namespace
+
+std::unique_ptr<TableWriter> makeTableWriter(std::vector<TableWriter::Column> columns,
+                                             const PrintOptions& options, std::FILE* out) {
+  TableWriter::Limits limits;
+  if (options.maxRows >= 0) limits.maxRows = static_cast<uint64_t>(options.maxRows);
+  limits.width = outputWidth(out);
+  return std::make_unique<TableWriter>(std::move(columns), limits,
+                                       [out](std::string_view text) { writeOutput(out, text); });
+}
+
+namespace {
 
 /// Adds the options print and convert share.
 void addRowOptions(CLI::App& command, PrintOptions& options) {
@@ -223,6 +280,9 @@ void addRowOptions(CLI::App& command, PrintOptions& options) {
                      "The file's last N rows only (not with --filter, one file only)")
       ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
   addMemoryLimitOption(command);
+  command.add_flag("--json-big-numbers-as-strings", options.jsonBigNumbersAsStrings,
+                   "JSON: write integers beyond 2^53 and decimals of over 15 digits as strings "
+                   "(for parsers that read numbers as doubles)");
   command.add_option(
       "--filter", options.filter,
       "Rows matching EXPR, e.g. \"fare > 10 AND (vendor IN ('A','B') OR tip IS NULL)\" "
@@ -235,6 +295,10 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
   CLI::App* print =
       app.add_subcommand("print", "Print a file's rows, each value as DuckDB renders it");
   addRowOptions(*print, options);
+  print
+      ->add_option("--max-rows", options.maxRows,
+                   "Table format: show at most N rows (default 40; 0: all); csv and json are never capped")
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
   print
       ->add_option_function<std::string>(
           "--format",
@@ -285,7 +349,7 @@ int runConvert(const PrintOptions& options) {
 }
 
 int runPrint(const PrintOptions& options, std::FILE* out) {
-  RowPrinter printer(options.format, out);
+  RowPrinter printer(options, out);
   // The file (or pattern) errors name: the one being read.
   std::string current = options.files.size() == 1 ? options.files.front() : std::string();
   const auto fail = [&](const char* message) {

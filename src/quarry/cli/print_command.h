@@ -2,15 +2,18 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "quarry/cli/table_writer.h"
 
 namespace CLI {
 class App;
 }
 
 /// `quarry print FILE... [--columns a,b.c] [--head N | --tail N] [--filter EXPR]
-/// [--format table|csv|json|ndjson]`:
+/// [--format table|csv|json|ndjson] [--max-rows N] [--json-big-numbers-as-strings]`:
 /// the rows of Parquet or ORC files, each Parquet value rendered as DuckDB
 /// renders it (see ValueRenderer), so that a script can compare the output with
 /// DuckDB's. FILE arguments may be glob patterns (file_arguments.h); the rows
@@ -34,7 +37,15 @@ struct PrintOptions {
   PrintFormat format = PrintFormat::kTable;
   /// Where `convert -o` writes; empty = stdout.
   std::string output;
+  /// Table format: rows shown at most; negative: TableWriter::kDefaultMaxRows; 0: all.
+  int64_t maxRows = -1;
+  /// JSON formats: big integers and decimals as strings (json_numbers.h).
+  bool jsonBigNumbersAsStrings = false;
 };
+
+/// The table writer of a print run to `out`: --max-rows, and the width of `out`.
+std::unique_ptr<TableWriter> makeTableWriter(std::vector<TableWriter::Column> columns,
+                                             const PrintOptions& options, std::FILE* out);
 
 /// Adds the `print` subcommand to `app`; parsing fills `options`, which must
 /// outlive the parse.
@@ -51,7 +62,7 @@ int runConvert(const PrintOptions& options);
 /// 1 after one line on stderr naming the file when reading fails (or the
 /// pattern that matched nothing, or both files when two schemas differ). Each
 /// object is opened once: its format is told from the object the reader uses. Rows are written as they
-/// are read (table and JSON output, which need every row first, excepted), so a
+/// are read (the table's first batch once measured, the JSON array at its end), so a
 /// failure part-way leaves the rows before it on `out`; a JSON array is then
 /// not written at all rather than cut.
 int runPrint(const PrintOptions& options, std::FILE* out);

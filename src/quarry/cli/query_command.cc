@@ -11,12 +11,16 @@
 #include <thread>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include "quarry/cli/block_text.h"
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/memory_limit_option.h"
-#include "quarry/cli/text_table.h"
+#include "quarry/cli/json_row_shape.h"
+#include "quarry/cli/output_stream.h"
+#include "quarry/cli/table_writer.h"
 #include "quarry/common/error.h"
 #include "quarry/common/json_text.h"
 #include "quarry/common/process_memory.h"
@@ -54,10 +58,50 @@ void addCommonOptions(CLI::App& command, QueryOptions& options) {
       ->check(CLI::Range(int64_t{1}, int64_t{86'400'000}));
 }
 
-/// Writes result pages in one format, streaming where the format allows.
+/// Returns the rows `node` yields when the plan's statistics tell it without
+/// running it: a scan without a filter whose splits all carry their row count,
+/// under nodes that keep (or cap) the count. Otherwise nothing.
+std::optional<uint64_t> rowCountFromStatistics(const engine::PlanNode& node) {
+  using engine::PlanKind;
+  switch (node.kind) {
+    case PlanKind::kExternalSource: {
+      if (node.request.filter) return std::nullopt;
+      uint64_t rows = 0;
+      for (const engine::SplitTask& task : node.splits) {
+        const engine::FileSplit& split = task.split;
+        if (!split.rows.empty()) {
+          for (const auto& span : split.rows) rows += static_cast<uint64_t>(span.end - span.first);
+        } else if (split.statistics != nullptr && split.statistics->rowCount >= 0) {
+          rows += static_cast<uint64_t>(split.statistics->rowCount);
+        } else {
+          return std::nullopt;
+        }
+      }
+      if (node.request.limit) rows = std::min<uint64_t>(rows, static_cast<uint64_t>(*node.request.limit));
+      return rows;
+    }
+    case PlanKind::kEval:
+    case PlanKind::kProject:
+    case PlanKind::kExchange:
+      return rowCountFromStatistics(*node.input());
+    case PlanKind::kLimit:
+    case PlanKind::kTopN: {
+      auto rows = rowCountFromStatistics(*node.input());
+      if (rows && node.limit) rows = std::min<uint64_t>(*rows, static_cast<uint64_t>(*node.limit));
+      return rows;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+/// Writes result pages in one format as they come (the table too:
+/// table_writer.h).
 class ResultWriter {
  public:
-  ResultWriter(QueryFormat format, const engine::Schema& schema) : format_(format), schema_(schema) {
+  ResultWriter(const QueryOptions& options, const engine::PreparedQuery& prepared)
+      : format_(options.format), schema_(prepared.plan->schema) {
+    bigNumbers_ = options.jsonBigNumbersAsStrings ? BigNumbers::kStrings : BigNumbers::kNumbers;
     if (format_ == QueryFormat::kCsv) {
       for (size_t i = 0; i < schema_.size(); ++i) {
         if (i > 0) pending_ += ',';
@@ -66,29 +110,33 @@ class ResultWriter {
       pending_ += '\n';
     }
     if (format_ == QueryFormat::kJson) pending_ += '[';
+    if (format_ == QueryFormat::kJson || format_ == QueryFormat::kNdjson) {
+      std::vector<std::string> names;
+      for (const engine::Field& field : schema_) names.push_back(field.name);
+      const engine::Schema& source = prepared.source.schema;
+      jsonShape_ = std::make_unique<JsonRowShape>(
+          names, [&](const std::string& name) { return engine::fieldIndex(source, name) >= 0; });
+    }
     if (format_ == QueryFormat::kTable) {
-      std::vector<TextTable::Column> columns;
-      for (const engine::Field& field : schema_) {
-        const bool right = field.type.isNumeric();
-        columns.push_back({printableText(field.name), right ? TextTable::Align::kRight : TextTable::Align::kLeft});
-      }
-      table_ = std::make_unique<TextTable>(std::move(columns));
+      std::vector<TableWriter::Column> columns;
+      for (const engine::Field& field : schema_) columns.push_back({field.name, field.type.isNumeric()});
+      TableWriter::Limits limits;
+      if (options.maxRows >= 0) limits.maxRows = static_cast<uint64_t>(options.maxRows);
+      limits.width = outputWidth(stdout);
+      table_ = std::make_unique<TableWriter>(std::move(columns), limits,
+                                             [](std::string_view text) { writeOutput(stdout, text); });
+      total_ = rowCountFromStatistics(*prepared.plan);
     }
   }
 
-  void add(const engine::Page& page) {
+  /// Writes `page`; returns false when the output wants no more pages (a full
+  /// table that has seen a row beyond those it shows).
+  bool add(const engine::Page& page) {
+    if (format_ == QueryFormat::kTable) return addToTable(page);
     for (size_t row = 0; row < page.positionCount(); ++row) {
       switch (format_) {
-        case QueryFormat::kTable: {
-          std::vector<std::string> cells;
-          for (size_t c = 0; c < page.blockCount(); ++c) {
-            std::string text;
-            appendBlockText(page.block(c), row, text);
-            cells.push_back(printableText(text));
-          }
-          table_->addRow(std::move(cells));
+        case QueryFormat::kTable:
           break;
-        }
         case QueryFormat::kCsv:
           for (size_t c = 0; c < page.blockCount(); ++c) {
             if (c > 0) pending_ += ',';
@@ -102,46 +150,60 @@ class ResultWriter {
         case QueryFormat::kJson:
         case QueryFormat::kNdjson:
           if (format_ == QueryFormat::kJson) pending_ += rows_ == 0 ? "\n" : ",\n";
-          pending_ += '{';
-          for (size_t c = 0; c < page.blockCount(); ++c) {
-            if (c > 0) pending_ += ',';
-            appendJsonString(pending_, schema_[c].name);
-            pending_ += ':';
-            appendBlockJson(page.block(c), row, pending_);
-          }
-          pending_ += '}';
+          jsonShape_->appendRow(
+              [&](size_t c, std::string& out) { appendBlockJson(page.block(c), row, out, bigNumbers_); },
+              pending_);
           if (format_ == QueryFormat::kNdjson) pending_ += '\n';
           break;
       }
       ++rows_;
     }
-    if (format_ != QueryFormat::kTable && format_ != QueryFormat::kJson && pending_.size() >= kFlushBytes) {
-      flush();
-    }
+    if (format_ != QueryFormat::kJson && pending_.size() >= kFlushBytes) flush();
+    return true;
   }
 
   void finish() {
     if (format_ == QueryFormat::kTable) {
-      table_->render(pending_);
-      pending_ += "(" + std::to_string(rows_) + (rows_ == 1 ? " row)\n" : " rows)\n");
+      std::optional<uint64_t> total = more_ ? total_ : std::optional<uint64_t>(table_->rowsShown());
+      table_->finish(total, more_);
+      return;
     }
     if (format_ == QueryFormat::kJson) pending_ += rows_ == 0 ? "]\n" : "\n]\n";
     flush();
   }
 
  private:
-  void flush() {
-    if (!pending_.empty() && std::fwrite(pending_.data(), 1, pending_.size(), stdout) != pending_.size()) {
-      throw IoError("cannot write the output");
+  bool addToTable(const engine::Page& page) {
+    for (size_t row = 0; row < page.positionCount(); ++row) {
+      if (!table_->wantsRows()) {
+        more_ = true;
+        break;
+      }
+      std::vector<std::string> cells;
+      for (size_t c = 0; c < page.blockCount(); ++c) {
+        std::string text;
+        appendBlockText(page.block(c), row, text);
+        cells.push_back(std::move(text));
+      }
+      table_->addRow(std::move(cells));
     }
-    std::fflush(stdout);
+    table_->endBatch();
+    return !more_;
+  }
+
+  void flush() {
+    writeOutput(stdout, pending_);
     pending_.clear();
   }
 
   QueryFormat format_;
   engine::Schema schema_;
+  BigNumbers bigNumbers_ = BigNumbers::kNumbers;
   std::string pending_;
-  std::unique_ptr<TextTable> table_;
+  std::unique_ptr<TableWriter> table_;
+  std::unique_ptr<JsonRowShape> jsonShape_;
+  std::optional<uint64_t> total_;  // the table's rows, when the statistics tell
+  bool more_ = false;              // a row beyond the table's was seen
   uint64_t rows_ = 0;
 };
 
@@ -246,6 +308,13 @@ CLI::App& addQueryCommand(CLI::App& app, QueryOptions& options) {
           },
           "table (default), csv, json (one array) or ndjson (one object per line)")
       ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}, CLI::ignore_case));
+  command
+      ->add_option("--max-rows", options.maxRows,
+                   "Table format: show at most N rows (default 40; 0: all); csv and json are never capped")
+      ->check(CLI::Range(int64_t{0}, std::numeric_limits<int64_t>::max()));
+  command->add_flag("--json-big-numbers-as-strings", options.jsonBigNumbersAsStrings,
+                    "JSON: write integers beyond 2^53 and decimals of over 15 digits as strings "
+                    "(for parsers that read numbers as doubles)");
   command->add_flag("--profile", options.profile,
                     "After the result, write what the query read and did as one JSON object on stderr");
   command->add_option("--profile-out", options.profileOut, "Write the --profile JSON to this file instead");
@@ -265,12 +334,13 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     // Only a placement (a coordinator's) looks at the plan before the optimizer.
     engineOptions.keepUnoptimizedPlan = placement != nullptr;
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
-    ResultWriter writer(options.format, prepared.plan->schema);
+    ResultWriter writer(options, prepared);
     engine::QueryProfile profile;
     {
       ProgressBar progress(*prepared.metrics, splitCount(*prepared.plan));
       const engine::ExchangeBuilder* builder = placement != nullptr ? placement->place(prepared) : nullptr;
-      profile = engine::executeQuery(prepared, [&](const engine::Page& page) { writer.add(page); }, builder);
+      profile = engine::executeQueryWhile(
+          prepared, [&](const engine::Page& page) { return writer.add(page); }, builder);
     }
     writer.finish();
     if (options.profile || !options.profileOut.empty()) {

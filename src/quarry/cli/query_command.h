@@ -13,9 +13,11 @@ namespace quarry::engine {
 struct PreparedQuery;
 }
 
-/// `quarry query 'QUERY' [--format table|csv|json|ndjson] [--threads N]
-/// [--profile] [--profile-out FILE]` runs a query (engine/query_engine.h) and
-/// prints its result, each value as DuckDB renders its type (block_text.h);
+/// `quarry query 'QUERY' [--format table|csv|json|ndjson] [--max-rows N]
+/// [--json-big-numbers-as-strings] [--threads N] [--profile] [--profile-out FILE]`
+/// runs a query (engine/query_engine.h) and prints its result as it comes, each
+/// value as DuckDB renders its type (block_text.h); the table shows the first
+/// rows (table_writer.h) and stops the query once it has them;
 /// `--profile` adds one JSON object of what the run read and did on stderr after
 /// the result (or in FILE). `quarry explain 'QUERY'` prints the physical plan
 /// before and after the local optimizer. A bad query exits with status 2 and the
@@ -37,6 +39,10 @@ struct ClusterOptions {
 struct QueryOptions {
   std::string query;
   QueryFormat format = QueryFormat::kTable;
+  /// Table format: rows shown at most; negative: TableWriter::kDefaultMaxRows; 0: all.
+  int64_t maxRows = -1;
+  /// JSON formats: big integers and decimals as strings (json_numbers.h).
+  bool jsonBigNumbersAsStrings = false;
   int threads = 2;
   bool profile = false;
   std::string profileOut;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "quarry/common/display_width.h"
 #include "quarry/common/utf8.h"
 
 namespace quarry::cli {
@@ -15,16 +16,16 @@ void TextTable::addRow(std::vector<std::string> cells) {
 void TextTable::render(std::string& out, std::string_view indent) const {
   std::vector<size_t> widths(columns_.size());
   for (size_t c = 0; c < columns_.size(); ++c) {
-    widths[c] = codePointCount(columns_[c].header);
+    widths[c] = displayWidth(columns_[c].header);
     for (const auto& row : rows_) {
-      widths[c] = std::max(widths[c], codePointCount(row[c]));
+      widths[c] = std::max(widths[c], displayWidth(row[c]));
     }
   }
   const auto appendLine = [&](const auto& cellAt) {
     std::string line(indent);
     for (size_t c = 0; c < columns_.size(); ++c) {
       const std::string_view cell = cellAt(c);
-      const size_t padding = widths[c] - codePointCount(cell);
+      const size_t padding = widths[c] - displayWidth(cell);
       if (c > 0) {
         line += "  ";
       }
@@ -83,7 +84,7 @@ void appendField(std::string& out, std::string_view indent, std::string_view lab
                  std::string_view value, size_t labelWidth) {
   out += indent;
   out += label;
-  const size_t used = codePointCount(label);
+  const size_t used = displayWidth(label);
   out.append(used < labelWidth ? labelWidth - used : 1, ' ');
   out += value;
   out += '\n';

@@ -26,7 +26,9 @@ class TextTable {
 
   /// Appends the table to `out`, each line starting with `indent`: a header
   /// line, then one line per row, columns two spaces apart and padded to the
-  /// widest cell (counted in code points). Trailing spaces are trimmed.
+  /// widest cell (in terminal columns: common/display_width.h). Trailing spaces
+  /// are trimmed. For small tables of known size; rows of data go through
+  /// TableWriter (table_writer.h), which streams.
   void render(std::string& out, std::string_view indent = "") const;
 
  private:

@@ -79,12 +79,13 @@ bool isVariant(const FieldValue& value, bool isStructField) {
 }
 
 /// Renders a non-null VARIANT group, reassembled, as text (nested or not) or JSON.
-void appendVariant(const FieldValue& value, std::string& out, bool json, bool nested) {
+void appendVariant(const FieldValue& value, std::string& out, bool json, bool nested,
+                   BigNumbers big = BigNumbers::kNumbers) {
   const parquet::Variant variant = value.getVariant();
   const auto metadata = parquet::VariantMetadata::parse(variant.metadata);
   const auto v = parquet::VariantValue::parse(metadata, variant.value);
   if (json) {
-    appendVariantJson(v, out);
+    appendVariantJson(v, out, big);
   } else {
     appendVariantText(v, out, nested);
   }
@@ -357,13 +358,15 @@ void ValueRenderer::appendScalarJson(const FieldValue& value, std::string& out) 
     case Scalar::kInterval: {
       const Interval interval = value.getInterval();
       out += "{\"months\":" + std::to_string(interval.months) +
-             ",\"days\":" + std::to_string(interval.days) + ",\"micros\":\"" +
-             std::to_string(int64_t{interval.millis} * 1000) + "\"}";
+             ",\"days\":" + std::to_string(interval.days) +
+             ",\"micros\":" + std::to_string(int64_t{interval.millis} * 1000) + "}";
       return;
     }
     case Scalar::kInt64:
     case Scalar::kUInt64:
     case Scalar::kDecimal:
+      appendJsonExactNumber(scalarText(value), bigNumbers_, out);
+      return;
     case Scalar::kDate:
     case Scalar::kTime:
     case Scalar::kTimestamp:
@@ -388,7 +391,7 @@ void ValueRenderer::appendJson(const FieldValue& value, std::string& out,
     return;
   }
   if (isVariant(value, isStructField)) {
-    appendVariant(value, out, true, false);
+    appendVariant(value, out, true, false, bigNumbers_);
     return;
   }
   switch (shape) {

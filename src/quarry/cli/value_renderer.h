@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "quarry/cli/json_numbers.h"
 #include "quarry/formats/parquet/metadata.h"
 #include "quarry/formats/parquet/row_values.h"
 #include "quarry/formats/parquet/schema.h"
@@ -18,19 +19,22 @@
 /// nanoseconds (DuckDB cuts them to microseconds), DECIMAL of any precision stays
 /// exact (DuckDB reads a precision over 38 as DOUBLE).
 ///
-/// JSON: 8- to 32-bit integers are numbers; 64-bit integers and decimals are
-/// strings (a double cannot hold them); floats are numbers with the shortest
+/// JSON: integers of every width and decimals are numbers with their exact digits
+/// (or, with BigNumbers::kStrings, strings where a double would not hold them:
+/// json_numbers.h); floats are numbers with the shortest
 /// round-trip digits, and "NaN", "-NaN", "Infinity", "-Infinity" as strings (a NaN
 /// with another payload as "NaN(0x<bits>)"); temporal values, UUIDs and blobs are
-/// strings in their text form; INTERVAL is {"months", "days", "micros"} with
-/// micros a string; a MAP is a list of {"key", "value"} objects. A MAP without a
+/// strings in their text form; INTERVAL is {"months", "days", "micros"}; a STRUCT
+/// is an object; a MAP is a list of {"key", "value"} objects. A MAP without a
 /// value field (which DuckDB cannot read) renders as the list of its keys.
 namespace quarry::cli {
 
 class ValueRenderer {
  public:
   /// Renders values of the file described by `metadata` (which must outlive this).
-  explicit ValueRenderer(const parquet::FileMetaData& metadata) : metadata_(metadata) {}
+  explicit ValueRenderer(const parquet::FileMetaData& metadata,
+                         BigNumbers bigNumbers = BigNumbers::kNumbers)
+      : metadata_(metadata), bigNumbers_(bigNumbers) {}
 
   /// Returns true when DuckDB reads a row's field as SQL NULL: a null field, or a
   /// VARIANT holding a Variant null at its top (CSV writes both as the empty field).
@@ -86,6 +90,7 @@ class ValueRenderer {
                         bool isStructField) const;
 
   const parquet::FileMetaData& metadata_;
+  BigNumbers bigNumbers_;
 };
 
 }  // namespace quarry::cli

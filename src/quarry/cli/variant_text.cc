@@ -92,7 +92,7 @@ void appendVariantText(const VariantValue& value, std::string& out, bool nested)
   }
 }
 
-void appendVariantJson(const VariantValue& value, std::string& out) {
+void appendVariantJson(const VariantValue& value, std::string& out, BigNumbers big) {
   switch (value.basicType()) {
     case VariantBasicType::kObject:
       out += '{';
@@ -100,7 +100,7 @@ void appendVariantJson(const VariantValue& value, std::string& out) {
         if (i > 0) out += ',';
         appendJsonString(out, value.fieldName(i));
         out += ':';
-        appendVariantJson(value.element(i), out);
+        appendVariantJson(value.element(i), out, big);
       }
       out += '}';
       return;
@@ -108,7 +108,7 @@ void appendVariantJson(const VariantValue& value, std::string& out) {
       out += '[';
       for (uint32_t i = 0; i < value.elementCount(); ++i) {
         if (i > 0) out += ',';
-        appendVariantJson(value.element(i), out);
+        appendVariantJson(value.element(i), out, big);
       }
       out += ']';
       return;
@@ -122,6 +122,10 @@ void appendVariantJson(const VariantValue& value, std::string& out) {
     case P::kInt8:
     case P::kInt16:
     case P::kInt32: out += scalarText(value); return;
+    case P::kInt64:
+    case P::kDecimal4:
+    case P::kDecimal8:
+    case P::kDecimal16: appendJsonExactNumber(scalarText(value), big, out); return;
     case P::kDouble: appendJsonNumber(value.getDouble(), out); return;
     case P::kFloat: appendJsonNumber(value.getFloat(), out); return;
     default: appendJsonString(out, scalarText(value)); return;

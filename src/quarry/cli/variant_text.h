@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "quarry/cli/json_numbers.h"
 #include "quarry/formats/parquet/variant_encoding.h"
 
 /// The forms `quarry print` gives a VARIANT value, as DuckDB 1.5 renders its
@@ -15,15 +16,16 @@
 /// round to microseconds as DuckDB's TIMESTAMP WITH TIME ZONE does.
 ///
 /// JSON: objects and arrays as JSON, scalars as ValueRenderer writes the
-/// equivalent column (8- to 32-bit integers and floats as numbers, 64-bit
-/// integers and decimals as strings, the rest as strings of their text).
+/// equivalent column (integers, decimals and floats as numbers, big integers and
+/// decimals strings on request (json_numbers.h), the rest as strings of their text).
 namespace quarry::cli {
 
 /// Appends DuckDB's text of `value`; `nested` for a value inside an object or array.
 void appendVariantText(const parquet::VariantValue& value, std::string& out, bool nested = false);
 
 /// Appends the JSON form of `value`.
-void appendVariantJson(const parquet::VariantValue& value, std::string& out);
+void appendVariantJson(const parquet::VariantValue& value, std::string& out,
+                       BigNumbers big = BigNumbers::kNumbers);
 
 /// Returns true for a Variant null (which DuckDB reads as SQL NULL at the top).
 inline bool isVariantNull(const parquet::VariantValue& value) {

@@ -57,11 +57,23 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
 
 QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink,
                           const ExchangeBuilder* exchangeBuilder) {
+  return executeQueryWhile(
+      query,
+      [&](const Page& page) {
+        sink(page);
+        return true;
+      },
+      exchangeBuilder);
+}
+
+QueryProfile executeQueryWhile(const PreparedQuery& query,
+                               const std::function<bool(const Page&)>& sink,
+                               const ExchangeBuilder* exchangeBuilder) {
   OperatorPtr root = buildOperators(*query.plan, nullptr, exchangeBuilder);
   QueryProfile profile;
   while (std::optional<Page> page = root->next()) {
     profile.rowsReturned += page->positionCount();
-    sink(*page);
+    if (!sink(*page)) break;
   }
   root->collectStats(profile.operators);
   const ScanMetrics& m = *query.metrics;

@@ -69,6 +69,13 @@ struct QueryProfile {
 QueryProfile executeQuery(const PreparedQuery& query, const std::function<void(const Page&)>& sink,
                           const ExchangeBuilder* exchangeBuilder = nullptr);
 
+/// As executeQuery, but stops once `sink` returns false: no page is pulled
+/// after that one, and the scans still running are stopped (a table that shows
+/// its first rows does not read the rest).
+QueryProfile executeQueryWhile(const PreparedQuery& query,
+                               const std::function<bool(const Page&)>& sink,
+                               const ExchangeBuilder* exchangeBuilder = nullptr);
+
 /// The profile as one JSON object (the `--profile` output).
 std::string profileJson(const QueryProfile& profile);
 

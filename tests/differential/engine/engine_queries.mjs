@@ -40,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { writeDatasets } from './dataset.mjs';
 import { generateQueries } from './query_generator.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
+import { parseJson } from '../exact_json.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
 import { tpchQueries } from './tpch.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
@@ -249,7 +250,7 @@ async function main() {
         if (duck.rows.length === 0) stats.emptyResults++;
         if (options.selfCheck) {
           // DuckDB's own answer, printed as a correct engine prints it, must be accepted.
-          const rows = quarryJsonLines(duck.reader, T).map((line) => JSON.parse(line));
+          const rows = quarryJsonLines(duck.reader, T).map((line) => parseJson(line));
           delete duck.reader;
           const problems = compareResult(rows, duck, pair, T);
           if (problems.length > 0) {

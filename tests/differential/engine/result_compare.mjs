@@ -15,6 +15,7 @@
 //   their canonical text (the exact columns first) and then compared.
 
 import { canonicalDuckDB, canonicalQuarry, show } from '../compare_values.mjs';
+import { Num, parseJson } from '../exact_json.mjs';
 
 export const kRelativeTolerance = 1e-12;
 
@@ -24,8 +25,9 @@ const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'U
 /// Canonical form of one quarry JSON value read as DuckDB's `type`.
 function quarryValue(value, type, T) {
   if (value !== null && INTEGER_TYPES.includes(T[type.typeId])) {
-    if (Number.isInteger(value) || (typeof value === 'string' && /^-?\d+$/.test(value))) {
-      return `int:${BigInt(value)}`;
+    const text = value instanceof Num ? value.text : value;
+    if (Number.isInteger(text) || (typeof text === 'string' && /^-?\d+$/.test(text))) {
+      return `int:${BigInt(text)}`;
     }
     throw new Error(`quarry gives ${JSON.stringify(value)} where an integer is expected`);
   }
@@ -65,12 +67,13 @@ function sameValue(a, b, tolerance) {
   return Math.abs(x - y) <= kRelativeTolerance * Math.max(Math.abs(x), Math.abs(y));
 }
 
-/// Parses quarry's stdout: one JSON array (json) or one object per line (ndjson).
+/// Parses quarry's stdout: one JSON array (json) or one object per line (ndjson),
+/// numbers kept as the text quarry wrote (exact_json.mjs).
 export function parseQuarryOutput(text) {
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  if (trimmed.startsWith('[')) return JSON.parse(trimmed);
-  return trimmed.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  if (trimmed.startsWith('[')) return parseJson(trimmed);
+  return trimmed.split('\n').filter((l) => l.trim() !== '').map((l) => parseJson(l));
 }
 
 /// Runs `sql` on `connection`; returns { columns, types, rows } with canonical

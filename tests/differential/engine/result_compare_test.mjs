@@ -8,6 +8,7 @@
 
 import { importDuckdb } from '../../support/duckdb.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { plainJson } from '../exact_json.mjs';
 
 async function main() {
   let api;
@@ -69,7 +70,10 @@ async function main() {
   }
   const parsed = [parseQuarryOutput('[{"a":1},\n{"a":2}]\n'), parseQuarryOutput('{"a":1}\n{"a":2}\n'),
     parseQuarryOutput('[]\n'), parseQuarryOutput('')];
-  const parseOk = JSON.stringify(parsed) === '[[{"a":1},{"a":2}],[{"a":1},{"a":2}],[],[]]';
+  // Numbers keep quarry's digits (a 64-bit integer or a decimal is a JSON number).
+  const big = parseQuarryOutput('{"u":18446744073709551615,"d":1.50}\n')[0];
+  const parseOk = JSON.stringify(plainJson(parsed)) === '[[{"a":1},{"a":2}],[{"a":1},{"a":2}],[],[]]' &&
+      big.u.text === '18446744073709551615' && big.d.text === '1.50';
   if (!parseOk) failed++;
   process.stdout.write(`${parseOk ? 'ok  ' : 'FAIL'} json and ndjson output parse alike\n`);
   connection.closeSync();

@@ -61,6 +61,26 @@ TEST(OrcCliTest, PrintCsvProjectsColumns) {
   EXPECT_EQ(run.out, "int1,string1\n65536,hi\n65536,bye\n");
 }
 
+// Issue 26: one table writer for every print -- numbers right-aligned, a row
+// cap with a footer giving the total the ORC footer tells.
+TEST(OrcCliTest, PrintTableAlignsNumbersRightAndCapsRows) {
+  const std::string file = example("TestOrcFile.test1.orc");
+  QUARRY_SKIP_WITHOUT_ORC(file);
+  const auto run = runQuarry({"print", file, "--columns", "int1,string1,double1"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out,
+            " int1  double1  string1\n"
+            "65536      -15  hi\n"
+            "65536       -5  bye\n"
+            "(2 rows)\n");
+  const std::string big = example("TestOrcFile.testUnionAndTimestamp.orc");
+  const auto capped = runQuarry({"print", big, "--max-rows", "1", "--columns", "time"});
+  ASSERT_EQ(capped.exitCode, 0) << capped.err;
+  EXPECT_EQ(capped.out,
+            "time\n2000-03-12 15:00:00.0\n(1 of 5,077 rows shown; --max-rows N shows more, 0 all; "
+            "--format csv for every row)\n");
+}
+
 TEST(OrcCliTest, CorruptFileFailsWithOneLineNamingTheFile) {
   const std::string file = example("corrupt/negative_dict_entry_lengths.orc");
   QUARRY_SKIP_WITHOUT_ORC(file);
