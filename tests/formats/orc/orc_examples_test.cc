@@ -152,9 +152,8 @@ TEST(OrcExamplesTest, LzoFileReadsItsRowsAndACorruptLzoChunkIsCorruptFile) {
   ASSERT_TRUE(corrupted) << "no LZO-compressed chunk found";
   EXPECT_THROW(
       {
-        auto reader = OrcFileReader::open(
-            std::make_unique<io::MemoryObject>(file.string(), std::move(bytes)));
-        OrcRowReader rows(*reader, reader->projectAll());
+        OrcFileReader reader(std::make_unique<io::MemoryObject>(file.string(), std::move(bytes)));
+        OrcRowReader rows(reader, reader.projectAll());
         std::string json;
         while (rows.next()) rows.appendRowJson(json);
       },
