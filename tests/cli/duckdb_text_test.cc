@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
+
+#include "quarry/common/error.h"
 
 namespace quarry::cli {
 namespace {
@@ -125,6 +129,35 @@ TEST(DuckDbText, NestedValuesAreQuotedWhenDuckDbCouldNotReadThemBack) {
   std::string out;
   appendQuotedInNested("it's a\\b", out);
   EXPECT_EQ(out, "'it\\'s a\\\\b'");
+}
+
+/// Little-endian WKB of a POINT (type 1) or LINESTRING (type 2) of `values`.
+std::string wkb(uint32_t type, std::initializer_list<double> values) {
+  std::string out(1, '\x01');
+  out.append(reinterpret_cast<const char*>(&type), 4);
+  if (type == 2) {
+    const uint32_t points = static_cast<uint32_t>(values.size() / 2);
+    out.append(reinterpret_cast<const char*>(&points), 4);
+  }
+  for (double v : values) out.append(reinterpret_cast<const char*>(&v), 8);
+  return out;
+}
+
+// Issue 26, item 10: "GEOMETRY and GEOGRAPHY columns print as WKB bytes where
+// DuckDB 1.5 prints WKT". Each expected text is DuckDB 1.5.6's for the same WKB.
+TEST(DuckDbText, GeometriesPrintAsWktWithDoubleDigitsLessATrailingPointZero) {
+  EXPECT_EQ(duckDbGeometry(wkb(1, {30, 10})), "POINT (30 10)");
+  EXPECT_EQ(duckDbGeometry(wkb(1, {-0.0, 1e15})), "POINT (-0 1000000000000000)");
+  EXPECT_EQ(duckDbGeometry(wkb(2, {1e16, 1e-5, 123456.789, 0.1})),
+            "LINESTRING (1e+16 1e-05, 123456.789 0.1)");
+  EXPECT_EQ(duckDbGeometry(wkb(1, {-35.94721410461716, -30.731931592053808})),
+            "POINT (-35.94721410461716 -30.731931592053808)");
+  EXPECT_EQ(duckDbGeometry(wkb(1, {std::numeric_limits<double>::infinity(), 2.5})),
+            "POINT (inf 2.5)");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(duckDbGeometry(wkb(1, {nan, 100})), "POINT (nan 100)");
+  EXPECT_EQ(duckDbGeometry(wkb(1, {nan, nan})), "POINT EMPTY");
+  EXPECT_THROW(duckDbGeometry(wkb(2, {1, 2}).substr(0, 12)), CorruptFile);
 }
 
 }  // namespace

@@ -54,8 +54,19 @@ TEST(ValueRenderer, OnlyTextAnnotationsMakeByteArraysStrings) {
   EXPECT_EQ(ValueRenderer::scalarOf(leaf(PhysicalType::BYTE_ARRAY, Kind::JSON)), Scalar::kString);
   EXPECT_EQ(ValueRenderer::scalarOf(leaf(PhysicalType::BYTE_ARRAY)), Scalar::kBlob);
   EXPECT_EQ(ValueRenderer::scalarOf(leaf(PhysicalType::BYTE_ARRAY, Kind::BSON)), Scalar::kBlob);
-  EXPECT_EQ(ValueRenderer::scalarOf(leaf(PhysicalType::BYTE_ARRAY, Kind::GEOMETRY)), Scalar::kBlob);
   SchemaNode dropped = leaf(PhysicalType::BYTE_ARRAY, Kind::STRING);
+  dropped.annotationDropped = true;
+  EXPECT_EQ(ValueRenderer::scalarOf(dropped), Scalar::kBlob);
+}
+
+// Issue 26, item 10: "GEOMETRY and GEOGRAPHY columns print as WKB bytes where
+// DuckDB 1.5 prints WKT": DuckDB reads both annotations as its GEOMETRY type.
+TEST(ValueRenderer, GeometryAndGeographyByteArraysAreGeometries) {
+  EXPECT_EQ(ValueRenderer::scalarOf(leaf(PhysicalType::BYTE_ARRAY, Kind::GEOMETRY)),
+            Scalar::kGeometry);
+  EXPECT_EQ(ValueRenderer::scalarOf(leaf(PhysicalType::BYTE_ARRAY, Kind::GEOGRAPHY)),
+            Scalar::kGeometry);
+  SchemaNode dropped = leaf(PhysicalType::BYTE_ARRAY, Kind::GEOMETRY);
   dropped.annotationDropped = true;
   EXPECT_EQ(ValueRenderer::scalarOf(dropped), Scalar::kBlob);
 }

@@ -7,6 +7,8 @@
 #include <system_error>
 #include <type_traits>
 
+#include "quarry/formats/parquet/wkb_text.h"
+
 namespace quarry::cli {
 
 namespace {
@@ -170,6 +172,22 @@ std::string duckDbDouble(double value) {
 
 std::string duckDbFloat(float value) {
   return floatingText(value);
+}
+
+std::string duckDbGeometry(std::string_view wkb) {
+  std::string out;
+  parquet::appendWktOfWkb(
+      wkb,
+      [](double value, std::string& text) {
+        // DuckDB's WKT writer formats a coordinate as a DOUBLE's text and then drops
+        // a final ".0" from plain notation: 30.0 -> 30, -0.0 -> -0, 1e+16 stays.
+        const std::string number = floatingText(value);
+        const bool plain = number.find('e') == std::string::npos;
+        const size_t kept = plain && number.ends_with(".0") ? number.size() - 2 : number.size();
+        text.append(number, 0, kept);
+      },
+      out);
+  return out;
 }
 
 std::string duckDbDate(Date date) {

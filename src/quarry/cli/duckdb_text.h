@@ -42,6 +42,12 @@ std::string duckDbInterval(const Interval& interval);
 /// every other byte as \xNN (upper-case hex).
 std::string duckDbBlob(std::string_view bytes);
 
+/// Returns a GEOMETRY (or GEOGRAPHY, which DuckDB reads as GEOMETRY) as DuckDB
+/// 1.5 prints it: the WKT of its WKB bytes (see formats/parquet/wkb_text.h), each
+/// coordinate as a DOUBLE prints but without a trailing ".0" ("POINT (30 10)",
+/// "POINT (1.5 -0)", "POINT (1e+16 nan)"). Throws CorruptFile for invalid WKB.
+std::string duckDbGeometry(std::string_view wkb);
+
 /// Returns whether DuckDB quotes this scalar's text inside a LIST, STRUCT or MAP:
 /// empty, NULL in any case, leading or trailing white space, or one of "'(),:=[]{}.
 bool needsQuotesInNested(std::string_view text);

@@ -8,6 +8,7 @@
 #include "quarry/cli/duckdb_text.h"
 #include "quarry/cli/json_writer.h"
 #include "quarry/cli/variant_text.h"
+#include "quarry/common/error.h"
 
 namespace quarry::cli {
 
@@ -154,6 +155,9 @@ ValueRenderer::Scalar ValueRenderer::scalarOf(const SchemaNode& node) {
           return Scalar::kString;
         case Kind::DECIMAL:
           return Scalar::kDecimal;
+        case Kind::GEOMETRY:
+        case Kind::GEOGRAPHY:
+          return Scalar::kGeometry;
         default:
           return Scalar::kBlob;
       }
@@ -249,6 +253,12 @@ std::string ValueRenderer::scalarText(const FieldValue& value) const {
       return value.getString();
     case Scalar::kBlob:
       return duckDbBlob(value.rawBytes());
+    case Scalar::kGeometry:
+      try {
+        return duckDbGeometry(value.rawBytes());
+      } catch (const CorruptFile& e) {
+        throw CorruptFile("column " + node.path + ": " + e.what());
+      }
   }
   return "";
 }
@@ -377,6 +387,10 @@ void ValueRenderer::appendScalarJson(const FieldValue& value, std::string& out) 
     case Scalar::kString:
     case Scalar::kBlob:
       appendJsonString(out, scalarText(value));
+      return;
+    case Scalar::kGeometry:
+      // DuckDB's node API gives a GEOMETRY's JSON as its WKB bytes, in BLOB text.
+      appendJsonString(out, duckDbBlob(value.rawBytes()));
       return;
   }
 }

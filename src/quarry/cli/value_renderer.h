@@ -12,7 +12,9 @@
 /// getRowObjectsJson), so that a script can compare `quarry print` with DuckDB.
 ///
 /// A column renders as the DuckDB type DuckDB's Parquet reader gives it:
-/// unannotated BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY, BSON and GEOMETRY are BLOBs;
+/// unannotated BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY and BSON are BLOBs; GEOMETRY
+/// and GEOGRAPHY are DuckDB's GEOMETRY, whose text is the WKT of the WKB bytes
+/// (duckDbGeometry; invalid WKB is CorruptFile, as DuckDB's query fails on it);
 /// FLOAT16 is a FLOAT; a TIME or TIMESTAMP that is UTC-adjusted by its LogicalType
 /// (not by a legacy ConvertedType alone) is WITH TIME ZONE and shows "+00".
 /// Where quarry knows more than DuckDB keeps, quarry shows it: INT96 keeps its
@@ -24,7 +26,8 @@
 /// json_numbers.h); floats are numbers with the shortest
 /// round-trip digits, and "NaN", "-NaN", "Infinity", "-Infinity" as strings (a NaN
 /// with another payload as "NaN(0x<bits>)"); temporal values, UUIDs and blobs are
-/// strings in their text form; INTERVAL is {"months", "days", "micros"}; a STRUCT
+/// strings in their text form (a GEOMETRY's is its WKB bytes as BLOB text, as
+/// the node API gives it); INTERVAL is {"months", "days", "micros"}; a STRUCT
 /// is an object; a MAP is a list of {"key", "value"} objects. A MAP without a
 /// value field (which DuckDB cannot read) renders as the list of its keys.
 namespace quarry::cli {
@@ -72,6 +75,7 @@ class ValueRenderer {
     kUuid,
     kString,
     kBlob,
+    kGeometry,
   };
   /// Returns how leaf `node` renders.
   static Scalar scalarOf(const parquet::SchemaNode& node);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <lz4.h>
+#include <lzo/lzo1x.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -29,6 +30,19 @@ std::vector<uint8_t> rawDeflate(const std::string& text) {
   deflate(&s, Z_FINISH);
   out.resize(out.size() - s.avail_out);
   deflateEnd(&s);
+  return out;
+}
+
+/// An LZO1X block, as ORC's writers store a compressed LZO chunk.
+std::vector<uint8_t> lzo1x(const std::string& text) {
+  EXPECT_EQ(lzo_init(), LZO_E_OK);
+  std::vector<uint8_t> out(text.size() + text.size() / 16 + 64 + 3);
+  std::vector<uint8_t> work(LZO1X_1_MEM_COMPRESS);
+  lzo_uint n = out.size();
+  EXPECT_EQ(lzo1x_1_compress(reinterpret_cast<const uint8_t*>(text.data()), text.size(), out.data(),
+                             &n, work.data()),
+            LZO_E_OK);
+  out.resize(n);
   return out;
 }
 
@@ -84,9 +98,41 @@ TEST(CompressionChunksTest, RefusesCutOffHeadersAndChunks) {
                CorruptFile);
 }
 
-TEST(CompressionChunksTest, RefusesLzoAsUnsupported) {
-  EXPECT_THROW(decompressStream({CompressionKind::kLzo, 64}, std::vector<uint8_t>{1, 2, 3}, "t"),
-               Unsupported);
+// Issue 26, item 10: "ORC files compressed with LZO are refused". An LZO chunk is
+// one LZO1X block; a corrupt one must be CorruptFile (lzo1x_decompress_safe).
+TEST(CompressionChunksTest, DecodesLzo1xChunks) {
+  const std::string input = "an LZO chunk, an LZO chunk, an LZO chunk, and an original one";
+  auto stream = chunk(lzo1x(input), false);
+  const auto original = chunk(std::vector<uint8_t>{'!', '?'}, true);
+  stream.insert(stream.end(), original.begin(), original.end());
+  EXPECT_EQ(text(decompressStream({CompressionKind::kLzo, 4096}, stream, "t")), input + "!?");
+}
+
+TEST(CompressionChunksTest, RefusesCorruptCutOffAndOversizedLzoChunksWithCorruptFile) {
+  const std::string input(1000, 'a');
+  const auto block = lzo1x(input);
+  // Decodes to more than the compression block size.
+  EXPECT_THROW(decompressStream({CompressionKind::kLzo, 999}, chunk(block, false), "t"), CorruptFile);
+  // Cut off: the end-of-stream marker is missing.
+  const std::vector<uint8_t> cut(block.begin(), block.end() - 3);
+  EXPECT_THROW(decompressStream({CompressionKind::kLzo, 4096}, chunk(cut, false), "t"), CorruptFile);
+  // Bytes after the end-of-stream marker.
+  std::vector<uint8_t> longer = block;
+  longer.push_back(0);
+  EXPECT_THROW(decompressStream({CompressionKind::kLzo, 4096}, chunk(longer, false), "t"),
+               CorruptFile);
+  // Garbage that ends in the middle of an instruction.
+  const std::vector<uint8_t> garbage = {0x00, 0xFF, 0xFF, 0xFF, 0x20, 0xFF, 0xFF, 0x11, 0x00, 0x00};
+  EXPECT_THROW(decompressStream({CompressionKind::kLzo, 4096}, chunk(garbage, false), "t"),
+               CorruptFile);
+  try {
+    decompressStream({CompressionKind::kLzo, 4096}, chunk(cut, false), "file f, stream s");
+    FAIL() << "a cut-off LZO chunk was accepted";
+  } catch (const CorruptFile& e) {
+    EXPECT_NE(std::string(e.what()).find("file f, stream s: LZO chunk at stream offset 0"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(CompressionChunksTest, CopiesStreamsOfUncompressedFiles) {

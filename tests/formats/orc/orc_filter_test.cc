@@ -542,7 +542,6 @@ TEST(OrcFilterExamplesTest, EveryExampleFileFiltersTheSameWithAndWithoutPruning)
   for (const auto& entry : fs::directory_iterator(examplesDir() / "expected")) {
     const std::string stem =
         entry.path().filename().string().substr(0, entry.path().filename().string().find(".jsn"));
-    if (stem == "TestVectorOrcFile.testLzo") continue;  // LZO is refused
     SCOPED_TRACE(stem);
     auto reader = example(stem + ".orc");
     ++files;

@@ -159,8 +159,9 @@ void decompress(CompressionCodec codec, std::span<const uint8_t> input, std::spa
       return;
     case CompressionCodec::LZO:
       throw Unsupported(
-          "LZO compression is not supported (no LZO library is available to quarry); rewrite "
-          "the file with another codec, such as ZSTD or SNAPPY (codec LZO)");
+          "LZO compression is not supported in Parquet pages (the Parquet spec never fixed "
+          "LZO's framing; ORC's LZO is read); rewrite the file with another codec, such as "
+          "ZSTD or SNAPPY (codec LZO)");
     case CompressionCodec::SNAPPY:
     case CompressionCodec::GZIP:
     case CompressionCodec::BROTLI:

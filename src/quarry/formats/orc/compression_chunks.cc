@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "quarry/common/error.h"
+#include "quarry/formats/codec/lzo_decompression.h"
 #include "quarry/formats/codec/snappy_decompression.h"
 
 namespace quarry::orc {
@@ -77,8 +78,12 @@ size_t decompressChunk(CompressionKind kind, std::span<const uint8_t> in, std::s
       }
       return n;
     }
-    case CompressionKind::kLzo:
-      throw Unsupported(context + ": LZO compression is not supported");
+    case CompressionKind::kLzo: {
+      const char* reason = nullptr;
+      const auto n = parquet::decompressLzo1x(in, out, &reason);
+      if (!n) throwCorrupt(context, kind, offset, reason);
+      return *n;
+    }
     case CompressionKind::kNone:
       break;
   }
@@ -109,9 +114,6 @@ std::vector<uint8_t> decompressStream(const CompressionSettings& settings,
                                       std::span<const uint8_t> input, const std::string& context) {
   if (settings.kind == CompressionKind::kNone) {
     return std::vector<uint8_t>(input.begin(), input.end());
-  }
-  if (settings.kind == CompressionKind::kLzo) {
-    throw Unsupported(context + ": LZO compression is not supported");
   }
   std::vector<uint8_t> out;
   // Compressed chunks rarely shrink below a quarter; an estimate avoids most regrowth

@@ -10,7 +10,7 @@
 /// header holding (chunkLength * 2 + isOriginal); an original chunk is stored
 /// as is, the others are one independent block of the file's codec (ZLIB is
 /// raw deflate without a zlib header, LZ4 a raw block, SNAPPY a raw block,
-/// ZSTD a frame). No chunk expands beyond the PostScript's compression block
+/// LZO a raw LZO1X block, ZSTD a frame). No chunk expands beyond the PostScript's compression block
 /// size, which bounds every allocation here.
 ///
 /// Worked example: 5 bytes that did not compress are [0x0b, 0x00, 0x00]
@@ -39,8 +39,8 @@ struct CompressionSettings {
 /// Decompresses one stream (or footer, metadata, stripe footer) into its plain
 /// bytes. With kNone the input is copied. Throws CorruptFile naming `context`
 /// (file, stripe, column, stream) and the chunk's offset when a header runs past
-/// the input or a chunk does not decompress within the block size, and
-/// Unsupported for LZO.
+/// the input or a chunk does not decompress within the block size (a malformed
+/// LZO1X block included).
 std::vector<uint8_t> decompressStream(const CompressionSettings& settings,
                                       std::span<const uint8_t> input, const std::string& context);
 

@@ -117,9 +117,6 @@ OrcTail readOrcTail(io::StorageObject& file) {
     }
   }
   tail.compression.kind = compressionOf(tail);
-  if (tail.compression.kind == CompressionKind::kLzo) {
-    throw Unsupported(tail.uri + ": LZO compression is not supported");
-  }
   if (tail.postscript.has_compressionblocksize()) {
     tail.compression.blockSize = tail.postscript.compressionblocksize();
   }

@@ -43,8 +43,8 @@ struct OrcTail {
 /// Reads and validates the tail of `file` in one request when it fits in the
 /// last kTailReadSize bytes, else in two. Throws CorruptFile naming the file and
 /// the inconsistency (lengths that do not fit, a protobuf that does not parse, a
-/// magic other than "ORC", stripes outside the file), Unsupported for LZO and
-/// for encrypted files.
+/// magic other than "ORC", stripes outside the file), Unsupported for encrypted
+/// files.
 OrcTail readOrcTail(io::StorageObject& file);
 
 /// Parses `bytes` as a serialized protobuf message, throwing CorruptFile naming
