@@ -4,8 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "quarry/cli/column_names.h"
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/filter_expression.h"
+#include "quarry/cli/schema_agreement.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/common/error.h"
 #include "quarry/formats/orc/orc_file_reader.h"
@@ -46,14 +48,16 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
     firstFile_ = reader->file().uri();
     firstSchema_ = schema;
   } else if (schema != firstSchema_) {
-    throw InvalidArgument("the schema " + schema + " differs from " + firstSchema_ + " of " +
-                          firstFile_ + "; files printed together must have one schema");
+    throw InvalidArgument(schemaClash(firstFile_, schema));  // changed since runPrint checked it
   }
   if (begun_ && options_.head >= 0 && printed_ >= options_.head) return;
   orc::OrcScanOptions scan;
   if (!options_.filter.empty()) {
     if (options_.tail >= 0) throw InvalidArgument("--tail cannot be combined with --filter");
     scan.filter = parseOrcFilterExpression(options_.filter, reader->schema());
+  }
+  if (!options_.columns.empty()) {
+    requireColumns(options_.columns, reader->schema(), reader->file().uri());
   }
   const auto projection =
       options_.columns.empty() ? reader->projectAll() : reader->project(options_.columns);

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "quarry/cli/column_names.h"
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/file_arguments.h"
@@ -14,6 +15,7 @@
 #include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/orc_print.h"
+#include "quarry/cli/schema_agreement.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/cli/value_renderer.h"
 #include "quarry/common/error.h"
@@ -134,29 +136,6 @@ class RowPrinter {
   int64_t rowCount_ = 0;
 };
 
-/// Returns a text that is equal for two Parquet schemas when their leaves have
-/// the same paths, repetitions, physical and logical types.
-std::string schemaSignature(const parquet::FileSchema& schema) {
-  std::string out;
-  for (size_t i = 0; i < schema.leafCount(); ++i) {
-    const parquet::SchemaNode& leaf = schema.leaf(i);
-    const parquet::LogicalType& logical = leaf.logicalType;
-    for (const int64_t part :
-         {static_cast<int64_t>(leaf.repetition),
-          static_cast<int64_t>(leaf.physicalType ? static_cast<int>(*leaf.physicalType) : -1),
-          int64_t{leaf.typeLength}, static_cast<int64_t>(logical.kind), int64_t{logical.scale},
-          int64_t{logical.precision}, int64_t{logical.isAdjustedToUTC},
-          static_cast<int64_t>(logical.unit), int64_t{logical.bitWidth}, int64_t{logical.isSigned},
-          int64_t{leaf.maxDefinitionLevel}, int64_t{leaf.maxRepetitionLevel}}) {
-      out += std::to_string(part);
-      out += ',';
-    }
-    out += leaf.path;
-    out += '\n';
-  }
-  return out;
-}
-
 /// Prints Parquet files in turn through one RowPrinter, --head counted over all.
 class ParquetRows {
  public:
@@ -170,13 +149,14 @@ class ParquetRows {
       firstFile_ = file->uri();
       firstSignature_ = signature;
     } else if (signature != firstSignature_) {
-      throw InvalidArgument("the schema differs from that of " + firstFile_ +
-                            "; files printed together must have one schema");
+      throw InvalidArgument(schemaClash(firstFile_));  // changed since runPrint checked it
     }
     if (begun_ && options_.head >= 0 && printed_ >= options_.head) return;
     parquet::RowReaderBuilder builder = file->buildRowReader();
-    if (!options_.columns.empty())
+    if (!options_.columns.empty()) {
+      requireColumns(options_.columns, file->schema(), file->uri());
       builder.projection(parquet::ColumnProjection::columns(options_.columns));
+    }
     if (!options_.filter.empty())
       builder.filter(parseFilterExpression(options_.filter, file->schema()));
     if (options_.tail >= 0) builder.tail(options_.tail);
@@ -304,6 +284,8 @@ int runPrint(const PrintOptions& options, std::FILE* out) {
       throw InvalidArgument("--tail reads one file; " + std::to_string(files.size()) +
                             " files were given");
     }
+    // Several files: every schema is checked before a row is written.
+    if (files.size() > 1) requireOneSchema(files, current);
     ParquetRows parquetRows(options, printer);
     OrcPrinter orcRows(options, out);
     std::string first;

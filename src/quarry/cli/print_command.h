@@ -49,11 +49,12 @@ int runConvert(const PrintOptions& options);
 
 /// Prints the rows of `options.files` to `out` and returns the exit code: 0, or
 /// 1 after one line on stderr naming the file when reading fails (or the
-/// pattern that matched nothing, or both files when two schemas differ). Each
-/// object is opened once: its format is told from the object the reader uses. Rows are written as they
-/// are read (table and JSON output, which need every row first, excepted), so a
-/// failure part-way leaves the rows before it on `out`; a JSON array is then
-/// not written at all rather than cut.
+/// pattern that matched nothing, or both files when two schemas differ). Several
+/// files' formats and schemas are all checked before the first row is written
+/// (schema_agreement.h), --columns against the file (column_names.h). Rows are
+/// written as they are read (table and JSON output, which need every row first,
+/// excepted), so a failure part-way leaves the rows before it on `out`; a JSON
+/// array is then not written at all rather than cut.
 int runPrint(const PrintOptions& options, std::FILE* out);
 
 }  // namespace quarry::cli
