@@ -36,8 +36,8 @@ std::string fieldText(const ColumnVector& column, uint64_t slot) {
 
 }  // namespace
 
-OrcPrinter::OrcPrinter(const PrintOptions& options, std::FILE* out)
-    : options_(options), out_(out) {}
+OrcPrinter::OrcPrinter(const PrintOptions& options, std::FILE* out, ProgressCounters& progress)
+    : options_(options), out_(out), progress_(progress) {}
 
 OrcPrinter::~OrcPrinter() = default;
 
@@ -47,6 +47,9 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
   if (firstFile_.empty()) {
     firstFile_ = reader->file().uri();
     firstSchema_ = schema;
+    // One file: its rows are the whole (several: runPrint counted them all first).
+    if (progress_.total == 0)
+      progress_.total = expectedRows(options_, static_cast<int64_t>(reader->rowCount()));
   } else if (schema != firstSchema_) {
     throw InvalidArgument(schemaClash(firstFile_, schema));  // changed since runPrint checked it
   }
@@ -128,8 +131,12 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
       }
     }
     ++printed_;
+    progress_.done = static_cast<uint64_t>(printed_);
+    if (printed_ % 1024 == 0) progress_.bytesRead = bytesBefore_ + reader->file().bytesRead();
   }
   reader->file().checkUnchanged();  // the rows came from the file as opened
+  bytesBefore_ += reader->file().bytesRead();
+  progress_.bytesRead = bytesBefore_;
 }
 
 void OrcPrinter::end() {

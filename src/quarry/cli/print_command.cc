@@ -1,10 +1,12 @@
 #include "quarry/cli/print_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "quarry/cli/column_names.h"
 #include "quarry/cli/csv_text.h"
@@ -15,6 +17,7 @@
 #include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/orc_print.h"
+#include "quarry/cli/progress_bar.h"
 #include "quarry/cli/schema_agreement.h"
 #include "quarry/cli/text_table.h"
 #include "quarry/cli/value_renderer.h"
@@ -139,8 +142,8 @@ class RowPrinter {
 /// Prints Parquet files in turn through one RowPrinter, --head counted over all.
 class ParquetRows {
  public:
-  ParquetRows(const PrintOptions& options, RowPrinter& printer)
-      : options_(options), printer_(printer) {}
+  ParquetRows(const PrintOptions& options, RowPrinter& printer, ProgressCounters& progress)
+      : options_(options), printer_(printer), progress_(progress) {}
 
   void add(std::unique_ptr<io::StorageObject> object) {
     auto file = parquet::ParquetFileReader::open(std::move(object));
@@ -148,6 +151,8 @@ class ParquetRows {
     if (firstFile_.empty()) {
       firstFile_ = file->uri();
       firstSignature_ = signature;
+      // One file: its rows are the whole (several: runPrint counted them all first).
+      if (progress_.total == 0) progress_.total = expectedRows(options_, file->metadata().num_rows);
     } else if (signature != firstSignature_) {
       throw InvalidArgument(schemaClash(firstFile_));  // changed since runPrint checked it
     }
@@ -168,8 +173,12 @@ class ParquetRows {
     while (rows->next()) {
       printer_.addRow(*rows, renderer);
       ++printed_;
+      progress_.done = static_cast<uint64_t>(printed_);
+      if (printed_ % 1024 == 0) progress_.bytesRead = bytesBefore_ + file->storage().bytesRead();
     }
     file->storage().checkUnchanged();  // the rows came from the file as opened
+    bytesBefore_ += file->storage().bytesRead();
+    progress_.bytesRead = bytesBefore_;
   }
 
   void end() {
@@ -179,8 +188,10 @@ class ParquetRows {
  private:
   const PrintOptions& options_;
   RowPrinter& printer_;
+  ProgressCounters& progress_;
   bool begun_ = false;
   int64_t printed_ = 0;
+  uint64_t bytesBefore_ = 0;  // read from the files done
   std::string firstFile_;
   std::string firstSignature_;
 };
@@ -249,6 +260,14 @@ CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options) {
   return *convert;
 }
 
+uint64_t expectedRows(const PrintOptions& options, int64_t rows) {
+  if (!options.filter.empty() || rows < 0) return 0;
+  int64_t n = rows;
+  if (options.tail >= 0) n = std::min(n, options.tail);
+  if (options.head >= 0) n = std::min(n, options.head);
+  return static_cast<uint64_t>(n);
+}
+
 int runConvert(const PrintOptions& options) {
   if (options.output.empty() || options.output == "-") return runPrint(options, stdout);
   std::FILE* out = std::fopen(options.output.c_str(), "wb");
@@ -284,10 +303,18 @@ int runPrint(const PrintOptions& options, std::FILE* out) {
       throw InvalidArgument("--tail reads one file; " + std::to_string(files.size()) +
                             " files were given");
     }
+    ProgressCounters progress;
     // Several files: every schema is checked before a row is written.
-    if (files.size() > 1) requireOneSchema(files, current);
-    ParquetRows parquetRows(options, printer);
-    OrcPrinter orcRows(options, out);
+    if (files.size() > 1) {
+      const uint64_t rows = requireOneSchema(files, current).rows;
+      progress.total = expectedRows(options, static_cast<int64_t>(rows));
+    }
+    ParquetRows parquetRows(options, printer, progress);
+    OrcPrinter orcRows(options, out, progress);
+    const bool streams =
+        options.format == PrintFormat::kCsv || options.format == PrintFormat::kNdjson;
+    std::optional<ProgressBar> bar;
+    bar.emplace(ProgressBar::wanted(streams), "rows", [&progress] { return progress.sample(); });
     std::string first;
     bool firstIsOrc = false;
     for (const std::string& file : files) {
@@ -309,6 +336,7 @@ int runPrint(const PrintOptions& options, std::FILE* out) {
         parquetRows.add(std::move(object));
       }
     }
+    bar.reset();  // erased before the table or the JSON array's end is written
     if (firstIsOrc) {
       orcRows.end();
     } else {

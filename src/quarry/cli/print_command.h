@@ -44,6 +44,10 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options);
 /// NDJSON output written to a file or stdout, with the same options.
 CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options);
 
+/// Returns the rows print writes of a file (or files) of `rows` rows: --tail
+/// and --head applied; 0, not known, with --filter. What the progress line counts to.
+uint64_t expectedRows(const PrintOptions& options, int64_t rows);
+
 /// Runs `convert`: opens `options.output` (stdout when empty) and prints to it.
 int runConvert(const PrintOptions& options);
 
@@ -54,7 +58,8 @@ int runConvert(const PrintOptions& options);
 /// (schema_agreement.h), --columns against the file (column_names.h). Rows are
 /// written as they are read (table and JSON output, which need every row first,
 /// excepted), so a failure part-way leaves the rows before it on `out`; a JSON
-/// array is then not written at all rather than cut.
+/// array is then not written at all rather than cut. On a terminal, long work
+/// shows a progress line on stderr (progress_bar.h).
 int runPrint(const PrintOptions& options, std::FILE* out);
 
 }  // namespace quarry::cli
