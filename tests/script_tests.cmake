@@ -129,6 +129,18 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
   set_tests_properties(differential_engine_queries_cluster PROPERTIES TIMEOUT 900)
 endif()
 
+# README.md's "30 seconds with quarry" (issue 26): every example names files the
+# repository holds (or `make demo` generates), exits 0 and returns rows.
+if(QUARRY_PYTHON3)
+  add_test(NAME readme_examples
+           COMMAND ${QUARRY_PYTHON3} ${CMAKE_SOURCE_DIR}/tests/tools/readme_examples.py
+                   ${CMAKE_SOURCE_DIR} $<TARGET_FILE:quarry>)
+else()
+  add_test(NAME readme_examples
+           COMMAND sh -c "echo '*** SKIPPED readme_examples: python3 not found ***' >&2; exit 77")
+endif()
+set_tests_properties(readme_examples PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS script)
+
 # The include graph follows the layer order drawn in docs/ARCHITECTURE.md
 # ("Layers"): tools/check-layers.py reads the diagram there and names every
 # include against it; the second test plants bad includes in a copied tree.

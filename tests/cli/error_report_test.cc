@@ -19,6 +19,16 @@ TEST(ErrorReport, DoesNotRepeatAFileTheMessageStartsWith) {
 
 TEST(ErrorReport, MatchesTheFileOnlyAsAWholeName) {
   EXPECT_EQ(errorLine("a", "ab: bad"), "quarry: a: ab: bad");
+  EXPECT_EQ(errorLine("a", "no column 'x' in ab; did you mean 'y'?"),
+            "quarry: a: no column 'x' in ab; did you mean 'y'?");
+  EXPECT_EQ(errorLine("a.parquet", "no column 'x' in da.parquet"),
+            "quarry: a.parquet: no column 'x' in da.parquet");
+}
+
+TEST(ErrorReport, DoesNotRepeatAFileTheMessageNamesAsAWord) {
+  // Issue 26: "print --columns vendr: no column 'vendr' in FILE; did you mean 'vendor'?"
+  EXPECT_EQ(errorLine("d/t.parquet", "no column 'vendr' in d/t.parquet; did you mean 'vendor'?"),
+            "quarry: no column 'vendr' in d/t.parquet; did you mean 'vendor'?");
 }
 
 TEST(ErrorReport, KeepsTheMessageOnOneLine) {

@@ -119,7 +119,7 @@ TEST(PrintCommand, UnknownColumnFailsWithOneLineNamingIt) {
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
   EXPECT_NE(run.err.find("alltypes_plain.parquet"), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("Column not found: nosuch"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("no column 'nosuch' in "), std::string::npos) << run.err;
 }
 
 TEST(PrintCommand, CorruptFileFailsWithOneLineAndNoPartialJson) {

@@ -47,6 +47,28 @@ TEST_F(AwsConfigTest, NoCredentialsAnywhereMeansAnonymousInUsEast1) {
   EXPECT_EQ(config.endpointUrl, "");
 }
 
+TEST_F(AwsConfigTest, AnAnonymousConfigurationNamesWhereCredentialsWereSought) {
+  // Issue 26: a refused unsigned request says so and names the sources looked at.
+  env_["AWS_PROFILE"] = "analytics";
+  write(".aws/config", "[profile analytics]\nregion = eu-west-1\n");
+  const AwsConfig config = resolve();
+  ASSERT_TRUE(config.credentials.anonymous());
+  const std::string note = unsignedRequestNote(config);
+  for (const std::string& expected :
+       {std::string("sent unsigned"), std::string("AWS_ACCESS_KEY_ID"), std::string("AWS_SECRET_ACCESS_KEY"),
+        std::string("'analytics' (AWS_PROFILE)"), (home_ / ".aws/credentials").string() + " (AWS_SHARED_CREDENTIALS_FILE)",
+        (home_ / ".aws/config").string() + " (AWS_CONFIG_FILE)"}) {
+    EXPECT_NE(note.find(expected), std::string::npos) << expected << " in " << note;
+  }
+
+  AwsConfig signedConfig = config;
+  signedConfig.credentials = {"KEY", "secret", ""};
+  EXPECT_EQ(unsignedRequestNote(signedConfig), "");
+  EXPECT_EQ(unsignedRequestNote(AwsConfig{}),
+            "the request was sent unsigned, as no AWS credentials were found; a bucket that is not "
+            "public needs credentials");
+}
+
 TEST_F(AwsConfigTest, EnvironmentCredentialsWinOverTheFiles) {
   write(".aws/credentials",
         "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = filesecret\n");

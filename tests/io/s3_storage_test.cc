@@ -11,37 +11,13 @@
 #include "tests/io/rendered_rows.h"
 #include "tests/io/s3_test_server.h"
 #include "tests/support/curl_client.h"
+#include "tests/support/scoped_environment.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::io {
 namespace {
 
-// Sets environment variables for one test and restores them after it.
-class ScopedEnvironment {
- public:
-  void set(const std::string& name, const std::string& value) {
-    const char* previous = std::getenv(name.c_str());
-    saved_.emplace_back(name, previous ? std::optional<std::string>(previous) : std::nullopt);
-    ::setenv(name.c_str(), value.c_str(), 1);
-  }
-  void unset(const std::string& name) {
-    const char* previous = std::getenv(name.c_str());
-    saved_.emplace_back(name, previous ? std::optional<std::string>(previous) : std::nullopt);
-    ::unsetenv(name.c_str());
-  }
-  ~ScopedEnvironment() {
-    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
-      if (it->second) {
-        ::setenv(it->first.c_str(), it->second->c_str(), 1);
-      } else {
-        ::unsetenv(it->first.c_str());
-      }
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
+using testing::ScopedEnvironment;
 
 class S3StorageTest : public ::testing::Test {
  protected:
@@ -184,6 +160,52 @@ TEST_F(S3StorageTest, UnsignedRequestsAreRefusedUnlessTheBucketIsPublic) {
   publicServer.putObject("public", "k", bytesOf("open data"));
   anonymous.config->endpointUrl = publicServer.endpointUrl();
   EXPECT_EQ(openS3Object("s3://public/k", anonymous)->size(), 9u);
+}
+
+TEST_F(S3StorageTest, ARefusedUnsignedRequestSaysItWentUnsignedAndWhereCredentialsWereSought) {
+  // Issue 26: "an S3 403 with no credentials in the environment does not say that
+  // the request went unsigned".
+  QUARRY_S3_CLIENT_OR_SKIP(client);
+  server_.putObject("bucket", "private.parquet", bytesOf("data"));
+  ScopedEnvironment environment;
+  environment.set("AWS_ENDPOINT_URL", server_.endpointUrl());
+  environment.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/quarry-credentials");
+  environment.set("AWS_CONFIG_FILE", "/nonexistent/quarry-config");
+  for (const char* name : {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                           "AWS_PROFILE", "AWS_ENDPOINT_URL_S3"}) {
+    environment.unset(name);
+  }
+  const auto expectExplained = [](const std::string& message) {
+    EXPECT_NE(message.find("403"), std::string::npos) << message;
+    EXPECT_NE(message.find("sent unsigned"), std::string::npos) << message;
+    EXPECT_NE(message.find("AWS_ACCESS_KEY_ID"), std::string::npos) << message;
+    EXPECT_NE(message.find("/nonexistent/quarry-credentials"), std::string::npos) << message;
+    EXPECT_NE(message.find("/nonexistent/quarry-config"), std::string::npos) << message;
+    EXPECT_NE(message.find("'default'"), std::string::npos) << message;
+  };
+  try {
+    openS3Object("s3://bucket/private.parquet");
+    FAIL() << "expected IoError";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("s3://bucket/private.parquet"), std::string::npos) << e.what();
+    expectExplained(e.what());
+  }
+  try {
+    listS3("s3://bucket/*.parquet");
+    FAIL() << "expected IoError";
+  } catch (const IoError& e) {
+    expectExplained(e.what());
+  }
+
+  // Signed requests refused (a wrong secret) say nothing of the kind.
+  S3StorageOptions wrong = options(client);
+  wrong.config->credentials.secretAccessKey = "wrong";
+  try {
+    openS3Object("s3://bucket/private.parquet", wrong);
+    FAIL() << "expected IoError";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()).find("unsigned"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(S3StorageTest, ConfigurationComesFromTheEnvironment) {

@@ -10,6 +10,7 @@
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/page_view.h"
 #include "quarry/cli/row_group_view.h"
+#include "quarry/cli/unknown_name.h"
 #include "quarry/common/uri_redaction.h"
 #include "quarry/io/storage.h"
 
@@ -47,9 +48,12 @@ CLI::App& addInspectCommand(CLI::App& app, InspectOptions& options) {
           "Show each column chunk's pages and page index (bounds, null and NaN counts)",
           InspectView::kPages);
   inspect->callback([inspect, &options] {
-    if (inspect->get_subcommands().empty() && options.files.empty()) {
-      throw CLI::RequiredError("FILE");
-    }
+    if (!inspect->get_subcommands().empty()) return;
+    if (options.files.empty()) throw CLI::RequiredError("FILE");
+    // `inspect rowgroup f` meant the view, not a file named rowgroup.
+    const std::string unknown =
+        unknownViewMessage(options.files.front(), {"rowgroups", "columns", "pages"});
+    if (!unknown.empty()) throw CLI::ValidationError(unknown);
   });
   return *inspect;
 }

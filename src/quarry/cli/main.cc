@@ -18,6 +18,7 @@
 #include "quarry/cli/print_command.h"
 #include "quarry/cli/query_command.h"
 #include "quarry/cli/schema_command.h"
+#include "quarry/cli/unknown_name.h"
 #include "quarry/common/error.h"
 #include "quarry/common/process_memory.h"
 
@@ -93,7 +94,10 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
       return app.exit(e);  // --help, --version: printed on stdout
     }
-    std::cerr << "quarry: " << e.what() << " (run 'quarry --help' for usage)" << std::endl;
+    // CLI11 names no near miss ("A subcommand is required" for `quarry qeury`).
+    const std::string unknown = quarry::cli::unknownNameMessage(app);
+    std::cerr << "quarry: " << (unknown.empty() ? std::string(e.what()) : unknown)
+              << " (run 'quarry --help' for usage)" << std::endl;
     return kExitUsage;
   }
 

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "quarry/cli/column_names.h"
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/filter_expression.h"
+#include "quarry/cli/schema_agreement.h"
 #include "quarry/common/error.h"
 #include "quarry/formats/orc/orc_file_reader.h"
 
@@ -50,8 +52,8 @@ bool isNumeric(TypeKind kind) {
 
 }  // namespace
 
-OrcPrinter::OrcPrinter(const PrintOptions& options, std::FILE* out)
-    : options_(options), out_(out) {}
+OrcPrinter::OrcPrinter(const PrintOptions& options, std::FILE* out, ProgressCounters& progress)
+    : options_(options), out_(out), progress_(progress) {}
 
 OrcPrinter::~OrcPrinter() = default;
 
@@ -61,9 +63,11 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
   if (firstFile_.empty()) {
     firstFile_ = reader->file().uri();
     firstSchema_ = schema;
+    // One file: its rows are the whole (several: runPrint counted them all first).
+    if (progress_.total == 0)
+      progress_.total = expectedRows(options_, static_cast<int64_t>(reader->rowCount()));
   } else if (schema != firstSchema_) {
-    throw InvalidArgument("the schema " + schema + " differs from " + firstSchema_ + " of " +
-                          firstFile_ + "; files printed together must have one schema");
+    throw InvalidArgument(schemaClash(firstFile_, schema));  // changed since runPrint checked it
   }
   // The rows the table's footer tells, while the footers tell them (not with --filter).
   if (!options_.filter.empty()) {
@@ -77,6 +81,9 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
   if (!options_.filter.empty()) {
     if (options_.tail >= 0) throw InvalidArgument("--tail cannot be combined with --filter");
     scan.filter = parseOrcFilterExpression(options_.filter, reader->schema());
+  }
+  if (!options_.columns.empty()) {
+    requireColumns(options_.columns, reader->schema(), reader->file().uri());
   }
   const auto projection =
       options_.columns.empty() ? reader->projectAll() : reader->project(options_.columns);
@@ -152,8 +159,12 @@ void OrcPrinter::add(std::unique_ptr<io::StorageObject> object) {
       }
     }
     ++printed_;
+    progress_.done = static_cast<uint64_t>(printed_);
+    if (printed_ % 1024 == 0) progress_.bytesRead = bytesBefore_ + reader->file().bytesRead();
   }
   reader->file().checkUnchanged();  // the rows came from the file as opened
+  bytesBefore_ += reader->file().bytesRead();
+  progress_.bytesRead = bytesBefore_;
 }
 
 void OrcPrinter::end() {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "quarry/cli/print_command.h"
+#include "quarry/cli/progress_bar.h"
 #include "quarry/cli/table_writer.h"
 #include "quarry/io/storage.h"
 
@@ -21,7 +22,8 @@ namespace quarry::cli {
 /// Rows are written as they are read (the table through TableWriter).
 class OrcPrinter {
  public:
-  OrcPrinter(const PrintOptions& options, std::FILE* out);
+  /// Publishes the rows printed and the bytes read to `progress`.
+  OrcPrinter(const PrintOptions& options, std::FILE* out, ProgressCounters& progress);
   ~OrcPrinter();
   OrcPrinter(const OrcPrinter&) = delete;
   OrcPrinter& operator=(const OrcPrinter&) = delete;
@@ -36,6 +38,8 @@ class OrcPrinter {
  private:
   const PrintOptions& options_;
   std::FILE* out_;
+  ProgressCounters& progress_;
+  uint64_t bytesBefore_ = 0;  // read from the files done
   bool begun_ = false;
   int64_t printed_ = 0;
   bool more_ = false;                  // rows were left unshown by a full table

@@ -1,12 +1,14 @@
 #include "quarry/cli/print_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 
+#include "quarry/cli/column_names.h"
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/error_report.h"
 #include "quarry/cli/file_arguments.h"
@@ -16,6 +18,8 @@
 #include "quarry/cli/orc_inspect.h"
 #include "quarry/cli/orc_print.h"
 #include "quarry/cli/output_stream.h"
+#include "quarry/cli/progress_bar.h"
+#include "quarry/cli/schema_agreement.h"
 #include "quarry/cli/table_writer.h"
 #include "quarry/cli/value_renderer.h"
 #include "quarry/common/error.h"
@@ -152,34 +156,11 @@ class RowPrinter {
   int64_t rowCount_ = 0;
 };
 
-/// Returns a text that is equal for two Parquet schemas when their leaves have
-/// the same paths, repetitions, physical and logical types.
-std::string schemaSignature(const parquet::FileSchema& schema) {
-  std::string out;
-  for (size_t i = 0; i < schema.leafCount(); ++i) {
-    const parquet::SchemaNode& leaf = schema.leaf(i);
-    const parquet::LogicalType& logical = leaf.logicalType;
-    for (const int64_t part :
-         {static_cast<int64_t>(leaf.repetition),
-          static_cast<int64_t>(leaf.physicalType ? static_cast<int>(*leaf.physicalType) : -1),
-          int64_t{leaf.typeLength}, static_cast<int64_t>(logical.kind), int64_t{logical.scale},
-          int64_t{logical.precision}, int64_t{logical.isAdjustedToUTC},
-          static_cast<int64_t>(logical.unit), int64_t{logical.bitWidth}, int64_t{logical.isSigned},
-          int64_t{leaf.maxDefinitionLevel}, int64_t{leaf.maxRepetitionLevel}}) {
-      out += std::to_string(part);
-      out += ',';
-    }
-    out += leaf.path;
-    out += '\n';
-  }
-  return out;
-}
-
 /// Prints Parquet files in turn through one RowPrinter, --head counted over all.
 class ParquetRows {
  public:
-  ParquetRows(const PrintOptions& options, RowPrinter& printer)
-      : options_(options), printer_(printer) {}
+  ParquetRows(const PrintOptions& options, RowPrinter& printer, ProgressCounters& progress)
+      : options_(options), printer_(printer), progress_(progress) {}
 
   void add(std::unique_ptr<io::StorageObject> object) {
     auto file = parquet::ParquetFileReader::open(std::move(object));
@@ -187,16 +168,19 @@ class ParquetRows {
     if (firstFile_.empty()) {
       firstFile_ = file->uri();
       firstSignature_ = signature;
+      // One file: its rows are the whole (several: runPrint counted them all first).
+      if (progress_.total == 0) progress_.total = expectedRows(options_, file->metadata().num_rows);
     } else if (signature != firstSignature_) {
-      throw InvalidArgument("the schema differs from that of " + firstFile_ +
-                            "; files printed together must have one schema");
+      throw InvalidArgument(schemaClash(firstFile_));  // changed since runPrint checked it
     }
     countRows(file->metadata().num_rows);
     // Past --head, or past a full table known to leave rows unshown: only counted.
     if (begun_ && ((options_.head >= 0 && printed_ >= options_.head) || more_)) return;
     parquet::RowReaderBuilder builder = file->buildRowReader();
-    if (!options_.columns.empty())
+    if (!options_.columns.empty()) {
+      requireColumns(options_.columns, file->schema(), file->uri());
       builder.projection(parquet::ColumnProjection::columns(options_.columns));
+    }
     if (!options_.filter.empty())
       builder.filter(parseFilterExpression(options_.filter, file->schema()));
     if (options_.tail >= 0) builder.tail(options_.tail);
@@ -214,8 +198,12 @@ class ParquetRows {
       }
       printer_.addRow(*rows, renderer);
       ++printed_;
+      progress_.done = static_cast<uint64_t>(printed_);
+      if (printed_ % 1024 == 0) progress_.bytesRead = bytesBefore_ + file->storage().bytesRead();
     }
     file->storage().checkUnchanged();  // the rows came from the file as opened
+    bytesBefore_ += file->storage().bytesRead();
+    progress_.bytesRead = bytesBefore_;
   }
 
   void end() {
@@ -241,10 +229,12 @@ class ParquetRows {
 
   const PrintOptions& options_;
   RowPrinter& printer_;
+  ProgressCounters& progress_;
   bool begun_ = false;
   bool more_ = false;  // rows were left unshown by a full table
   std::optional<uint64_t> total_ = 0;
   int64_t printed_ = 0;
+  uint64_t bytesBefore_ = 0;  // read from the files done
   std::string firstFile_;
   std::string firstSignature_;
 };
@@ -333,6 +323,14 @@ CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options) {
   return *convert;
 }
 
+uint64_t expectedRows(const PrintOptions& options, int64_t rows) {
+  if (!options.filter.empty() || rows < 0) return 0;
+  int64_t n = rows;
+  if (options.tail >= 0) n = std::min(n, options.tail);
+  if (options.head >= 0) n = std::min(n, options.head);
+  return static_cast<uint64_t>(n);
+}
+
 int runConvert(const PrintOptions& options) {
   if (options.output.empty() || options.output == "-") return runPrint(options, stdout);
   std::FILE* out = std::fopen(options.output.c_str(), "wb");
@@ -368,8 +366,18 @@ int runPrint(const PrintOptions& options, std::FILE* out) {
       throw InvalidArgument("--tail reads one file; " + std::to_string(files.size()) +
                             " files were given");
     }
-    ParquetRows parquetRows(options, printer);
-    OrcPrinter orcRows(options, out);
+    ProgressCounters progress;
+    // Several files: every schema is checked before a row is written.
+    if (files.size() > 1) {
+      const uint64_t rows = requireOneSchema(files, current).rows;
+      progress.total = expectedRows(options, static_cast<int64_t>(rows));
+    }
+    ParquetRows parquetRows(options, printer, progress);
+    OrcPrinter orcRows(options, out, progress);
+    const bool streams =
+        options.format == PrintFormat::kCsv || options.format == PrintFormat::kNdjson;
+    std::optional<ProgressBar> bar;
+    bar.emplace(ProgressBar::wanted(streams), "rows", [&progress] { return progress.sample(); });
     std::string first;
     bool firstIsOrc = false;
     for (const std::string& file : files) {
@@ -391,6 +399,7 @@ int runPrint(const PrintOptions& options, std::FILE* out) {
         parquetRows.add(std::move(object));
       }
     }
+    bar.reset();  // erased before the table or the JSON array's end is written
     if (firstIsOrc) {
       orcRows.end();
     } else {

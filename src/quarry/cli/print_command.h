@@ -55,16 +55,23 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options);
 /// NDJSON output written to a file or stdout, with the same options.
 CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options);
 
+/// Returns the rows print writes of a file (or files) of `rows` rows: --tail
+/// and --head applied; 0, not known, with --filter. What the progress line counts to.
+uint64_t expectedRows(const PrintOptions& options, int64_t rows);
+
 /// Runs `convert`: opens `options.output` (stdout when empty) and prints to it.
 int runConvert(const PrintOptions& options);
 
 /// Prints the rows of `options.files` to `out` and returns the exit code: 0, or
 /// 1 after one line on stderr naming the file when reading fails (or the
-/// pattern that matched nothing, or both files when two schemas differ). Each
-/// object is opened once: its format is told from the object the reader uses. Rows are written as they
-/// are read (the table's first batch once measured, the JSON array at its end), so a
-/// failure part-way leaves the rows before it on `out`; a JSON array is then
-/// not written at all rather than cut.
+/// pattern that matched nothing, or both files when two schemas differ). Several
+/// files' formats and schemas are all checked before the first row is written
+/// (schema_agreement.h), --columns against the file (column_names.h). Each object
+/// is opened once for reading: its format is told from the object the reader uses.
+/// Rows are written as they are read (the table's first batch once measured, the
+/// JSON array at its end), so a failure part-way leaves the rows before it on
+/// `out`; a JSON array is then not written at all rather than cut. On a terminal,
+/// long work shows a progress line on stderr (progress_bar.h).
 int runPrint(const PrintOptions& options, std::FILE* out);
 
 }  // namespace quarry::cli

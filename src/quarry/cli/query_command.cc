@@ -1,14 +1,8 @@
 #include "quarry/cli/query_command.h"
 
 #include <CLI/CLI.hpp>
-#include <unistd.h>
 
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <mutex>
-#include <thread>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -20,6 +14,7 @@
 #include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/json_row_shape.h"
 #include "quarry/cli/output_stream.h"
+#include "quarry/cli/progress_bar.h"
 #include "quarry/cli/table_writer.h"
 #include "quarry/common/error.h"
 #include "quarry/common/json_text.h"
@@ -207,59 +202,6 @@ class ResultWriter {
   uint64_t rows_ = 0;
 };
 
-/// A progress bar on stderr while a query runs, when stderr is a terminal: it
-/// appears after half a second (short queries show nothing), shows the splits
-/// read of all and the bytes read, and is erased when the query ends.
-class ProgressBar {
- public:
-  ProgressBar(const engine::ScanMetrics& metrics, uint64_t totalSplits)
-      : metrics_(metrics), total_(totalSplits) {
-    if (total_ == 0 || isatty(STDERR_FILENO) == 0) return;
-    thread_ = std::thread([this] { run(); });
-  }
-  ~ProgressBar() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-  }
-
- private:
-  void run() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stop_; })) return;
-    bool drawn = false;
-    while (!stop_) {
-      const uint64_t done = std::min<uint64_t>(metrics_.splits, total_);
-      constexpr int kWidth = 30;
-      const int filled = static_cast<int>(kWidth * done / total_);
-      char line[160];
-      std::snprintf(line, sizeof(line), "\r[%s%s] %llu/%llu splits, %.1f MiB read ",
-                    std::string(filled, '=').c_str(), std::string(kWidth - filled, ' ').c_str(),
-                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
-                    static_cast<double>(metrics_.bytesRead) / (1 << 20));
-      std::fputs(line, stderr);
-      std::fflush(stderr);
-      drawn = true;
-      wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; });
-    }
-    if (drawn) {
-      std::fputs("\r\033[K", stderr);  // erase the bar
-      std::fflush(stderr);
-    }
-  }
-
-  const engine::ScanMetrics& metrics_;
-  uint64_t total_;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stop_ = false;
-};
-
 uint64_t splitCount(const engine::PlanNode& node) {
   uint64_t n = node.kind == engine::PlanKind::kExternalSource ? node.splits.size() : 0;
   for (const engine::PlanNodePtr& child : node.children) n += splitCount(*child);
@@ -337,7 +279,15 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     ResultWriter writer(options, prepared);
     engine::QueryProfile profile;
     {
-      ProgressBar progress(*prepared.metrics, splitCount(*prepared.plan));
+      const uint64_t splits = splitCount(*prepared.plan);
+      const bool streams =
+          options.format == QueryFormat::kCsv || options.format == QueryFormat::kNdjson;
+      const engine::ScanMetrics& metrics = *prepared.metrics;
+      const ProgressBar progress(splits > 0 && ProgressBar::wanted(streams), "splits",
+                                 [&metrics, splits] {
+                                   return ProgressBar::Sample{metrics.splits, splits,
+                                                              metrics.bytesRead};
+                                 });
       const engine::ExchangeBuilder* builder = placement != nullptr ? placement->place(prepared) : nullptr;
       profile = engine::executeQueryWhile(
           prepared, [&](const engine::Page& page) { return writer.add(page); }, builder);

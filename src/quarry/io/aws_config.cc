@@ -118,6 +118,16 @@ AwsConfig resolveAwsConfig(const EnvironmentLookup& environment) {
                           credentialsPath + " nor " + configPath + " has");
   }
 
+  const auto describeFile = [](const std::string& path, const char* variable) {
+    return (path.empty() ? std::string("no file (HOME is not set)") : path) + " (" + variable +
+           ")";
+  };
+  config.credentialSources =
+      "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment, then the profile '" +
+      config.profile + "' (AWS_PROFILE) in " +
+      describeFile(credentialsPath, "AWS_SHARED_CREDENTIALS_FILE") + " and " +
+      describeFile(configPath, "AWS_CONFIG_FILE");
+
   const auto keyId = nonEmpty(environment, "AWS_ACCESS_KEY_ID");
   const auto secret = nonEmpty(environment, "AWS_SECRET_ACCESS_KEY");
   if (keyId || secret) {
@@ -175,6 +185,13 @@ AwsConfig resolveAwsConfig(const EnvironmentLookup& environment) {
     if (*style == "virtual") config.addressingStyle = S3AddressingStyle::kVirtual;
   }
   return config;
+}
+
+std::string unsignedRequestNote(const AwsConfig& config) {
+  if (!config.credentials.anonymous()) return {};
+  std::string note = "the request was sent unsigned, as no AWS credentials were found";
+  if (!config.credentialSources.empty()) note += " (looked for: " + config.credentialSources + ")";
+  return note + "; a bucket that is not public needs credentials";
 }
 
 }  // namespace quarry::io

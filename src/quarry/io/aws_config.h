@@ -35,11 +35,19 @@ struct AwsConfig {
   std::string profile = "default";
   S3AddressingStyle addressingStyle =
       S3AddressingStyle::kAuto;  // the profile's s3.addressing_style
+  /// Where resolveAwsConfig looked for credentials, for the message of a request
+  /// refused because it went unsigned; empty for a configuration made by hand.
+  std::string credentialSources;
 };
 
 /// Resolves the configuration from `environment` and the files it names; throws
 /// InvalidArgument when AWS_PROFILE names a profile no file has, or when a source gives
 /// an access key without its secret (never quoting either).
 AwsConfig resolveAwsConfig(const EnvironmentLookup& environment = processEnvironment());
+
+/// What to add to the error of a request S3 refused (HTTP 401 or 403) when
+/// `config` has no credentials: that the request went unsigned, and where
+/// credentials were looked for (config.credentialSources). "" when it has some.
+std::string unsignedRequestNote(const AwsConfig& config);
 
 }  // namespace quarry::io

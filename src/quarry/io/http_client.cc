@@ -246,7 +246,7 @@ std::optional<uint64_t> parseUnsatisfiedRange(std::string_view value) {
 
 RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::string& url,
                          const RangeRequest& range, const std::function<void(HttpRequest&)>& prepare,
-                         const RetryPolicy& policy) {
+                         const RetryPolicy& policy, std::string_view refusalNote) {
   if (range.length == 0) {
     throw InvalidArgument(redactUri(uri) + ": a range read needs at least one byte (" + describe(range) + ")");
   }
@@ -256,6 +256,7 @@ RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::
   }
   const int maxAttempts = std::max(policy.maxAttempts, 1);
   std::string failure;
+  long status = 0;
   int attempts = 0;
   while (true) {
     ++attempts;
@@ -264,8 +265,10 @@ RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::
     request.headers.emplace_back("Range", rangeHeader(range));
     if (prepare) prepare(request);
     Attempt attempt;
+    status = 0;
     try {
       HttpResponse response = client.send(request);
+      status = response.status;
       attempt = judge(response, range);
     } catch (const HttpTransportError& e) {
       attempt = fail(e.what(), e.retriable());
@@ -277,6 +280,8 @@ RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::
   }
   const std::string tries =
       attempts == 1 ? std::string() : " (after " + std::to_string(attempts) + " attempts)";
+  const bool refused = status == 401 || status == 403;
+  if (refused && !refusalNote.empty()) failure += "; " + std::string(refusalNote);
   throw IoError(redactUri(uri) + ": reading " + describe(range) + " failed" + tries + ": " + failure);
 }
 

@@ -79,10 +79,11 @@ struct RangeResponse {
 /// Reads a byte range of an HTTP object with retries (retry_policy): `prepare` is called on every attempt
 /// to let S3 sign the request (it adds headers; may be empty for plain HTTP).
 /// Checks the status (206, or 200 for a whole-object read), the Content-Range and that the body has exactly the
-/// requested length (a truncated body is retried). Errors name the URI, the range and what the server said.
+/// requested length (a truncated body is retried). Errors name the URI, the range and what the server
+/// said, then `refusalNote` when the server refused the request (HTTP 401 or 403).
 RangeResponse fetchRange(HttpClient& client, const std::string& uri, const std::string& url,
                          const RangeRequest& range, const std::function<void(HttpRequest&)>& prepare,
-                         const RetryPolicy& policy);
+                         const RetryPolicy& policy, std::string_view refusalNote = {});
 
 /// A parsed `Content-Range: bytes first-last/complete` header (complete may be "*").
 struct ContentRange {

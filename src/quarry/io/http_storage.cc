@@ -23,7 +23,8 @@ HttpStorageObject::HttpStorageObject(std::string uri, std::string url, std::shar
 }
 
 RangeResponse HttpStorageObject::fetch(const RangeRequest& range) const {
-  RangeResponse response = fetchRange(*client_, displayUri_, url_, range, prepare_, options_.retry);
+  RangeResponse response = fetchRange(*client_, displayUri_, url_, range, prepare_, options_.retry,
+                                      options_.refusalNote);
   requests_.fetch_add(1, std::memory_order_relaxed);
   bytes_.fetch_add(response.body.size(), std::memory_order_relaxed);
   return response;

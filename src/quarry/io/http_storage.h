@@ -29,6 +29,9 @@ struct HttpStorageOptions {
   /// costs no request (nothing of the tail is cached), and every answer is
   /// checked against them as against a first answer's.
   std::optional<ObjectIdentity> known;
+  /// Added to the error when the server refuses a request (HTTP 401 or 403):
+  /// S3 says there that the request went unsigned (unsignedRequestNote).
+  std::string refusalNote;
 };
 
 /// An object read over HTTP. Its first request is a suffix range GET of the tail,

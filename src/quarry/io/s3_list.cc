@@ -186,6 +186,10 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
           failure = "the server answered HTTP " + std::to_string(response.status) +
                     (code.empty() ? std::string() : ": " + decodeXmlText(code)) +
                     (message.empty() ? std::string() : ": " + decodeXmlText(message));
+          if (response.status == 401 || response.status == 403) {
+            const std::string note = unsignedRequestNote(config);
+            if (!note.empty()) failure += "; " + note;
+          }
           retriable = RetryPolicy::isRetriable(response.status);
           const auto header = response.header("Retry-After");
           if (header && (response.status == 429 || response.status == 503)) {

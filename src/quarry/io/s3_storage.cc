@@ -34,7 +34,9 @@ std::unique_ptr<StorageObject> openS3Object(const std::string& uri,
       signRequest(request.method, request.url, request.headers, credentials, signing, clock());
     };
   }
-  auto object = std::make_unique<HttpStorageObject>(uri, url, std::move(client), options.http,
+  HttpStorageOptions http = options.http;
+  http.refusalNote = unsignedRequestNote(config);
+  auto object = std::make_unique<HttpStorageObject>(uri, url, std::move(client), std::move(http),
                                                     std::move(sign));
   object->size();  // the one request opening costs; a missing object or a refusal fails here
   return object;

@@ -86,6 +86,11 @@ TEST(ExternalSourceResolver, FirstFileWins) {
   const std::string what =
       errorOf({fixture("schema_a.parquet"), fixture("schema_b.parquet")}, SchemaResolution::kFirstFileWins);
   expectMentions(what, {"\"id\"", "int64", "int32", "schema_a.parquet", "schema_b.parquet"});
+  // Issue 26: "a schema clash under first_file_wins does not mention `union_by_name`".
+  expectMentions(what, {"WITH {\"schema_resolution\": \"union_by_name\"} reads the column as int64 from both"});
+  // int32 and string: union_by_name cannot help, and the message says so.
+  expectMentions(errorOf({fixture("schema_a.parquet"), fixture("schema_c.parquet")}, SchemaResolution::kFirstFileWins),
+                 {"\"id\"", "schema_a.parquet", "schema_c.parquet", "union_by_name would not merge them either"});
 }
 
 TEST(ExternalSourceResolver, Strict) {

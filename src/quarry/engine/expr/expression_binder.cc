@@ -5,11 +5,11 @@
 #include <limits>
 
 #include "quarry/common/error.h"
+#include "quarry/common/name_hint.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
-#include "quarry/engine/parse/name_hint.h"
 #include "quarry/engine/parse/query_printer.h"
 
 namespace quarry::engine {

@@ -3,35 +3,19 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "quarry/common/name_hint.h"
 #include "quarry/engine/parse/expression_parser.h"
 #include "quarry/engine/parse/lexer.h"
 #include "quarry/engine/parse/token_cursor.h"
-
-#include "quarry/engine/parse/name_hint.h"
 
 namespace quarry::engine {
 namespace {
 
 constexpr std::array<std::string_view, 8> kCommands = {"WHERE", "EVAL", "STATS",  "SORT",
                                                        "KEEP",  "DROP", "RENAME", "LIMIT"};
-
-/// Returns the word of `candidates` closest to `word` when it is a likely typo.
-std::string_view closest(std::string_view word, std::span<const std::string_view> candidates) {
-  std::string_view best;
-  size_t bestDistance = 3;
-  for (std::string_view candidate : candidates) {
-    const size_t distance = editDistance(word, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
 
 class QueryParser {
  public:
@@ -126,7 +110,7 @@ class QueryParser {
                             "\"union_by_name\"");
         }
       } else {
-        const std::string_view guess = closest(key.text, kOptions);
+        const std::string guess = closestName(key.text, kOptions);
         TokenCursor::fail(key, "unknown WITH option " + std::string(key.source),
                           guess.empty() ? "options are \"format\" and \"schema_resolution\""
                                         : "did you mean \"" + std::string(guess) + "\"?");
@@ -159,7 +143,7 @@ class QueryParser {
     if (upper == "DROP") return {DropCommand{parseNames("a column name to DROP")}, position};
     if (upper == "RENAME") return {parseRename(), position};
     if (upper == "LIMIT") return {parseLimit(), position};
-    const std::string_view guess = closest(name.parts[0], kCommands);
+    const std::string guess = closestName(name.parts[0], kCommands);
     TokenCursor::fail(name, "unknown command " + name.describe() + " after '|'",
                       guess.empty()
                           ? "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT"

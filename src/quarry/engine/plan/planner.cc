@@ -5,8 +5,8 @@
 #include <set>
 
 #include "quarry/common/error.h"
+#include "quarry/common/name_hint.h"
 #include "quarry/engine/expr/expression_binder.h"
-#include "quarry/engine/parse/name_hint.h"
 #include "quarry/engine/parse/query_printer.h"
 
 namespace quarry::engine {

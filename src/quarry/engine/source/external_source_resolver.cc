@@ -109,12 +109,19 @@ Schema ExternalSourceResolver::reconcile(const std::vector<ResolvedFile>& files,
         for (const Field& field : other) {
           const int i = fieldIndex(schema, field.name);
           if (i < 0) continue;  // an extra column: ignored
-          if (!widensTo(field.type, schema[static_cast<size_t>(i)].type)) {
+          const DataType& firstType = schema[static_cast<size_t>(i)].type;
+          if (!widensTo(field.type, firstType)) {
+            // The default mode: say which one reads both files, when one does.
+            const auto common = commonType(firstType, field.type);
+            const std::string hint =
+                common ? "; WITH {\"schema_resolution\": \"union_by_name\"} reads the column as " +
+                             common->toString() + " from both"
+                       : "; union_by_name would not merge them either: they have no lossless "
+                         "common type";
             throw InvalidArgument("first_file_wins schema resolution: column \"" + field.name +
                                   "\" is " + field.type.toString() + " in " + file.uri +
-                                  ", which does not widen losslessly to " +
-                                  schema[static_cast<size_t>(i)].type.toString() + " of " +
-                                  first.uri);
+                                  ", which does not widen losslessly to " + firstType.toString() +
+                                  " of " + first.uri + hint);
           }
         }
         break;
