@@ -14,7 +14,7 @@ ASAN_DIR := build/asan
 FUZZ_DIR := build/fuzz
 # `make test`'s fuzz stage, seed corpus included, shared between the targets
 # (tools/run-fuzzers.sh): CI's fuzz stage stays within 3 minutes.
-FUZZ_SECONDS ?= 150
+FUZZ_SECONDS ?= 140
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 WERROR ?= ON
 # Debug information: line tables only (-g1) by default, which keeps stack traces and
