@@ -149,6 +149,9 @@ if(QUARRY_PYTHON3)
   add_test(NAME check_layers COMMAND ${QUARRY_PYTHON3} ${CMAKE_SOURCE_DIR}/tools/check-layers.py ${CMAKE_SOURCE_DIR})
   add_test(NAME check_layers_self_test COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/check_layers_test.sh ${CMAKE_SOURCE_DIR})
   set_tests_properties(check_layers check_layers_self_test PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS script)
+  # The fuzz seed corpus per target, and a missing seed source failing the run.
+  add_test(NAME fuzz_corpus_scripts COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/fuzz_corpus_test.sh ${CMAKE_SOURCE_DIR})
+  set_tests_properties(fuzz_corpus_scripts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS script)
 endif()
 
 # ctest -j starts tests in descending COST. On a fresh clone there are no timings

@@ -372,6 +372,24 @@ TEST(Lz4LegacyPage, FallsBackToLz4Frames) {
                                expected.size()));
 }
 
+// Found by decompress_fuzzer's comparison with liblz4 (issue 31): liblz4 reads a
+// skippable frame before the first frame as part of the sequence, and quarry
+// ("a sequence of LZ4 frames, skippable frames included") refused the page.
+TEST(Lz4LegacyPage, ReadsFramesThatStartWithASkippableFrame) {
+  const Bytes data = repetitiveBytes(5000);
+  for (const uint8_t low : {0x50, 0x5f}) {
+    Bytes input = {low, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 'j', 'u', 'n', 'k'};
+    const Bytes frame = compressLz4Frame(data);
+    input.insert(input.end(), frame.begin(), frame.end());
+    EXPECT_EQ(decompressed(CompressionCodec::LZ4, input, data.size()), data) << int{low};
+  }
+  // A magic next to the skippable range is none of them.
+  Bytes input = {0x60, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 'j', 'u', 'n', 'k'};
+  const Bytes frame = compressLz4Frame(data);
+  input.insert(input.end(), frame.begin(), frame.end());
+  EXPECT_TRUE(rejectsAsCorrupt(CompressionCodec::LZ4, input, data.size()));
+}
+
 TEST(Lz4RawPage, RejectsHadoopFraming) {
   const Bytes data = repetitiveBytes(10'000);
   EXPECT_TRUE(rejectsAsCorrupt(CompressionCodec::LZ4_RAW, compressHadoopLz4(data), data.size()));

@@ -28,6 +28,9 @@ namespace quarry::parquet {
 namespace {
 
 constexpr uint32_t kLz4FrameMagic = 0x184D2204;
+/// Skippable frames: magics 0x184D2A50 to 0x184D2A5F, a length, that many bytes.
+constexpr uint32_t kLz4SkippableMagic = 0x184D2A50;
+constexpr uint32_t kLz4SkippableMagicMask = 0xFFFFFFF0;
 
 uint32_t loadBigEndian32(const uint8_t* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
@@ -84,7 +87,11 @@ struct Lz4FrameContextDeleter {
 
 /// Decompresses one or more concatenated LZ4 frames (skippable frames included).
 bool decompressLz4Frames(std::span<const uint8_t> input, std::span<uint8_t> output) {
-  if (input.size() < 4 || loadLittleEndian32(input.data()) != kLz4FrameMagic) return false;
+  if (input.size() < 4) return false;
+  // A sequence may open with a skippable frame as well as with a frame.
+  const uint32_t magic = loadLittleEndian32(input.data());
+  if (magic != kLz4FrameMagic && (magic & kLz4SkippableMagicMask) != kLz4SkippableMagic)
+    return false;
   LZ4F_dctx* raw = nullptr;
   if (LZ4F_isError(LZ4F_createDecompressionContext(&raw, LZ4F_VERSION))) throw std::bad_alloc();
   const std::unique_ptr<LZ4F_dctx, Lz4FrameContextDeleter> context(raw);
