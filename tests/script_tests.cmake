@@ -89,6 +89,13 @@ quarry_add_node_test(differential_engine_self_check
   tests/differential/engine/engine_queries.mjs - ${CMAKE_BINARY_DIR}/differential-engine-self-check
   --self-check)
 set_tests_properties(differential_engine_self_check PROPERTIES TIMEOUT 300)
+# Every comparator (compare_values.mjs's values and CSV text with their verdicts,
+# the engine runner through stub_quarry.mjs) fed its good input, which passes, and
+# planted bad ones (type changed, column renamed, missing field, -0.0 where it
+# matters, a quarry error), each of which must fail; about a minute.
+quarry_add_node_test(differential_comparator_self_test
+  tests/differential/comparator_self_test.mjs ${CMAKE_BINARY_DIR}/differential-comparator-self-test)
+set_tests_properties(differential_comparator_self_test PROPERTIES TIMEOUT 300)
 # The runner's comparison rules (tolerances, multisets, value forms) on hand-made rows.
 quarry_add_node_test(differential_engine_compare_rules
   tests/differential/engine/result_compare_test.mjs)
@@ -100,6 +107,15 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
     ${CMAKE_BINARY_DIR}/differential-engine)
   set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600)
+  # The same corpus with quarry's metadata cache on (a fresh cache directory under
+  # the build directory, overriding QUARRY_CACHE_DIR=off): run twice, the first
+  # pass filling the cache, the second answered from it (every footer from the
+  # cache, no footer read), both compared with DuckDB. A fixed subset (the first
+  # LIMIT generated queries and TPC-H) keeps the two passes within the test stage.
+  quarry_add_node_test(differential_engine_queries_cached
+    tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-engine-cached --metadata-cache --limit 300)
+  set_tests_properties(differential_engine_queries_cached PROPERTIES TIMEOUT 600)
   # LIST columns: KEEP, WHERE, IS NULL, TopN and EVAL over a DuckDB-written file of
   # list<int|bigint|double|varchar> (null lists, empty lists, null elements, several
   # row groups), as JSON and as DuckDB's CSV text of the same SELECT; a few seconds.

@@ -134,7 +134,7 @@ TEST(QueryCommand, ProfileIsOneJsonObjectOnStderrAfterTheResult) {
                           "\"pruned_by_statistics\":", "\"pruned_by_bloom\":", "\"pruned_by_dictionary\":",
                           "\"answered_from_statistics\":", "\"pages\":{\"total\":", "\"skipped\":",
                           "\"bytes_read\":", "\"requests\":", "\"rows_decoded\":", "\"rows_returned\":1",
-                          "\"operators\":[{\"name\":"}) {
+                          "\"operators\":[{\"name\":", "\"columns\":[{\"name\":\"n\",\"type\":\"int64\"}]"}) {
     EXPECT_NE(run.err.find(key), std::string::npos) << key << " in " << run.err;
   }
   EXPECT_EQ(run.err.front(), '{');

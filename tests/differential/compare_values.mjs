@@ -16,7 +16,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Num, parseJson } from './exact_json.mjs';
@@ -441,19 +441,23 @@ export async function readWithDuckDB(connection, file, T,
 }
 
 /// Compares quarry's rows with DuckDB's; returns the mismatches (at most a few).
-/// Mismatches in `listedRows` go to `listed` instead, one per row.
-export function compareRows(quarryRows, duck, T, listedRows = [], listed = []) {
+/// Mismatches in `listedRows` go to `listed` instead, one per row. `columnRules`
+/// ({ column: (ours, theirs) => boolean } over canonical values) replaces
+/// equality for a column whose listed difference has an exact expected form.
+export function compareRows(quarryRows, duck, T, listedRows = [], listed = [], columnRules = {}) {
   const problems = [];
   if (quarryRows.length !== duck.rowCount) {
     problems.push(`quarry gives ${quarryRows.length} rows, DuckDB ${duck.rowCount}`);
     return problems;
   }
-  if (quarryRows.length > 0) {
-    const keys = Object.keys(quarryRows[0]);
+  // Every row's fields, not the first row's only: a missing field is not a NULL.
+  for (let r = 0; r < quarryRows.length; r++) {
+    const keys = Object.keys(quarryRows[r]);
     const same = duck.partial ? duck.names.every((n) => keys.includes(n))
                               : keys.join('\u0000') === duck.names.join('\u0000');
     if (!same) {
-      problems.push(`quarry's fields [${keys}] are not DuckDB's columns [${duck.names}]`);
+      problems.push(`${r === 0 ? '' : `row ${r}: `}quarry's fields [${keys}] are not DuckDB's ` +
+                    `columns [${duck.names}]`);
       return problems;
     }
   }
@@ -464,7 +468,10 @@ export function compareRows(quarryRows, duck, T, listedRows = [], listed = []) {
       try {
         const ours = canonicalQuarry(quarryRows[r][column.name], column.type, T);
         const theirs = canonicalDuckDB(duck.rows[r][c], column.type, T);
-        d = difference(ours, theirs, path);
+        const rule = columnRules[column.name];
+        d = rule ? (rule(ours, theirs) ? null : `${path}: quarry ${show(ours)}, DuckDB ${show(theirs)} ` +
+                                                 '(not the listed expected difference)')
+                 : difference(ours, theirs, path);
       } catch (e) {
         if (!(e instanceof Mismatch)) throw e;
         d = `${path} (${column.type}): ${e.message}`;
@@ -517,14 +524,36 @@ function firstDifference(pathA, pathB) {
   }
 }
 
+/// The first problem of two small CSV files that must differ exactly on the lines
+/// of `quarryLines` (number -> quarry's text) and nowhere else; null when none.
+function listedLinesDifference(quarryPath, duckPath, quarryLines) {
+  const ours = readFileSync(quarryPath, 'utf8').split('\n');
+  const theirs = readFileSync(duckPath, 'utf8').split('\n');
+  for (const [number, text] of Object.entries(quarryLines)) {
+    const i = Number(number) - 1;
+    if (ours[i] !== text) {
+      return `line ${number}: quarry ${JSON.stringify(ours[i])}, listed as ${JSON.stringify(text)}`;
+    }
+    if (theirs[i] === text) return `line ${number}: listed as differing, but DuckDB prints it too`;
+    ours[i] = theirs[i];
+  }
+  if (ours.length !== theirs.length) return `quarry prints ${ours.length} lines, DuckDB ${theirs.length}`;
+  const i = ours.findIndex((line, k) => line !== theirs[k]);
+  return i < 0 ? null : `line ${i + 1}: quarry ${JSON.stringify(ours[i])}, DuckDB ${JSON.stringify(theirs[i])}`;
+}
+
 /// Compares `quarry print --format csv FILE` with DuckDB's `COPY (SELECT ...) TO
 /// 'x.csv' (HEADER)` byte for byte, leaving out the columns of a type in
 /// `uncomparedTypes` (DuckDB type name -> reason) and the `skipColumns`. Returns
-/// { skipped } when one of the two cannot read the file, else { problem, note },
-/// each possibly null. TIMESTAMP WITH TIME ZONE: the connection's TimeZone must be
-/// UTC, as quarry's.
+/// { skipped } when DuckDB cannot read the file, { quarryError } when quarry exits
+/// with an error (its first line), else { problem, note }, each possibly null.
+/// `quarryLines` ({ line number: text }, small files only): quarry must print
+/// exactly that text on that line, where DuckDB prints another, and every other
+/// line must still match. TIMESTAMP WITH TIME ZONE: the connection's TimeZone
+/// must be UTC, as quarry's.
 export async function compareCsvText(file, quarry, scratch, connection, T,
-    { uncomparedTypes = {}, skipColumns = [], convert = false, filter = null } = {}) {
+    { uncomparedTypes = {}, skipColumns = [], convert = false, filter = null,
+      quarryLines = null } = {}) {
   const from = `read_parquet(${sqlString(file)})`;
   let probe;
   try {
@@ -566,7 +595,12 @@ export async function compareCsvText(file, quarry, scratch, connection, T,
     if (result.error || result.signal) {
       return { problem: `quarry did not finish: ${result.error?.message ?? result.signal}` };
     }
-    if (result.status !== 0) return { skipped: `quarry cannot read it: ${firstLine(result.stderr)}` };
+    // A quarry failure is the caller's to judge (a failure unless it lists the
+    // file with the error text it expects), never a skip.
+    if (result.status !== 0) {
+      return { note, quarryError: `quarry exit ${result.status}: ${firstLine(result.stderr)}` };
+    }
+    if (quarryLines) return { note, problem: listedLinesDifference(quarryPath, duckPath, quarryLines) };
     const d = firstDifference(quarryPath, duckPath);
     if (d === null) return { note, problem: null };
     return { note, problem: `line ${d[0]}: quarry ${JSON.stringify(d[1])}, DuckDB ${JSON.stringify(d[2])}` };
@@ -574,4 +608,63 @@ export async function compareCsvText(file, quarry, scratch, connection, T,
     rmSync(quarryPath, { force: true });
     rmSync(duckPath, { force: true });
   }
+}
+
+// ---------------------------------------------------------------------------
+// Verdicts: what a file's comparison means, given the listed expectation. Kept
+// here, apart from the runners, so that comparator_self_test.mjs can plant bad
+// results in them. Each returns { verdict: 'ok' | 'FAIL' | 'skip', message }.
+
+/// print_csv.mjs's verdict on `result` (compareCsvText's) for a file whose
+/// listed expected difference is `expected` (or undefined): { error } (quarry
+/// must fail with an error carrying this text; `mayMatch`: or match), { lines }
+/// (compareCsvText checked quarry's listed lines and every other one). A quarry
+/// failure is a failure unless listed with its text.
+export function csvVerdict(result, expected) {
+  const { problem, skipped, quarryError } = result;
+  if (quarryError) {
+    if (expected?.error && quarryError.includes(expected.error)) {
+      return { verdict: 'ok', message: `expected error: ${expected.reason}\n        ${quarryError}` };
+    }
+    return { verdict: 'FAIL', message: quarryError +
+             (expected?.error ? `\n        (expected an error carrying "${expected.error}")` : '') };
+  }
+  if (skipped) return { verdict: 'skip', message: skipped };
+  if (expected?.error) {
+    if (expected.mayMatch && !problem) return { verdict: 'ok', message: `read (${expected.reason})` };
+    return { verdict: 'FAIL', message: `expected quarry to fail with "${expected.error}" ` +
+             `(${expected.reason}); ${problem ? `got ${problem}` : 'it matches'}` };
+  }
+  if (problem) return { verdict: 'FAIL', message: problem };
+  if (expected?.lines) {
+    return { verdict: 'ok', message: `expected difference on line(s) ` +
+             `${Object.keys(expected.lines).join(', ')}: ${expected.reason}` };
+  }
+  if (expected) return { verdict: 'FAIL', message: 'listed in EXPECTED_DIFFERENCES but matches; remove the entry' };
+  return { verdict: 'ok', message: '' };
+}
+
+/// read_values.mjs's verdict on a file: `problems` (value differences, and
+/// quarry's error when it failed), `quarryError` (that error, or null) and the
+/// file's listed expected difference `expected`: { rows } and { columns } were
+/// applied by the comparison; a whole-file entry must name quarry's error text
+/// (`error`), and only a quarry failure carrying it passes (`mayMatch`: or a
+/// match) - a wrong value does not.
+export function valuesVerdict(problems, quarryError, expected) {
+  if (expected && !expected.columns && !expected.rows) {
+    if (!expected.error) {
+      return { verdict: 'FAIL', message: `        listed as a whole-file difference (${expected.reason}) ` +
+               'without the error text quarry must give' };
+    }
+    if (quarryError && quarryError.includes(expected.error)) {
+      return { verdict: 'ok', message: `expected difference: ${expected.reason}\n        ${quarryError}` };
+    }
+    if (!quarryError && problems.length === 0 && expected.mayMatch) {
+      return { verdict: 'ok', message: `read (${expected.reason})` };
+    }
+    return { verdict: 'FAIL', message: `        expected quarry to fail with "${expected.error}" ` +
+             `(${expected.reason}); got ${problems[0] ?? 'a match'}` };
+  }
+  if (problems.length === 0) return { verdict: 'ok', message: '' };
+  return { verdict: 'FAIL', message: problems.map((p) => `        ${p}`).join('\n') };
 }

@@ -61,11 +61,11 @@ async function main() {
   let failed = 0;
   try {
     for (const [name, filter] of CASES) {
-      const { problem, skipped } = await compareCsvText(join(data, name), quarry, scratch,
-          connection, api.DuckDBTypeId, { convert: true, filter });
-      if (skipped || problem) {
+      const { problem, skipped, quarryError } = await compareCsvText(join(data, name), quarry,
+          scratch, connection, api.DuckDBTypeId, { convert: true, filter });
+      if (skipped || quarryError || problem) {
         failed++;
-        console.log(`FAIL  ${name} --filter "${filter}"\n        ${skipped ?? problem}`);
+        console.log(`FAIL  ${name} --filter "${filter}"\n        ${skipped ?? quarryError ?? problem}`);
       } else {
         passed++;
         console.log(`ok    ${name} --filter "${filter}"`);

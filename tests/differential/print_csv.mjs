@@ -16,12 +16,12 @@
 // Test data: $QUARRY_TESTDATA, default <repo>/../shared/testdata. Exit code 77 (ctest
 // reports it as skipped) when the test data or the DuckDB oracle is missing.
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareCsvText, listParquetFiles } from './compare_values.mjs';
+import { compareCsvText, csvVerdict, listParquetFiles } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
 import { duckdbOrSkip } from '../support/duckdb.mjs';
 
@@ -34,14 +34,51 @@ let T;
 // GEOMETRY (and GEOGRAPHY, which DuckDB reads as GEOMETRY) print as DuckDB's WKT.
 const UNCOMPARED_TYPES = {};
 
-// Files whose text differs, with the reason (read_values.mjs has the details).
+// Files whose text differs, with the reason (read_values.mjs has the details):
+// `line`, the first differing line quarry must print (a wrong value elsewhere
+// still fails), or `error`, the text quarry's error must carry (another failure,
+// or a read, fails). A quarry failure on a file not listed here fails.
+const CRC_ERROR = 'CRC mismatch';
 const EXPECTED_DIFFERENCES = {
-  'data/int96_from_spark.parquet':
-      'row 5 holds an INT96 that Spark wrote with a wrapped int64 (Julian day -105862232, ' +
-      'nanoseconds -32509551616000): quarry prints its value, 294555-12-13 (BC) ' +
-      '14:58:10.448384; DuckDB reads the day as unsigned and overflows int64 into ' +
-      '226414-01-07 (BC) 22:21:39.416064 (tests/cli/print_fidelity_test.cc has the arithmetic)',
+  'data/int96_from_spark.parquet': {
+    reason: 'row 5 holds an INT96 that Spark wrote with a wrapped int64 (Julian day -105862232, ' +
+        'nanoseconds -32509551616000): quarry prints its value, 294555-12-13 (BC) ' +
+        '14:58:10.448384; DuckDB reads the day as unsigned and overflows int64 into ' +
+        '226414-01-07 (BC) 22:21:39.416064 (tests/cli/print_fidelity_test.cc has the arithmetic)',
+    lines: { 7: '294555-12-13 (BC) 14:58:10.448384' },
+  },
+  'data/datapage_v1-corrupt-checksum.parquet': {
+    reason: 'a data page CRC does not match its bytes; quarry verifies CRCs, DuckDB does not',
+    error: CRC_ERROR,
+  },
+  'data/rle-dict-uncompressed-corrupt-checksum.parquet': {
+    reason: 'a data page CRC does not match its bytes; quarry verifies CRCs, DuckDB does not',
+    error: CRC_ERROR,
+  },
+  'data/nation.dict-malformed.parquet': {
+    reason: 'the last page of column "name" runs past its column chunk; quarry rejects the file, ' +
+        'DuckDB reads past the chunk',
+    error: 'runs past the end of the column chunk',
+  },
 };
+
+// shredded_variant/cases.json's cases a reader must refuse ("error_message") or
+// may refuse ("can choose to error"): quarry refuses them with CorruptFile, whose
+// text carries the message (read_values.mjs checks the same).
+function addShreddedVariantErrorCases(root) {
+  const casesPath = join(root, 'shredded_variant', 'cases.json');
+  if (!existsSync(casesPath)) return;
+  for (const c of JSON.parse(readFileSync(casesPath, 'utf8'))) {
+    const mayError = /can choose to error/.test(c.notes ?? '');
+    if (!c.error_message && !mayError) continue;
+    EXPECTED_DIFFERENCES[`shredded_variant/${c.parquet_file}`] = {
+      reason: c.error_message ? `cases.json: ${c.test} must fail with "${c.error_message}"`
+                              : `cases.json: ${c.test}: "${c.notes}"`,
+      error: c.error_message ? c.error_message.split(':')[0] : 'Invalid variant',
+      mayMatch: !c.error_message,
+    };
+  }
+}
 
 function skip(message) {
   process.stderr.write(`\n*** SKIPPED print_csv: ${message} ***\n\n`);
@@ -66,6 +103,7 @@ async function main() {
     skip(`no test data at ${join(root, 'data')} (set QUARRY_TESTDATA to the folder holding ` +
          'parquet-testing/)');
   }
+  addShreddedVariantErrorCases(root);
   const api = await duckdbOrSkip(skip);
   T = api.DuckDBTypeId;
   const scratch = mkdtempSync(join(tmpdir(), 'quarry-print-csv-'));
@@ -87,13 +125,15 @@ async function main() {
   try {
     for (const file of files) {
       const name = nameOf(file);
-      const { problem, note, skipped: why } = await compareCsvText(file, quarry, scratch, connection, T,
-          { uncomparedTypes: UNCOMPARED_TYPES, convert });
       const expected = EXPECTED_DIFFERENCES[name];
-      if (why) {
+      const result = await compareCsvText(file, quarry, scratch, connection, T,
+          { uncomparedTypes: UNCOMPARED_TYPES, convert, quarryLines: expected?.lines ?? null });
+      const { verdict, message } = csvVerdict(result, expected);
+      const note = result.note ? `  (${result.note})` : '';
+      if (verdict === 'skip') {
         skipped++;
-        console.log(`skip  ${name}: ${why}`);
-        if (/FATAL|INTERNAL/.test(why)) {
+        console.log(`skip  ${name}: ${message}`);
+        if (/FATAL|INTERNAL/.test(message)) {
           // DuckDB invalidates the database after an internal error: start afresh.
           connection.closeSync();
           instance.closeSync();
@@ -101,18 +141,12 @@ async function main() {
           connection = await instance.connect();
           await connection.run("SET TimeZone = 'UTC'");
         }
-      } else if (problem && expected) {
+      } else if (verdict === 'ok') {
         passed++;
-        console.log(`ok    ${name}: expected difference: ${expected}\n        ${problem}`);
-      } else if (problem) {
-        failed++;
-        console.log(`FAIL  ${name}${note ? `  (${note})` : ''}\n        ${problem}`);
-      } else if (expected) {
-        failed++;
-        console.log(`FAIL  ${name}: listed in EXPECTED_DIFFERENCES but matches; remove the entry`);
+        console.log(`ok    ${name}${message ? `: ${message}` : note}`);
       } else {
-        passed++;
-        console.log(`ok    ${name}${note ? `  (${note})` : ''}`);
+        failed++;
+        console.log(`FAIL  ${name}${note}\n        ${message}`);
       }
     }
   } finally {

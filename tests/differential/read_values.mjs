@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Num, plainJson } from './exact_json.mjs';
 
 import { compareRows, difference, firstLine, kMaxMismatchesShown, listParquetFiles, readWithDuckDB,
-  runQuarry, show } from './compare_values.mjs';
+  runQuarry, show, valuesVerdict } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
 import { duckdbOrSkip } from '../support/duckdb.mjs';
 
@@ -44,20 +44,24 @@ const UNCOMPARED_TYPES = {
 // Files (relative to parquet-testing/) where quarry and DuckDB legitimately differ,
 // DuckDB is wrong, or quarry refuses the file. `rows`: only these rows differ (each
 // must) and the others are still compared; `columns`: these columns are not
-// compared, the others are; neither: the whole file differs.
+// compared, the others are; neither: quarry refuses the file with an error
+// carrying `error` (a wrong value or another error fails; valuesVerdict).
 const EXPECTED_DIFFERENCES = {
   'data/datapage_v1-corrupt-checksum.parquet': {
     reason: 'a data page CRC does not match its bytes (README: "with a mismatching CRC"); quarry ' +
         'verifies CRCs and rejects the file with CorruptFile, DuckDB does not verify them',
+    error: 'CRC mismatch',
   },
   'data/rle-dict-uncompressed-corrupt-checksum.parquet': {
     reason: 'a data page CRC does not match its bytes (README: "with a mismatching CRC"); quarry ' +
         'verifies CRCs and rejects the file with CorruptFile, DuckDB does not verify them',
+    error: 'CRC mismatch',
   },
   'data/nation.dict-malformed.parquet': {
     reason: 'intentionally malformed: column "name"\'s last page runs 15 bytes past the column ' +
         'chunk\'s total_compressed_size (Arrow\'s tests call it nation_dict_truncated_data_page ' +
         'and expect an exception); quarry rejects it with CorruptFile, DuckDB reads past the chunk',
+    error: 'runs past the end of the column chunk',
   },
   'data/int96_from_spark.parquet': {
     rows: [5],
@@ -281,7 +285,7 @@ async function checkFile(file, name, root, quarry, scratch, connection, T) {
     problems.push(...compareExpectCsv(ours.rows, expectCsv));
     notes.push(`and ${basename(expectCsv)}`);
   }
-  return { problems, notes, expected };
+  return { problems, notes, expected, quarryError: ours.error ?? null };
 }
 
 async function main() {
@@ -321,36 +325,19 @@ async function main() {
   try {
     for (const file of files) {
       const name = nameOf(file);
-      const { problems, notes, expected } = await checkFile(file, name, root, quarry, scratch,
-                                                             connection, T);
+      const { problems, notes, expected, quarryError } = await checkFile(file, name, root, quarry,
+                                                                          scratch, connection, T);
       const note = notes.length > 0 ? `  (${notes.join('; ')})` : '';
-      if (expected && !expected.columns && !expected.rows) {
-        if (expected.mayMatch && problems.length === 0) {
-          passed++;
-          console.log(`ok    ${name}: read (${expected.reason})`);
-        } else if (expected.error && !problems.some((p) => p.includes(expected.error))) {
-          failed++;
-          console.log(`FAIL  ${name}: expected quarry to fail with "${expected.error}" ` +
-                      `(${expected.reason}); got ${problems[0] ?? 'a match'}`);
-        } else if (problems.length > 0) {
-          passed++;
-          expectedCount++;
-          console.log(`ok    ${name}: expected difference: ${expected.reason}\n` +
-                      `        ${problems[0]}`);
-        } else {
-          failed++;
-          console.log(`FAIL  ${name}: listed in EXPECTED_DIFFERENCES (${expected.reason}) but ` +
-                      'matches; remove the entry');
-        }
-      } else if (problems.length === 0) {
+      const { verdict, message } = valuesVerdict(problems, quarryError, expected);
+      if (verdict === 'ok') {
         passed++;
         if (expected) expectedCount++;
         const why = expected?.columns
             ? `  (columns ${expected.columns.join(', ')}: ${expected.reason})` : '';
-        console.log(`ok    ${name}${note}${why}`);
+        console.log(`ok    ${name}${message ? `: ${message}` : `${note}${why}`}`);
       } else {
         failed++;
-        console.log(`FAIL  ${name}${note}\n${problems.map((p) => `        ${p}`).join('\n')}`);
+        console.log(`FAIL  ${name}${note}\n${message}`);
       }
     }
   } finally {

@@ -93,6 +93,7 @@ QueryProfile executeQueryWhile(const PreparedQuery& query,
   profile.footerBytesRead = m.footerBytesRead;
   profile.footerRequests = m.footerRequests;
   profile.footersFromCache = m.footersFromCache;
+  profile.columns = query.plan->schema;
   profile.elapsedMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - query.started).count();
   return profile;
@@ -121,6 +122,16 @@ std::string profileJson(const QueryProfile& p) {
          ",\"from_metadata_cache\":" + number(p.footersFromCache) + "}";
   out += ",\"rows_decoded\":" + number(p.rowsDecoded);
   out += ",\"rows_returned\":" + number(p.rowsReturned);
+  out += ",\"columns\":[";
+  for (size_t i = 0; i < p.columns.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"name\":";
+    appendJsonString(out, p.columns[i].name);
+    out += ",\"type\":";
+    appendJsonString(out, p.columns[i].type.toString());
+    out += '}';
+  }
+  out += ']';
   out += ",\"operators\":[";
   for (size_t i = 0; i < p.operators.size(); ++i) {
     const OperatorStats& op = p.operators[i];

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "quarry/engine/data/data_type.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/exec/operator.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
@@ -61,6 +62,9 @@ struct QueryProfile {
   uint64_t footerBytesRead = 0, footerRequests = 0;  // the footers' part of bytesRead and requests
   uint64_t footersFromCache = 0;  // files whose metadata the metadata cache gave (no footer read)
   std::vector<OperatorStats> operators;
+  /// The result's columns, names and types, as the plan gives them (an empty
+  /// result has them too).
+  Schema columns;
 };
 
 /// Runs the prepared plan, handing every result page to `sink` in order, and

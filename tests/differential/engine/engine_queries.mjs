@@ -27,18 +27,27 @@
 //                     read DIR, a fresh token) once the data is written, run every
 //                     query through them (--nodes ... --token-file ...) and stop
 //                     them at the end: the corpus through a cluster
+//   --metadata-cache  run the corpus twice with quarry's metadata cache on (a
+//                     fresh QUARRY_CACHE_DIR under DIR): the first pass fills it,
+//                     the second must be answered from it (every query's profile:
+//                     each file's footer from the cache, no footer read); both
+//                     passes compared with DuckDB
+//
+// Each query runs with --profile-out: the profile's result columns (names and
+// types) are compared with DuckDB's, an empty result's too. Empty results are
+// counted and capped (kMaxEmptyShare of the generated queries).
 //
 // Exit status: 0 when all agree, 1 with the count of mismatches, 77 (ctest:
 // skipped) when the DuckDB oracle is not installed, 2 on bad usage.
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { writeDatasets } from './dataset.mjs';
-import { generateQueries } from './query_generator.mjs';
+import { generateQuery } from './query_generator.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
 import { parseJson } from '../exact_json.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
@@ -49,6 +58,9 @@ const kSkip = 77;
 const kQueryTimeoutMs = 60_000;
 const kRowsShown = 3;
 const kMismatchesShown = 20;
+// "empty results capped at a few percent of the corpus": an empty result checks
+// names and types only, so a corpus of them would test little.
+export const kMaxEmptyShare = 0.04;
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..', '..');
 
@@ -56,14 +68,14 @@ function usage(message) {
   process.stderr.write(`engine_queries: ${message}\n` +
       'usage: node tests/differential/engine/engine_queries.mjs QUARRY DIR [--self-check] [--stub]\n' +
       '       [--count N] [--seed S] [--limit K] [--only I] [--jobs J] [--format json|ndjson]\n' +
-      '       [--print-queries] [--quarry-args "ARGS"] [--data-nodes N]\n');
+      '       [--print-queries] [--quarry-args "ARGS"] [--data-nodes N] [--metadata-cache]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const options = { count: 2000, seed: 1, limit: null, only: null, jobs: 2, format: 'json',
                     selfCheck: false, stub: false, printQueries: false, positional: [],
-                    quarryArgs: [], dataNodes: 0 };
+                    quarryArgs: [], dataNodes: 0, metadataCache: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -78,6 +90,7 @@ function parseArgs(argv) {
     if (arg === '--self-check') options.selfCheck = true;
     else if (arg === '--stub') options.stub = true;
     else if (arg === '--print-queries') options.printQueries = true;
+    else if (arg === '--metadata-cache') options.metadataCache = true;
     else if (arg === '--count') options.count = number();
     else if (arg === '--seed') options.seed = number();
     else if (arg === '--limit') options.limit = number();
@@ -159,16 +172,57 @@ async function startDataNodes(quarry, root, count) {
 const oneLine = (text) => text.replace(/\s*\n\s*/g, ' ');
 const firstLines = (text, n) => String(text).trim().split('\n').slice(0, n).join('\n      ');
 
-function selectPairs(options, files) {
-  let generated = generateQueries({ seed: options.seed, count: options.count, files: files.typed,
-                                    dir: dirname(files.typed[0]) });
-  if (options.limit !== null) generated = generated.slice(0, options.limit);
-  let pairs = [...generated, ...tpchQueries(files.lineitem)];
+// Draws of a query whose result is empty before it is drawn again; one query in
+// kEmptyKeptEvery keeps its empty first draw, and LIMIT 0 queries keep theirs, so
+// that empty results (names and types, no rows) stay in the corpus, capped.
+const kMaxAttempts = 6;
+const kEmptyKeptEvery = 50;
+
+/// Selects the corpus: each generated query whose DuckDB result is empty is drawn
+/// again (query_generator.mjs's next attempt) up to kMaxAttempts times, unless
+/// kept (above); the selection depends on the data and DuckDB only, both fixed,
+/// so query I is the same on every run. Resolves to { pairs, answers } where
+/// `answers` maps a pair to its DuckDB result (with its reader when `keepReader`),
+/// or to the SQL error.
+async function selectPairs(options, files, connections, T, keepReader) {
+  const dir = dirname(files.typed[0]);
+  let indices = Array.from({ length: options.limit ?? options.count }, (_, i) => i)
+      .filter((i) => i < options.count);
+  const tpch = tpchQueries(files.lineitem);
+  let extra = tpch;
   if (options.only !== null) {
-    pairs = pairs.filter((p) => String(p.index) === options.only);
-    if (pairs.length === 0) usage(`no query ${options.only}`);
+    indices = indices.filter((i) => String(i) === options.only);
+    extra = tpch.filter((p) => p.index === options.only);
+    if (indices.length === 0 && extra.length === 0) usage(`no query ${options.only}`);
   }
-  return pairs;
+  const answers = new Map();
+  const chosen = new Array(indices.length);
+  const answer = async (connection, pair) => {
+    try {
+      return await duckdbResult(connection, pair.sql, T, keepReader);
+    } catch (e) {
+      return { sqlError: e.message.split('\n')[0] };
+    }
+  };
+  let next = 0;
+  await Promise.all(connections.map(async (connection) => {
+    while (next < indices.length) {
+      const k = next++;
+      const index = indices[k];
+      let pair;
+      let duck;
+      for (let attempt = 0; attempt < kMaxAttempts; attempt++) {
+        pair = generateQuery({ seed: options.seed, index, attempt, files: files.typed, dir });
+        duck = await answer(connection, pair);
+        const keep = pair.limitZero || (attempt === 0 && index % kEmptyKeptEvery === 0);
+        if (duck.sqlError || duck.rows.length > 0 || keep) break;
+      }
+      chosen[k] = pair;
+      answers.set(pair, duck);
+    }
+  }));
+  for (const pair of extra) answers.set(pair, await answer(connections[0], pair));
+  return { pairs: [...chosen, ...extra], answers };
 }
 
 async function main() {
@@ -186,7 +240,13 @@ async function main() {
   const setup = await instance.connect();
   const started = Date.now();
   const files = await writeDatasets(setup, dir);
-  const pairs = selectPairs(options, files);
+  const connections = [];
+  for (let j = 0; j < options.jobs; j++) {
+    const c = await instance.connect();
+    await c.run("SET TimeZone = 'UTC'");
+    connections.push(c);
+  }
+  const { pairs, answers } = await selectPairs(options, files, connections, T, options.selfCheck);
   if (options.printQueries) {
     for (const p of pairs) process.stdout.write(`${oneLine(p.query)}\n`);
     return 0;
@@ -194,15 +254,9 @@ async function main() {
   // The stub finds each query's SQL here; a person debugging finds the corpus.
   const corpusPath = join(dir, 'corpus.json');
   writeFileSync(corpusPath, JSON.stringify(pairs, null, 1));
-  process.stdout.write(`engine_queries: ${pairs.length} queries (seed ${options.seed}), data in ` +
-                       `${dir} (${Date.now() - started} ms)\n`);
-
-  const connections = [];
-  for (let j = 0; j < options.jobs; j++) {
-    const c = await instance.connect();
-    await c.run("SET TimeZone = 'UTC'");
-    connections.push(c);
-  }
+  const redrawn = pairs.filter((p) => p.attempt > 0).length;
+  process.stdout.write(`engine_queries: ${pairs.length} queries (seed ${options.seed}; ${redrawn} drawn ` +
+                       `again for an empty result), data in ${dir} (${Date.now() - started} ms)\n`);
   const command = options.stub ? process.execPath : quarry;
   const prefix = options.stub ? [join(here, 'stub_quarry.mjs')] : [];
   const env = { ...process.env, QUARRY_STUB_CORPUS: corpusPath };
@@ -233,61 +287,122 @@ async function main() {
       if (problems.length > 0) failures.push({ pair, problems, quarryOut: result.stdout, duck });
     }
   }
-  const stats = { sqlErrors: 0, rejected: 0, emptyResults: 0, rows: 0, ordered: 0, shapes: {} };
-  let next = 0;
-  let done = 0;
-  const worker = async (connection) => {
-    while (next < pairs.length) {
-      const pair = pairs[next++];
-      stats.shapes[pair.shape] = (stats.shapes[pair.shape] ?? 0) + 1;
-      if (pair.ordered) stats.ordered++;
-      const quarryRun = options.selfCheck ? null
-          : run(command, [...prefix, 'query', pair.query, '--format', options.format, ...queryArgs], env);
-      let duck;
-      try {
-        duck = await duckdbResult(connection, pair.sql, T, options.selfCheck);
-        stats.rows += duck.rows.length;
-        if (duck.rows.length === 0) stats.emptyResults++;
-        if (options.selfCheck) {
-          // DuckDB's own answer, printed as a correct engine prints it, must be accepted.
-          const rows = quarryJsonLines(duck.reader, T).map((line) => parseJson(line));
-          delete duck.reader;
-          const problems = compareResult(rows, duck, pair, T);
+  const stats = { sqlErrors: 0, rejected: 0, emptyResults: 0, emptyGenerated: 0, generated: 0,
+                  rows: 0, ordered: 0, shapes: {}, fromCache: 0 };
+  const profiles = join(dir, 'profiles');
+  // One pass over the corpus: `label` names it in the problems, `env` is quarry's
+  // environment, `cached` requires every query's footers to come from the cache.
+  const runPass = async (label, passEnv, cached, counting) => {
+    rmSync(profiles, { recursive: true, force: true });
+    mkdirSync(profiles, { recursive: true });
+    let next = 0;
+    let done = 0;
+    const worker = async (connection) => {
+      while (next < pairs.length) {
+        const pair = pairs[next++];
+        if (counting) {
+          stats.shapes[pair.shape] = (stats.shapes[pair.shape] ?? 0) + 1;
+          if (pair.ordered) stats.ordered++;
+        }
+        const profilePath = join(profiles, `${String(pair.index).replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+        const quarryRun = options.selfCheck ? null
+            : run(command, [...prefix, 'query', pair.query, '--format', options.format,
+                            '--profile-out', profilePath, ...queryArgs], passEnv);
+        const duck = answers.get(pair);
+        try {
+          if (duck.sqlError) throw new Error(duck.sqlError);
+          if (counting) {
+            stats.rows += duck.rows.length;
+            if (duck.rows.length === 0) stats.emptyResults++;
+            if (typeof pair.index === 'number') {
+              stats.generated++;
+              if (duck.rows.length === 0) stats.emptyGenerated++;
+            }
+          }
+          if (options.selfCheck) {
+            // DuckDB's own answer, printed as a correct engine prints it, must be accepted.
+            const rows = quarryJsonLines(duck.reader, T).map((line) => parseJson(line));
+            const problems = compareResult(rows, duck, pair, T);
+            if (problems.length > 0) {
+              stats.rejected++;
+              failures.push({ pair, problems: ['a correct answer is rejected:', ...problems] });
+            }
+          }
+        } catch (e) {
+          stats.sqlErrors++;
+          failures.push({ pair, problems: [`DuckDB cannot run the SQL: ${e.message.split('\n')[0]}`] });
+          if (quarryRun) await quarryRun;
+          continue;
+        }
+        if (quarryRun) {
+          const result = await quarryRun;
+          let problems;
+          if (result.error || result.signal) {
+            problems = [`quarry did not finish: ${result.error?.message ?? result.signal}`];
+          } else if (result.status !== 0) {
+            problems = [`quarry exit ${result.status}: ${firstLines(result.stderr, 4)}`];
+          } else {
+            let profile = null;
+            try {
+              profile = JSON.parse(readFileSync(profilePath, 'utf8'));
+            } catch (e) {
+              problems = [`quarry wrote no readable profile: ${e.message}`];
+            }
+            if (profile) {
+              try {
+                problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T, profile.columns);
+              } catch (e) {
+                problems = [`quarry output is not JSON: ${e.message}`];
+              }
+              const footers = profile.footers ?? {};
+              if (cached && (footers.from_metadata_cache !== profile.files || footers.requests !== 0)) {
+                problems.push(`not answered from the metadata cache: ${profile.files} files, ` +
+                              `${footers.from_metadata_cache} footers from the cache, ` +
+                              `${footers.requests} footer requests`);
+              }
+              if (cached && footers.from_metadata_cache === profile.files) stats.fromCache++;
+            }
+          }
           if (problems.length > 0) {
-            stats.rejected++;
-            failures.push({ pair, problems: ['a correct answer is rejected:', ...problems] });
+            if (label) problems.unshift(label);
+            failures.push({ pair, problems, quarryOut: result.stdout, duck });
           }
         }
-      } catch (e) {
-        stats.sqlErrors++;
-        failures.push({ pair, problems: [`DuckDB cannot run the SQL: ${e.message.split('\n')[0]}`] });
-        if (quarryRun) await quarryRun;
-        continue;
+        if (++done % 250 === 0) process.stdout.write(`  ${label ? `${label}: ` : ''}${done}/${pairs.length}\n`);
       }
-      if (quarryRun) {
-        const result = await quarryRun;
-        let problems;
-        let rows = null;
-        if (result.error || result.signal) {
-          problems = [`quarry did not finish: ${result.error?.message ?? result.signal}`];
-        } else if (result.status !== 0) {
-          problems = [`quarry exit ${result.status}: ${firstLines(result.stderr, 4)}`];
-        } else {
-          try {
-            rows = parseQuarryOutput(result.stdout);
-            problems = compareResult(rows, duck, pair, T);
-          } catch (e) {
-            problems = [`quarry output is not JSON: ${e.message}`];
-          }
-        }
-        if (problems.length > 0) {
-          failures.push({ pair, problems, quarryOut: result.stdout, duck });
-        }
-      }
-      if (++done % 250 === 0) process.stdout.write(`  ${done}/${pairs.length}\n`);
-    }
+    };
+    await Promise.all(connections.map((c) => worker(c)));
   };
-  await Promise.all(connections.map((c) => worker(c)));
+  if (options.metadataCache && !options.selfCheck) {
+    // A fresh cache: the first pass fills it (and is compared), the second is
+    // answered from it (and is compared again).
+    const cacheDir = join(dir, 'metadata-cache');
+    rmSync(cacheDir, { recursive: true, force: true });
+    mkdirSync(cacheDir, { recursive: true });
+    const cacheEnv = { ...env, QUARRY_CACHE_DIR: cacheDir };
+    await runPass('metadata cache, first pass (fills it)', cacheEnv, false, true);
+    await runPass('metadata cache, second pass (from it)', cacheEnv, true, false);
+  } else {
+    await runPass(null, env, false, true);
+  }
+
+  const shapes = Object.entries(stats.shapes).map(([k, v]) => `${k} ${v}`).join(', ');
+  const emptyShare = stats.generated > 0 ? stats.emptyGenerated / stats.generated : 0;
+  process.stdout.write(`\nengine_queries: ${pairs.length} queries (${shapes}; ${stats.ordered} ordered), ` +
+                       `${stats.rows} DuckDB rows, ${stats.emptyResults} empty results ` +
+                       `(${(100 * emptyShare).toFixed(1)} % of the generated queries, at most ` +
+                       `${100 * kMaxEmptyShare} %), ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  if (options.metadataCache) {
+    process.stdout.write(`metadata cache: ${stats.fromCache} of ${pairs.length} queries of the second ` +
+                         'pass answered with every footer from the cache\n');
+  }
+  // Only a corpus large enough for a share to mean something is held to the cap.
+  const tooManyEmpty = stats.generated >= 200 && emptyShare > kMaxEmptyShare;
+  if (tooManyEmpty) {
+    failures.push({ pair: { index: 'corpus', query: '-', sql: '-', shape: 'corpus' },
+                    problems: [`${stats.emptyGenerated} of ${stats.generated} generated queries have an ` +
+                               `empty result, more than ${100 * kMaxEmptyShare} %`] });
+  }
 
   for (const { pair, problems, quarryOut, duck } of failures.slice(0, kMismatchesShown)) {
     process.stdout.write(`\nMISMATCH query ${pair.index} (seed ${options.seed}, ${pair.shape}` +
@@ -317,20 +432,17 @@ async function main() {
       process.stdout.write(`  ${String(n).padStart(5)}  ${cause}\n`);
     }
   }
-  const shapes = Object.entries(stats.shapes).map(([k, v]) => `${k} ${v}`).join(', ');
-  process.stdout.write(`\nengine_queries: ${pairs.length} queries (${shapes}; ${stats.ordered} ordered), ` +
-                       `${stats.rows} DuckDB rows, ${stats.emptyResults} empty results, ` +
-                       `${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   if (cluster) cluster.stop();
   for (const c of connections) c.closeSync();
   setup.closeSync();
   instance.closeSync();
   if (options.selfCheck) {
-    const ok = stats.sqlErrors === 0 && stats.rejected === 0;
+    const ok = stats.sqlErrors === 0 && stats.rejected === 0 && !tooManyEmpty;
     process.stdout.write(ok ? 'self-check: every SQL statement runs in DuckDB, and its answer in ' +
                               "quarry's JSON form is accepted\n"
                             : `self-check: ${stats.sqlErrors} SQL statements fail, ` +
-                              `${stats.rejected} correct answers rejected\n`);
+                              `${stats.rejected} correct answers rejected` +
+                              `${tooManyEmpty ? ', too many empty results' : ''}\n`);
     return ok ? 0 : 1;
   }
   const printed = failures.filter((f) => f.pair.shape === 'print').length;

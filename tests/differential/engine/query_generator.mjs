@@ -474,8 +474,12 @@ function aggregate(b) {
   }
   const arg = rng.chance(0.7) ? colRef(rng.pick(b.columns((x) => isNumeric(x.kind)))) : b.numeric(1);
   const tolerance = fn === 'AVG' || arg.kind === 'double' ? 'relative' : 'exact';
+  // "SUM of integers is int64 with overflow an InvalidArgument" (ES|QL's long;
+  // docs/ARCHITECTURE.md, Aggregates): DuckDB's is HUGEINT.
+  const type = fn === 'SUM' && isInteger(arg.kind) ? 'int64' : undefined;
   return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`,
-           kind: fn === 'AVG' ? 'double' : arg.kind, tolerance };
+           kind: fn === 'AVG' ? 'double' : fn === 'SUM' && isInteger(arg.kind) ? 'int64' : arg.kind,
+           tolerance, type };
 }
 
 function sourceClause(rng, files, dir) {
@@ -567,7 +571,12 @@ function generateOne(rng, files, dir) {
   }
 
   let ordered = false;
+  let sortKeys = [];
+  let limitZero = false;
   const tolerance = {};
+  // The engine's type of a column where the language defines another than
+  // DuckDB's (result_compare.mjs maps DuckDB's otherwise).
+  const types = {};
 
   if (tail === 'rows') {
     if (rng.chance(0.8)) {
@@ -600,7 +609,9 @@ function generateOne(rng, files, dir) {
     const sortable = b.columns((c) => ORDERABLE.includes(c.kind) && c.name !== 'id');
     const keys = rng.sample(sortable, rng.int(0, 2)).map((c) => sortKey(rng, c.name));
     keys.push(sortKey(rng, 'id'));  // unique: the order is total
-    const limit = rng.weighted([[1, 0], [6, rng.int(1, 30)], [2, rng.int(100, 3000)]]);
+    // LIMIT 0 rarely: an empty result checks names and types only (engine_queries.mjs
+    // caps the corpus's empty results).
+    const limit = rng.weighted([[0.2, 0], [6, rng.int(1, 30)], [2, rng.int(100, 3000)]]);
     parts.push(`SORT ${keys.map((k) => sortText(k).q).join(', ')}`);
     parts.push(`LIMIT ${limit}`);
     let select = '*';
@@ -611,6 +622,8 @@ function generateOne(rng, files, dir) {
     }
     sql = `SELECT ${select} FROM (${sql}) t ORDER BY ${keys.map((k) => sortText(k).s).join(', ')} LIMIT ${limit}`;
     ordered = true;
+    sortKeys = keys.map((k) => k.name);
+    limitZero = limit === 0;
   } else {
     const aggs = Array.from({ length: rng.int(1, 4) }, () => aggregate(b));
     // Mostly named; sometimes a simple call without a name, whose column is
@@ -618,7 +631,10 @@ function generateOne(rng, files, dir) {
     const unnamed = aggs.map((a) => /^[A-Z_]+\([A-Za-z0-9_*]+\)$/.test(a.q) && rng.chance(0.2));
     const names = aggs.map((a, i) => (unnamed[i] ? a.q : `a${i}`));
     if (new Set(names).size !== names.length) names.forEach((n, i) => { names[i] = `a${i}`; unnamed[i] = false; });
-    aggs.forEach((a, i) => { tolerance[names[i]] = a.tolerance; });
+    aggs.forEach((a, i) => {
+      tolerance[names[i]] = a.tolerance;
+      if (a.type) types[names[i]] = a.type;
+    });
     let groups = [];
     if (tail === 'grouped') {
       const lowCols = b.columns((c) => c.low);
@@ -655,20 +671,26 @@ function generateOne(rng, files, dir) {
       parts.push(`LIMIT ${limit}`);
       sql = `SELECT * FROM (${sql}) t ORDER BY ${keys.map((k) => sortText(k).s).join(', ')} LIMIT ${limit}`;
       ordered = true;
+      sortKeys = keys.map((k) => k.name);
     }
   }
-  return { query: parts.join(' | '), sql, ordered, tolerance, shape: tail };
+  return { query: parts.join(' | '), sql, ordered, tolerance, types, sortKeys, shape: tail, limitZero };
 }
 
-/// Returns `count` pairs for the typed `files` (under `dir`), from `seed`:
-/// [{ index, query, sql, ordered, tolerance: {column: 'exact'|'relative'|'zero-sign'}, shape }].
+/// Returns query `index` of the corpus of `seed` for the typed `files` (under
+/// `dir`): { index, attempt, query, sql, ordered, tolerance: {column:
+/// 'exact'|'relative'|'zero-sign'}, types: {column: engine type}, sortKeys, shape,
+/// limitZero }. Attempt 0 is
+/// the query's first draw; a runner that finds its result empty may draw it
+/// again with the next attempt (engine_queries.mjs caps empty results).
+export function generateQuery({ seed, index, attempt = 0, files, dir }) {
+  // One generator per query: query I is the same whatever the count.
+  const rng = new Random((seed * 1_000_003 + index + attempt * 0x9e3779b9) >>> 0);
+  return { index, attempt, ...generateOne(rng, files, dir) };
+}
+
+/// Returns the first draws of `count` queries (generateQuery, attempt 0).
 export function generateQueries({ seed, count, files, dir }) {
-  const out = [];
-  for (let index = 0; index < count; index++) {
-    // One generator per query: query I is the same whatever the count.
-    const rng = new Random((seed * 1_000_003 + index) >>> 0);
-    out.push({ index, ...generateOne(rng, files, dir) });
-  }
-  return out;
+  return Array.from({ length: count }, (_, index) => generateQuery({ seed, index, files, dir }));
 }
 

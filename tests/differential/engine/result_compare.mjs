@@ -2,14 +2,25 @@
 // answer to the SQL, by value: both sides become the canonical forms of
 // compare_values.mjs, guided by the DuckDB type of each result column.
 //
-// - Column names and their order must be equal.
-// - Integers compare by value whatever their width: a JSON number or a string
-//   of digits (an int32 result where DuckDB says BIGINT, e.g. length(), is the
-//   same value). Decimals compare with their scale (1.50 != 1.5), as DuckDB's
+// - Column names and their order must be equal: the names quarry's profile gives
+//   (`--profile-out`, `columns`), an empty result's too, and the fields of every
+//   row; a missing field is a difference, not a NULL.
+// - Types: quarry's type of each column (the profile's) must be DuckDB's, mapped
+//   to the engine's names by quarryTypeOf (INTEGER int32, BIGINT int64, HUGEINT
+//   decimal(38,0), DECIMAL(p,s) decimal(p,s), TIMESTAMP WITH TIME ZONE
+//   timestamp(us, utc), ...), unless the pair lists the engine's type of the
+//   column (`types`), where the language defines another (length() is int32).
+// - Integers compare by value in the JSON form of quarry's type: int32 a JSON
+//   number, int64 and uint64 a string of digits (by DuckDB's type when quarry's
+//   is not known). Decimals compare with their scale (1.50 != 1.5), as DuckDB's
 //   CSV prints them. Doubles compare bit for bit (NaN == NaN, -0.0 != 0.0) except
 //   in the columns the generator marked (FLOAT columns alike):
-//     relative   SUM of doubles and AVG: |a - b| <= 1e-12 * max(|a|, |b|)
+//     relative   SUM of doubles and AVG: |a - b| <= 1e-12 * max(|a|, |b|), the
+//                sign of a zero still compared
 //     zero-sign  MIN/MAX of doubles: -0.0 and 0.0 are equal (either may win a tie)
+//   and in an ordered result's double sort keys (`sortKeys`), where DuckDB's full
+//   sort hands back the key rebuilt from its normalized form, which has no -0.0:
+//   quarry's -0.0 there equals DuckDB's 0.0 (not the other way round).
 //   Under either tolerance a NaN equals any NaN (sign and payload are not compared).
 // - An ordered result compares row by row; else both sides are sorted by
 //   their canonical text (the exact columns first) and then compared.
@@ -22,14 +33,37 @@ export const kRelativeTolerance = 1e-12;
 const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT',
   'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT'];
 
-/// Canonical form of one quarry JSON value read as DuckDB's `type`.
-function quarryValue(value, type, T) {
+// DuckDB's type (its id's name) -> the engine's type (DataType::toString).
+const ENGINE_TYPE = {
+  BOOLEAN: 'boolean', TINYINT: 'int32', SMALLINT: 'int32', INTEGER: 'int32', UTINYINT: 'int32',
+  USMALLINT: 'int32', UINTEGER: 'int64', BIGINT: 'int64', UBIGINT: 'uint64',
+  HUGEINT: 'decimal(38,0)', FLOAT: 'double', DOUBLE: 'double', VARCHAR: 'string', BLOB: 'binary',
+  DATE: 'date', TIME: 'time(us)', TIME_NS: 'time(ns)', TIMESTAMP: 'timestamp(us, local)',
+  TIMESTAMP_S: 'timestamp(s, local)', TIMESTAMP_MS: 'timestamp(ms, local)',
+  TIMESTAMP_NS: 'timestamp(ns, local)', TIMESTAMP_TZ: 'timestamp(us, utc)', UUID: 'uuid',
+};
+
+/// The engine's name of DuckDB's type `type` (a DuckDB type object), or its
+/// DuckDB name in brackets when the engine has none.
+export function quarryTypeOf(type, T) {
+  const name = T[type.typeId];
+  if (name === 'DECIMAL') return `decimal(${type.width},${type.scale})`;
+  if (name === 'LIST') return `list<${quarryTypeOf(type.valueType, T)}>`;
+  return ENGINE_TYPE[name] ?? `[${String(type)}]`;
+}
+
+/// Canonical form of one quarry JSON value read as DuckDB's `type`; `engineType`,
+/// quarry's type of the column when known, sets the JSON form of an integer.
+function quarryValue(value, type, T, engineType) {
   if (value !== null && INTEGER_TYPES.includes(T[type.typeId])) {
+    // Every integer is a JSON number with its exact digits (json_numbers.h),
+    // whatever its width: a string, or a fraction, is a difference.
     const text = value instanceof Num ? value.text : value;
-    if (Number.isInteger(text) || (typeof text === 'string' && /^-?\d+$/.test(text))) {
+    if (Number.isInteger(text) || (value instanceof Num && /^-?\d+$/.test(text))) {
       return `int:${BigInt(text)}`;
     }
-    throw new Error(`quarry gives ${JSON.stringify(value)} where an integer is expected`);
+    throw new Error(`quarry gives ${JSON.stringify(value)} where a JSON integer is expected` +
+                    (engineType ? ` (quarry's type ${engineType})` : ''));
   }
   return canonicalQuarry(value, type, T);
 }
@@ -60,9 +94,11 @@ function sameValue(a, b, tolerance) {
   const x = doubleOf(a);
   const y = doubleOf(b);
   if (x === null || y === null) return false;
+  if (tolerance === 'sort-key') return x === 0 && y === 0 && Object.is(x, -0) && Object.is(y, 0);
   if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y);
   if (tolerance === 'zero-sign') return x === y;
-  if (x === y) return true;  // -0.0 == 0.0 and equal infinities
+  if (x === 0 && y === 0) return Object.is(x, y);  // relative: the sign of a zero counts
+  if (x === y) return true;  // equal infinities
   if (!Number.isFinite(x) || !Number.isFinite(y)) return false;
   return Math.abs(x - y) <= kRelativeTolerance * Math.max(Math.abs(x), Math.abs(y));
 }
@@ -89,29 +125,53 @@ export async function duckdbResult(connection, sql, T, keepReader = false) {
 const rowKey = (row, order) => JSON.stringify(order.map((i) => row[i]));
 
 /// Compares quarry's parsed rows (objects) with DuckDB's result; returns a list
-/// of problems, empty when they agree. `pair` gives ordered and tolerance.
-export function compareResult(quarryRows, duck, pair, T) {
+/// of problems, empty when they agree. `pair` gives ordered, tolerance
+/// ({column: 'exact'|'relative'|'zero-sign'}), sortKeys (the ordered result's
+/// sort columns) and types ({column: engine type} where the language's differs
+/// from DuckDB's mapped). `columns`, quarry's result columns ([{name, type}],
+/// from its profile), when known: names and types are then checked, an empty
+/// result's too.
+export function compareResult(quarryRows, duck, pair, T, columns = null) {
   const problems = [];
   if (!Array.isArray(quarryRows)) return ['quarry output is not a list of rows'];
+  const engineTypes = {};
+  if (columns !== null) {
+    const names = columns.map((c) => c.name);
+    if (names.join('\u0000') !== duck.columns.join('\u0000')) {
+      return [`quarry's columns [${names}] are not DuckDB's [${duck.columns}]`];
+    }
+    duck.columns.forEach((name, c) => {
+      const expected = pair.types?.[name] ?? quarryTypeOf(duck.types[c], T);
+      engineTypes[name] = columns[c].type;
+      if (columns[c].type !== expected) {
+        problems.push(`column ${name}: quarry's type ${columns[c].type}, DuckDB's ${duck.types[c]}` +
+                      ` (${expected} expected${pair.types?.[name] ? ', as the pair lists' : ''})`);
+      }
+    });
+  }
   if (quarryRows.length !== duck.rows.length) {
     problems.push(`quarry gives ${quarryRows.length} rows, DuckDB ${duck.rows.length}`);
   }
-  if (quarryRows.length > 0) {
-    const keys = Object.keys(quarryRows[0]);
-    if (keys.join('\u0000') !== duck.columns.join('\u0000')) {
-      problems.push(`quarry's columns [${keys}] are not DuckDB's [${duck.columns}]`);
-    }
+  // Every row has exactly DuckDB's columns, in order: a missing field is not a NULL.
+  const expectedKeys = duck.columns.join('\u0000');
+  const badRow = quarryRows.findIndex((row) => row === null || typeof row !== 'object' ||
+      Array.isArray(row) || Object.keys(row).join('\u0000') !== expectedKeys);
+  if (badRow >= 0) {
+    const row = quarryRows[badRow];
+    const keys = row !== null && typeof row === 'object' ? Object.keys(row) : [];
+    problems.push(`row ${badRow}: quarry's fields [${keys}] are not DuckDB's columns [${duck.columns}]` +
+                  (duck.columns.some((n) => !keys.includes(n))
+                    ? ` (missing ${duck.columns.filter((n) => !keys.includes(n)).join(', ')})` : ''));
   }
   if (problems.length > 0) return problems;
-  // DuckDB's ORDER BY hands back sort-key columns rebuilt from its normalized
-  // keys, where -0.0 is 0.0: in a sorted result a double's zero sign is not compared.
   const tolerances = duck.columns.map((name, c) => pair.tolerance?.[name] ??
-    (pair.ordered && T[duck.types[c].typeId] === 'DOUBLE' ? 'zero-sign' : 'exact'));
+    (pair.ordered && pair.sortKeys?.includes(name) && ['DOUBLE', 'FLOAT'].includes(T[duck.types[c].typeId])
+      ? 'sort-key' : 'exact'));
   let ours;
   try {
     ours = quarryRows.map((row, r) => duck.columns.map((name, c) => {
       try {
-        return quarryValue(row[name] ?? null, duck.types[c], T);
+        return quarryValue(row[name], duck.types[c], T, engineTypes[name]);
       } catch (e) {
         throw new Error(`row ${r} column ${name} (${duck.types[c]}): ${e.message}`);
       }

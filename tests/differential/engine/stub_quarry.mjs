@@ -4,14 +4,22 @@
 // the corpus the runner wrote ($QUARRY_STUB_CORPUS), has DuckDB run its SQL,
 // and prints the rows as quarry's JSON renders values (quarry_json.mjs).
 //
+// --profile-out FILE writes a profile as quarry's (one file, its footer read;
+// the result's columns with DuckDB's types mapped to the engine's, or the pair's
+// `types`).
+//
 // QUARRY_STUB_CORRUPT=K makes it wrong on purpose for every query whose index
 // is a multiple of K (a value changed, or a row dropped), so that a run shows
-// the runner reports mismatches.
+// the runner reports mismatches. QUARRY_STUB_PLANT=WHAT plants one wrong thing in
+// every answer (comparator_self_test.mjs): `type` (the first column's type in the
+// profile), `rename` (the first column renamed, in the rows and the profile),
+// `missing` (the first row lacks its last field), `error` (exit 1 with an error).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 import { importDuckdb } from '../../support/duckdb.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
+import { quarryTypeOf } from './result_compare.mjs';
 
 async function main(argv) {
   const format = argv[argv.indexOf('--format') + 1] ?? 'json';
@@ -30,9 +38,36 @@ async function main(argv) {
   const instance = await api.DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run("SET TimeZone = 'UTC'");
+  const plant = process.env.QUARRY_STUB_PLANT ?? '';
+  if (plant === 'error') {
+    process.stderr.write('quarry: planted error\n');
+    return 1;
+  }
   const reader = await connection.runAndReadAll(pair.sql);
   const names = reader.columnNames();
   let lines = quarryJsonLines(reader, T);
+  const columns = names.map((name, i) =>
+    ({ name, type: pair.types?.[name] ?? quarryTypeOf(reader.columnTypes()[i], T) }));
+  if (plant === 'type') columns[0].type = columns[0].type === 'int64' ? 'int32' : 'int64';
+  if (plant === 'rename') {
+    columns[0].name = `${names[0]}_renamed`;
+    lines = lines.map((l) => {
+      const row = JSON.parse(l);
+      return JSON.stringify(Object.fromEntries(Object.entries(row).map(([k, v], i) =>
+        [i === 0 ? `${k}_renamed` : k, v])));
+    });
+  }
+  if (plant === 'missing' && lines.length > 0) {
+    const row = JSON.parse(lines[0]);
+    delete row[names[names.length - 1]];
+    lines[0] = JSON.stringify(row);
+  }
+  const profileAt = argv.indexOf('--profile-out');
+  if (profileAt >= 0) {
+    writeFileSync(argv[profileAt + 1], JSON.stringify({
+      files: 1, footers: { bytes_read: 8, requests: 1, from_metadata_cache: 0 }, columns,
+    }));
+  }
 
   const corruptEvery = Number(process.env.QUARRY_STUB_CORRUPT ?? 0);
   if (corruptEvery > 0 && typeof pair.index === 'number' && pair.index % corruptEvery === 0 &&

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -269,6 +270,17 @@ std::vector<ColumnGen> generators() {
                                                    6.1035156e-5f, NAN, INFINITY, -INFINITY, -1.0f});
                    return Drawn{v, "CAST(" + floatText(v) + " AS FLOAT)"};
                  }});
+  // "a float no IEEE half represents" (0.1, 65520, 2^-25) is not a value it can hold.
+  out.back().holds = [](const PredicateLiteral& literal) {
+    const auto* f = std::get_if<float>(&literal);
+    if (f == nullptr || std::isnan(*f) || std::isinf(*f) || *f == 0) return true;
+    const double a = std::fabs(static_cast<double>(*f));
+    if (a > 65504) return false;
+    int exponent = 0;
+    std::frexp(a, &exponent);  // a = m * 2^exponent, m in [0.5, 1)
+    const double quantum = std::ldexp(1.0, std::max(exponent - 1, -14) - 10);
+    return std::floor(a / quantum) == a / quantum;
+  };
   // INT96 takes quarry::Instant literals only (not LocalDateTime); nanosecond
   // neighbours of the stored instants included.
   out.push_back({"i96", [](std::mt19937_64& r) {
@@ -284,6 +296,7 @@ std::vector<ColumnGen> generators() {
                    const Decimal d = decimalOf128(unscaled, scale);
                    return Drawn{d, d.toString()};
                  }});
+  out.back().holds = decimalHolds(2, 1 << 20);  // DECIMAL(20,2) over BYTE_ARRAY: any width, scale 2
   out.push_back({"tms", [](std::mt19937_64& r) {
                    int64_t micros = int64_t{pick(r, kMillis)} * 1000 + pick<int64_t>(r, {0, 0, 1000, -1000, 1, -1});
                    // A time of day outside 00:00..24:00 wraps round in DuckDB's TIME arithmetic.
@@ -291,6 +304,7 @@ std::vector<ColumnGen> generators() {
                    return Drawn{TimeOfDay{micros * 1000},
                                 "(TIME '00:00:00' + to_microseconds(" + std::to_string(micros) + "::BIGINT))"};
                  }});
+  out.back().holds = unitHolds(1'000'000);  // TIME(MILLIS)
   out.push_back({"tns", [](std::mt19937_64& r) {
                    const int64_t nanos = pick(r, kNanosOfDay) + pick<int64_t>(r, {0, 0, 1, -1, 1000});
                    const TimeOfDay t{nanos < 0 || nanos >= kNanosPerDay ? 0 : nanos};
@@ -317,6 +331,20 @@ TEST(FilterDifferentialWrittenTypesTest, RandomPredicatesSelectTheRowsDuckDbSele
   writeFile(file);
   runDifferential(file.string(), generators(), kNullable, true, 3000);
   if (!std::getenv("QUARRY_PREDICATE_KEEP")) std::filesystem::remove_all(dir);
+}
+
+// "Equality ... against a value the column cannot store ... throws
+// IllegalArgumentException when the reader is built" (a half no IEEE half
+// represents, a decimal past the scale, a TIME finer than MILLIS); ordered
+// predicates with the same literals are answered.
+TEST(FilterDifferentialWrittenTypesTest, RefusesEqualityWithLiteralsTheColumnCannotHold) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("quarry-filter-refusals-written-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "written_types.parquet";
+  writeFile(file);
+  EXPECT_GE(checkRefusalRules(file.string(), generators()), 5);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -110,8 +111,13 @@ TEST(TimestampDecoderTest, WrapsExtremeSecondsWithoutUndefinedBehaviour) {
   TimestampDecoder decoder(RleVersion::kV2, data, secondary, Timezone::utc(), "test");
   std::vector<int64_t> seconds(2);
   std::vector<int64_t> nanos(2);
-  decoder.next(seconds, nanos);  // values are meaningless; the point is no UB (UBSan)
-  SUCCEED();
+  decoder.next(seconds, nanos);  // no UB (UBSan), and the documented wrapping result
+  // Two's-complement wrap of seconds + the 2015 epoch: INT64_MAX + epoch is
+  // INT64_MIN + epoch - 1, negative, and its 0.5 s of nanos move it back a
+  // second more; INT64_MIN + epoch does not wrap and has no nanos to move it.
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(seconds, (std::vector<int64_t>{kMin + kOrcEpoch - 2, kMin + kOrcEpoch}));
+  EXPECT_EQ(nanos, (std::vector<int64_t>{500000000, 0}));
 }
 
 }  // namespace
