@@ -129,7 +129,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
   quarry_add_node_test(differential_pushdown_equivalence
     tests/differential/engine/pushdown_equivalence.mjs $<TARGET_FILE:quarry>
     ${CMAKE_BINARY_DIR}/differential-pushdown)
-  set_tests_properties(differential_pushdown_equivalence PROPERTIES TIMEOUT 120)
+  set_tests_properties(differential_pushdown_equivalence PROPERTIES TIMEOUT 300)
   # 1,000 small files: STATS COUNT(*), MIN(k), MAX(k) reads one range per file
   # (the footer's tail read) and decodes no row; about 5 s.
   quarry_add_node_test(differential_pushdown_io
@@ -177,7 +177,8 @@ endif()
 foreach(entry IN ITEMS differential_read_values=100 differential_print_csv=100
                        differential_convert_csv=100 differential_engine_queries=80
                        differential_engine_queries_cluster=80 differential_generated_chdb=40
-                       differential_generated_duckdb=40 differential_orc_chdb=30)
+                       differential_generated_duckdb=40 differential_orc_chdb=30
+                       differential_pushdown_equivalence=60)
   string(REPLACE "=" ";" pair "${entry}")
   list(GET pair 0 name)
   list(GET pair 1 seconds)

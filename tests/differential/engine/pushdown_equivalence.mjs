@@ -53,6 +53,7 @@ import { fileURLToPath } from 'node:url';
 
 import { writeDatasets } from './dataset.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { Num } from '../exact_json.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const kSkip = 77;
@@ -184,8 +185,11 @@ function sameQuarryRows(a, b) {
     const other = b[r];
     const keys = Object.keys(row);
     if (keys.join() !== Object.keys(other).join()) return false;
-    return keys.every((k) => Object.is(row[k], other[k]) ||
-        ((k === 'lo' || k === 'hi') && row[k] === 0 && other[k] === 0));
+    // Numbers come as Num (exact_json.mjs: the text quarry wrote, every digit).
+    const text = (v) => (v instanceof Num ? v.text : v);
+    const isZero = (v) => v instanceof Num && Number(v.text) === 0;
+    return keys.every((k) => Object.is(text(row[k]), text(other[k])) ||
+        ((k === 'lo' || k === 'hi') && isZero(row[k]) && isZero(other[k])));
   });
 }
 
