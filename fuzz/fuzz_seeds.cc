@@ -2,9 +2,10 @@
 // the targets whose input no test file holds as such: what quarry's own
 // serializers write (cluster pages, file splits), what the tests' reference
 // encoders write (Parquet and ORC encoded streams, written from the specs), and
-// what the compression libraries write (decompress_fuzzer's modes). Seeds are
-// valid inputs, so that the fuzzers start inside the formats and mutate from
-// there; tools/fuzz-corpus.sh adds the seeds cut from test files.
+// what the compression libraries write (decompress_fuzzer's modes), and WKB
+// values of every geometry type (wkb_text_fuzzer). Seeds are valid inputs, so that
+// the fuzzers start inside the formats and mutate from there; tools/fuzz-corpus.sh
+// adds the seeds cut from test files.
 //
 //   fuzz_seeds OUT_DIR     writes OUT_DIR/<target>/<name>, prints the counts
 #include <lz4.h>
@@ -12,8 +13,10 @@
 #include <snappy.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -386,6 +389,94 @@ void decompressInputs(SeedWriter& seeds) {
   }
 }
 
+
+/// WKB values (wkb_text_fuzzer's input), in both byte orders: every geometry type
+/// in XY, Z, M and ZM (ISO codes 1000/2000/3000 and EWKB's high bits), empty ones,
+/// and collections that nest them.
+class WkbBuilder {
+ public:
+  explicit WkbBuilder(bool littleEndian) : littleEndian_(littleEndian) {}
+  WkbBuilder& header(uint32_t type) {
+    bytes_.push_back(littleEndian_ ? 1 : 0);
+    return u32(type);
+  }
+  WkbBuilder& u32(uint32_t v) { return put(&v, 4); }
+  WkbBuilder& f64(double v) { return put(&v, 8); }
+  WkbBuilder& coordinates(int dimensions, double base) {
+    for (int d = 0; d < dimensions; ++d) f64(base + d * 0.5);
+    return *this;
+  }
+  const Bytes& bytes() const { return bytes_; }
+
+ private:
+  WkbBuilder& put(const void* value, size_t size) {
+    uint8_t b[8];
+    std::memcpy(b, value, size);
+    if (!littleEndian_) std::reverse(b, b + size);
+    bytes_.insert(bytes_.end(), b, b + size);
+    return *this;
+  }
+  bool littleEndian_;
+  Bytes bytes_;
+};
+
+void wkbValues(SeedWriter& seeds) {
+  const std::string target = "wkb_text_fuzzer";
+  struct Flavour {
+    const char* name;
+    uint32_t offset;  // added to the base type code
+    uint32_t ewkbBits;
+    int dimensions;
+  };
+  const Flavour flavours[] = {{"xy", 0, 0, 2},           {"z", 1000, 0, 3},
+                              {"m", 2000, 0, 3},         {"zm", 3000, 0, 4},
+                              {"ewkb_z", 0, 0x80000000u, 3}, {"ewkb_zm", 0, 0xC0000000u, 4}};
+  for (const bool little : {true, false}) {
+    const std::string order = little ? "le_" : "be_";
+    for (const Flavour& f : flavours) {
+      auto type = [&](uint32_t base) { return (base + f.offset) | f.ewkbBits; };
+      auto write = [&](const std::string& name, const WkbBuilder& wkb) {
+        seeds.write(target, order + f.name + "_" + name, wkb.bytes());
+      };
+      WkbBuilder point(little);
+      point.header(type(1)).coordinates(f.dimensions, 1);
+      write("point", point);
+      WkbBuilder line(little);
+      line.header(type(2)).u32(3);
+      for (int i = 0; i < 3; ++i) line.coordinates(f.dimensions, i);
+      write("linestring", line);
+      WkbBuilder polygon(little);
+      polygon.header(type(3)).u32(2);
+      for (int ring = 0; ring < 2; ++ring) {
+        polygon.u32(4);
+        for (int i = 0; i < 4; ++i) polygon.coordinates(f.dimensions, ring * 10 + (i % 3));
+      }
+      write("polygon", polygon);
+      WkbBuilder multi(little);
+      multi.header(type(4)).u32(2);
+      for (int i = 0; i < 2; ++i) multi.header(type(1)).coordinates(f.dimensions, i);
+      write("multipoint", multi);
+      WkbBuilder multiLine(little);
+      multiLine.header(type(5)).u32(1).header(type(2)).u32(2);
+      multiLine.coordinates(f.dimensions, 0).coordinates(f.dimensions, 1);
+      write("multilinestring", multiLine);
+      WkbBuilder multiPolygon(little);
+      multiPolygon.header(type(6)).u32(1).header(type(3)).u32(1).u32(4);
+      for (int i = 0; i < 4; ++i) multiPolygon.coordinates(f.dimensions, i % 3);
+      write("multipolygon", multiPolygon);
+      WkbBuilder collection(little);
+      collection.header(type(7)).u32(3);
+      collection.header(type(1)).coordinates(f.dimensions, 7);
+      collection.header(type(2)).u32(0);
+      collection.header(type(7)).u32(1).header(type(1)).coordinates(f.dimensions, 8);
+      write("geometrycollection", collection);
+      WkbBuilder empty(little);
+      empty.header(type(3)).u32(0);
+      write("empty_polygon", empty);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -400,6 +491,7 @@ int main(int argc, char** argv) {
     parquetEncodings(seeds);
     orcEncodings(seeds);
     decompressInputs(seeds);
+    wkbValues(seeds);
     for (const auto& [target, count] : seeds.counts())
       std::cout << "fuzz_seeds: " << target << " " << count << "\n";
   } catch (const std::exception& e) {

@@ -13,9 +13,11 @@
 #                          (tools/fuzz-queries.mjs), and the few written below
 #   metadata_cache_fuzzer  the cache payload written below
 #   cluster_page_fuzzer, file_split_fuzzer, encodings_fuzzer, orc_encodings_fuzzer,
-#   decompress_fuzzer      what FUZZ_SEEDS (build/fuzz/fuzz_seeds, from
+#   decompress_fuzzer, wkb_text_fuzzer
+#                          what FUZZ_SEEDS (build/fuzz/fuzz_seeds, from
 #                          fuzz/fuzz_seeds.cc) writes with quarry's serializers, the
-#                          tests' reference encoders and the compression libraries
+#                          tests' reference encoders, the compression libraries and
+#                          a WKB writer
 # and the small seeds kept in fuzz/seeds/NAME/, when there are any.
 # Built at run time from $QUARRY_TESTDATA (default <repo>/../shared/testdata); test
 # data is never committed.
