@@ -11,6 +11,7 @@
 
 #include "tests/cli/quarry_run.h"
 #include "tests/io/nginx_server.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::cli {
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::cli {
 namespace {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::cli {
@@ -51,9 +52,10 @@ struct TerminalRun {
   std::string out;       // stdout, a file
 };
 
-/// Runs quarry with stderr on a pseudo-terminal and stdout in a file, the progress
-/// line drawn at once (QUARRY_PROGRESS_DELAY_MS=0).
-TerminalRun runOnTerminal(const std::vector<std::string>& args) {
+/// Runs quarry with stderr on a pseudo-terminal and stdout in a file (or on the
+/// same terminal, as a user at a shell has it), the progress line drawn at once
+/// (QUARRY_PROGRESS_DELAY_MS=0).
+TerminalRun runOnTerminal(const std::vector<std::string>& args, bool stdoutOnTerminal = false) {
   TerminalRun result;
   const int master = posix_openpt(O_RDWR | O_NOCTTY);
   if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
@@ -84,7 +86,7 @@ TerminalRun runOnTerminal(const std::vector<std::string>& args) {
     const int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (slave < 0 || out < 0) _exit(126);
     dup2(slave, STDERR_FILENO);
-    dup2(out, STDOUT_FILENO);
+    dup2(stdoutOnTerminal ? slave : out, STDOUT_FILENO);
     execve(QUARRY_BINARY, argv.data(), envp.data());
     _exit(127);
   }
@@ -131,6 +133,25 @@ TEST(ProgressBar, PrintAndConvertDrawItOnATerminalAndEraseIt) {
     EXPECT_NE(run.terminal.rfind("\r\033[K"), std::string::npos) << run.terminal;
     EXPECT_EQ(run.out.find("MiB read"), std::string::npos);
     EXPECT_FALSE(run.out.empty());
+  }
+}
+
+// Issue 26: the table streams, so a line redrawn five times a second would land
+// among its rows when both share the terminal. The line is drawn while the query
+// works and erased before the first row is written, never drawn again.
+TEST(ProgressBar, QueryStopsTheLineBeforeItsFirstRowOnTheSameTerminal) {
+  for (const std::string format : {"table", "csv"}) {
+    const TerminalRun run = runOnTerminal(
+        {"query", "FROM \"" + sample() + "\" | KEEP vendor | LIMIT 3", "--format", format}, true);
+    EXPECT_EQ(run.exitCode, 0) << run.terminal;
+    const size_t drawn = run.terminal.rfind("MiB read");
+    const size_t header = run.terminal.find("vendor");
+    ASSERT_NE(drawn, std::string::npos) << format << ": " << run.terminal;
+    ASSERT_NE(header, std::string::npos) << format << ": " << run.terminal;
+    EXPECT_LT(drawn, header) << format << ": the line was drawn after the rows began:\n" << run.terminal;
+    const size_t erased = run.terminal.find("\r\033[K", drawn);
+    EXPECT_LT(erased, header) << format << ": not erased before the rows:\n" << run.terminal;
+    EXPECT_EQ(run.terminal.find(" splits, ", header), std::string::npos) << run.terminal;
   }
 }
 

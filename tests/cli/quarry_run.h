@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/build_paths.h"
+
 /// Runs the built `quarry` binary (QUARRY_BINARY) as a user or a script would,
 /// for tests of the CLI's stdout, stderr and exit code.
 namespace quarry::testing {

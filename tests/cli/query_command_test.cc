@@ -14,6 +14,7 @@
 #include "quarry/formats/parquet/footer.h"
 #include "tests/cli/quarry_run.h"
 #include "tests/io/nginx_server.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::cli {

@@ -7,6 +7,7 @@
 
 #include "tests/cli/quarry_run.h"
 #include "tests/io/s3_test_server.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/curl_client.h"
 #include "tests/support/scoped_environment.h"
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::cli {
 namespace {

@@ -15,6 +15,7 @@
 #include "quarry/cli/print_command.h"
 #include "quarry/cli/query_command.h"
 #include "tests/cli/quarry_run.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::cli {

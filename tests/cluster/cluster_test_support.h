@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/support/build_paths.h"
 
 /// Data nodes for tests: `quarry serve` processes on 127.0.0.1, each on a port
 /// the kernel picks (--listen 127.0.0.1:0), learnt from the one line the node

@@ -21,6 +21,7 @@
 #include "quarry/common/error.h"
 #include "tests/cli/quarry_run.h"
 #include "tests/cluster/cluster_test_support.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::cluster {
 namespace {

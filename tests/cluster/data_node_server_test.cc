@@ -25,6 +25,7 @@
 #include "quarry/cluster/wire.h"
 #include "quarry/engine/source/file_split.h"
 #include "tests/engine/fragment_test_support.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::cluster {
 namespace {

@@ -23,6 +23,7 @@
 #include "tests/cluster/cluster_data_fixture.h"
 #include "tests/cluster/cluster_test_support.h"
 #include "tests/engine/fragment_test_support.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::cluster {
 namespace {

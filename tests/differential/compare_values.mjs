@@ -40,6 +40,29 @@ export function listParquetFiles(dir) {
   return out.sort();
 }
 
+// shredded_variant/cases.json names the cases a reader must refuse ("error_message")
+// and those it may refuse or read ("notes": "... can choose to error, or read the
+// shredded value"). quarry refuses both kinds with CorruptFile; DuckDB reads some.
+// Returns them as expected differences keyed by `shredded_variant/<file>`, whose
+// quarry error must carry the message (print_csv.mjs and read_values.mjs use them).
+export function shreddedVariantErrorCases(root) {
+  const casesPath = join(root, 'shredded_variant', 'cases.json');
+  const out = {};
+  if (!existsSync(casesPath)) return out;
+  for (const c of JSON.parse(readFileSync(casesPath, 'utf8'))) {
+    const mayError = /can choose to error/.test(c.notes ?? '');
+    if (!c.error_message && !mayError) continue;
+    out[`shredded_variant/${c.parquet_file}`] = {
+      reason: c.error_message
+          ? `cases.json: ${c.test} must fail with "${c.error_message}"`
+          : `cases.json: ${c.test}: "${c.notes}"`,
+      error: c.error_message ? c.error_message.split(':')[0] : 'Invalid variant',
+      mayMatch: !c.error_message,
+    };
+  }
+  return out;
+}
+
 export function sqlString(text) {
   return `'${text.replaceAll("'", "''")}'`;
 }

@@ -16,12 +16,12 @@
 // Test data: $QUARRY_TESTDATA, default <repo>/../shared/testdata. Exit code 77 (ctest
 // reports it as skipped) when the test data or the DuckDB oracle is missing.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareCsvText, csvVerdict, listParquetFiles } from './compare_values.mjs';
+import { compareCsvText, csvVerdict, listParquetFiles, shreddedVariantErrorCases } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
 import { duckdbOrSkip } from '../support/duckdb.mjs';
 
@@ -62,24 +62,6 @@ const EXPECTED_DIFFERENCES = {
   },
 };
 
-// shredded_variant/cases.json's cases a reader must refuse ("error_message") or
-// may refuse ("can choose to error"): quarry refuses them with CorruptFile, whose
-// text carries the message (read_values.mjs checks the same).
-function addShreddedVariantErrorCases(root) {
-  const casesPath = join(root, 'shredded_variant', 'cases.json');
-  if (!existsSync(casesPath)) return;
-  for (const c of JSON.parse(readFileSync(casesPath, 'utf8'))) {
-    const mayError = /can choose to error/.test(c.notes ?? '');
-    if (!c.error_message && !mayError) continue;
-    EXPECTED_DIFFERENCES[`shredded_variant/${c.parquet_file}`] = {
-      reason: c.error_message ? `cases.json: ${c.test} must fail with "${c.error_message}"`
-                              : `cases.json: ${c.test}: "${c.notes}"`,
-      error: c.error_message ? c.error_message.split(':')[0] : 'Invalid variant',
-      mayMatch: !c.error_message,
-    };
-  }
-}
-
 function skip(message) {
   process.stderr.write(`\n*** SKIPPED print_csv: ${message} ***\n\n`);
   process.exit(kSkip);
@@ -103,7 +85,7 @@ async function main() {
     skip(`no test data at ${join(root, 'data')} (set QUARRY_TESTDATA to the folder holding ` +
          'parquet-testing/)');
   }
-  addShreddedVariantErrorCases(root);
+  Object.assign(EXPECTED_DIFFERENCES, shreddedVariantErrorCases(root));
   const api = await duckdbOrSkip(skip);
   T = api.DuckDBTypeId;
   const scratch = mkdtempSync(join(tmpdir(), 'quarry-print-csv-'));

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Num, plainJson } from './exact_json.mjs';
 
 import { compareRows, difference, firstLine, kMaxMismatchesShown, listParquetFiles, readWithDuckDB,
-  runQuarry, show, valuesVerdict } from './compare_values.mjs';
+  runQuarry, shreddedVariantErrorCases, show, valuesVerdict } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
 import { duckdbOrSkip } from '../support/duckdb.mjs';
 
@@ -71,26 +71,6 @@ const EXPECTED_DIFFERENCES = {
         'int96_from_spark.md lists, DuckDB overflows differently (226414-01-07 (BC) ...)',
   },
 };
-
-// shredded_variant/cases.json names the cases a reader must refuse ("error_message")
-// and those it may refuse or read ("notes": "... can choose to error, or read the
-// shredded value"). quarry refuses both kinds with CorruptFile; DuckDB reads some.
-// Each becomes an expected difference whose quarry error must carry the message.
-function addShreddedVariantErrorCases(root) {
-  const casesPath = join(root, 'shredded_variant', 'cases.json');
-  if (!existsSync(casesPath)) return;
-  for (const c of JSON.parse(readFileSync(casesPath, 'utf8'))) {
-    const mayError = /can choose to error/.test(c.notes ?? '');
-    if (!c.error_message && !mayError) continue;
-    EXPECTED_DIFFERENCES[`shredded_variant/${c.parquet_file}`] = {
-      reason: c.error_message
-          ? `cases.json: ${c.test} must fail with "${c.error_message}"`
-          : `cases.json: ${c.test}: "${c.notes}"`,
-      error: c.error_message ? c.error_message.split(':')[0] : 'Invalid variant',
-      mayMatch: !c.error_message,
-    };
-  }
-}
 
 // What the documentation says of files DuckDB cannot read (fully), as one of:
 //   rows          quarry's ndjson rows, transcribed from the documentation;
@@ -300,7 +280,7 @@ async function main() {
   }
   const testdata = resolve(process.env.QUARRY_TESTDATA || join(repoRoot, '..', 'shared', 'testdata'));
   const root = join(testdata, 'parquet-testing');
-  addShreddedVariantErrorCases(root);
+  Object.assign(EXPECTED_DIFFERENCES, shreddedVariantErrorCases(root));
   if (!existsSync(join(root, 'data'))) {
     skip(`no test data at ${join(root, 'data')} (set QUARRY_TESTDATA to the folder holding ` +
          'parquet-testing/)');

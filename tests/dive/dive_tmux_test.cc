@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/cli/quarry_run.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::cli {

@@ -9,6 +9,7 @@
 
 #include "quarry/engine/exec/local_source_exec.h"
 #include "quarry/engine/query_engine.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::engine {
 namespace {

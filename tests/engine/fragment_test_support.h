@@ -12,6 +12,7 @@
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/exec/local_source_exec.h"
 #include "quarry/engine/query_engine.h"
+#include "tests/support/build_paths.h"
 
 /// Helpers of the fragment and data node tests: copies of a fixture as several
 /// files (one split each), the coordinator's splits, and rows as text.

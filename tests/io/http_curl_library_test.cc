@@ -6,6 +6,7 @@
 #include <string>
 
 #include "quarry/common/error.h"
+#include "tests/support/build_paths.h"
 
 namespace quarry::io {
 namespace {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/build_paths.h"
+
 /// Where the shared test corpora live: $QUARRY_TESTDATA, else ../shared/testdata
 /// beside the source tree. Tests skip loudly when it is absent.
 namespace quarry::testing {

@@ -37,7 +37,9 @@ ProgressBar::ProgressBar(bool enabled, std::string unit, std::function<Sample()>
   thread_ = std::thread([this, delay] { run(delay); });
 }
 
-ProgressBar::~ProgressBar() {
+ProgressBar::~ProgressBar() { stop(); }
+
+void ProgressBar::stop() {
   if (!thread_.joinable()) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -48,6 +50,7 @@ ProgressBar::~ProgressBar() {
   if (drawn_) {
     std::fputs("\r\033[K", stderr);  // erase the line
     std::fflush(stderr);
+    drawn_ = false;
   }
 }
 

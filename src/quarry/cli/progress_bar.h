@@ -37,6 +37,10 @@ class ProgressBar {
   ProgressBar(bool enabled, std::string unit, std::function<Sample()> sample);
   /// Stops drawing and erases the line.
   ~ProgressBar();
+  /// The same, before the end: a command whose output shares the terminal stops
+  /// the line before it writes its first row (ResultWriter in query_command.cc),
+  /// so that no redraw lands among the rows. Later calls do nothing.
+  void stop();
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
 

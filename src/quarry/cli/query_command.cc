@@ -2,12 +2,17 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "quarry/cli/block_text.h"
 #include "quarry/cli/csv_text.h"
@@ -119,7 +124,7 @@ class ResultWriter {
       if (options.maxRows >= 0) limits.maxRows = static_cast<uint64_t>(options.maxRows);
       limits.width = outputWidth(stdout);
       table_ = std::make_unique<TableWriter>(std::move(columns), limits,
-                                             [](std::string_view text) { writeOutput(stdout, text); });
+                                             [this](std::string_view text) { write(text); });
       total_ = rowCountFromStatistics(*prepared.plan);
     }
   }
@@ -167,6 +172,9 @@ class ResultWriter {
     flush();
   }
 
+  /// Runs `hook` once, before the first bytes reach stdout (nullptr: none).
+  void beforeOutput(std::function<void()> hook) { beforeOutput_ = std::move(hook); }
+
  private:
   bool addToTable(const engine::Page& page) {
     for (size_t row = 0; row < page.positionCount(); ++row) {
@@ -186,8 +194,13 @@ class ResultWriter {
     return !more_;
   }
 
+  void write(std::string_view text) {
+    if (beforeOutput_) std::exchange(beforeOutput_, nullptr)();
+    writeOutput(stdout, text);
+  }
+
   void flush() {
-    writeOutput(stdout, pending_);
+    write(pending_);
     pending_.clear();
   }
 
@@ -197,6 +210,7 @@ class ResultWriter {
   std::string pending_;
   std::unique_ptr<TableWriter> table_;
   std::unique_ptr<JsonRowShape> jsonShape_;
+  std::function<void()> beforeOutput_;
   std::optional<uint64_t> total_;  // the table's rows, when the statistics tell
   bool more_ = false;              // a row beyond the table's was seen
   uint64_t rows_ = 0;
@@ -280,17 +294,17 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     engine::QueryProfile profile;
     {
       const uint64_t splits = splitCount(*prepared.plan);
-      const bool streams =
-          options.format == QueryFormat::kCsv || options.format == QueryFormat::kNdjson;
       const engine::ScanMetrics& metrics = *prepared.metrics;
-      const ProgressBar progress(splits > 0 && ProgressBar::wanted(streams), "splits",
-                                 [&metrics, splits] {
-                                   return ProgressBar::Sample{metrics.splits, splits,
-                                                              metrics.bytesRead};
-                                 });
+      // Drawn until the first row reaches the terminal, when the rows go there too
+      // (a table's first lines, a CSV's first rows): never redrawn among them.
+      ProgressBar progress(splits > 0 && ProgressBar::wanted(false), "splits", [&metrics, splits] {
+        return ProgressBar::Sample{metrics.splits, splits, metrics.bytesRead};
+      });
+      if (isatty(STDOUT_FILENO) != 0) writer.beforeOutput([&progress] { progress.stop(); });
       const engine::ExchangeBuilder* builder = placement != nullptr ? placement->place(prepared) : nullptr;
       profile = engine::executeQueryWhile(
           prepared, [&](const engine::Page& page) { return writer.add(page); }, builder);
+      writer.beforeOutput(nullptr);  // the bar ends with this scope
     }
     writer.finish();
     if (options.profile || !options.profileOut.empty()) {

@@ -13,6 +13,7 @@
 #include "quarry/formats/orc/orc_file_reader.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_limits.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/testdata.h"
 
 namespace quarry::engine {

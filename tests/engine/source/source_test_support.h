@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "quarry/engine/source/format_reader.h"
+#include "tests/support/build_paths.h"
 
 /// Helpers of the engine source tests: reading a split into one page.
 namespace quarry::engine::testing {

@@ -8,6 +8,7 @@
 
 #include "quarry/formats/orc/orc_file_reader.h"
 #include "tests/formats/parquet/filter_differential.h"
+#include "tests/support/build_paths.h"
 
 // Differential test of ORC filtering: chDB writes ORC files
 // (tests/differential/orc_filter_oracle.mjs), random FilterPredicates select rows

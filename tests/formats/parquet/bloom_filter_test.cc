@@ -16,6 +16,7 @@
 #include "quarry/io/storage.h"
 #include "tests/formats/parquet/in_memory_row_group.h"
 #include "tests/formats/parquet/membership_fixture.h"
+#include "tests/support/build_paths.h"
 
 // query-controls.txt, "Bloom filter and dictionary pruning": "A Bloom filter and a
 // fully dictionary-encoded column chunk's dictionary answer membership, and sharpen

@@ -8,6 +8,7 @@
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/row_limits.h"
 #include "tests/formats/parquet/pruning_fixture.h"
+#include "tests/support/build_paths.h"
 
 // Byte-range splits: RowReaderBuilder::byteRange(start, end) keeps the row groups
 // whose midpoint lies in [start, end), alone, intersected, and with filters,

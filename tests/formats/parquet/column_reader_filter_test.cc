@@ -12,6 +12,7 @@
 #include "quarry/formats/parquet/row_reader.h"
 #include "quarry/formats/parquet/row_selection.h"
 #include "quarry/formats/predicate/filter_predicate.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/testdata.h"
 
 // ColumnReaders with a FilterPredicate (query-controls.txt: "Exact row filtering

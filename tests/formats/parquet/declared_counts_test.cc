@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,10 +87,11 @@ class DeclaredCountsTest : public ::testing::Test {
   uint64_t saved_ = 0;
 };
 
-// "A valid file of 2^31-1 nulls": one RLE run of definition level 0. Decoding it
-// whole needs 4 GB of levels; under a 64 MB limit that is a clear error naming
-// the limit, the column and the flag, raised before the levels are allocated.
-TEST_F(DeclaredCountsTest, PageOfBillionsOfNullsMeetsTheMemoryLimitBeforeAllocating) {
+// Issue 26: "a valid file of 2^31-1 nulls is answered without materializing
+// them". One RLE run of definition level 0 in a top-level column: the chunk is
+// recorded as nulls only (ColumnChunkData::allNull), its levels never expanded, so
+// it decodes at once under a 64 MB limit and charges nothing.
+TEST_F(DeclaredCountsTest, PageOfBillionsOfNullsInATopLevelColumnIsNotExpanded) {
   const FileSchema schema = FileSchema::build(
       {element("schema", std::nullopt, FieldRepetitionType::REQUIRED, 1),
        element("x", PhysicalType::INT32, FieldRepetitionType::OPTIONAL)});
@@ -96,18 +99,116 @@ TEST_F(DeclaredCountsTest, PageOfBillionsOfNullsMeetsTheMemoryLimitBeforeAllocat
   setMemoryLimit(uint64_t{64} << 20);
   const uint64_t chargedBefore = memoryCharged();
   const auto start = std::chrono::steady_clock::now();
+  const ColumnChunkData chunk =
+      decodeColumnChunk(page, 4, metaFor(PhysicalType::INT32, kBig, page.size()), *schema.leaves()[0],
+                        {}, "f.parquet: row group 0, column 'x'");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
+  EXPECT_TRUE(chunk.allNull);
+  EXPECT_EQ(chunk.levelCount, kBig);
+  EXPECT_EQ(chunk.valueCount, 0);
+  EXPECT_TRUE(chunk.definitionLevels.empty());
+  EXPECT_FALSE(chunk.hasValue(0));
+  EXPECT_FALSE(chunk.hasValue(kBig - 1));
+  EXPECT_EQ(memoryCharged(), chargedBefore);
+}
+
+// The same run one level down (a field of a required group) is not a top-level
+// column: its levels are expanded for record assembly, and under a 64 MB limit
+// that is a clear error naming the limit, the column and the flag, raised
+// before the levels are allocated.
+TEST_F(DeclaredCountsTest, PageOfBillionsOfNestedNullsMeetsTheMemoryLimitBeforeAllocating) {
+  const FileSchema schema = FileSchema::build(
+      {element("schema", std::nullopt, FieldRepetitionType::REQUIRED, 1),
+       element("s", std::nullopt, FieldRepetitionType::REQUIRED, 1),
+       element("x", PhysicalType::INT32, FieldRepetitionType::OPTIONAL)});
+  const std::vector<uint8_t> page = dataPage(kBig, prefixedRun(kBig, 0));
+  setMemoryLimit(uint64_t{64} << 20);
+  const uint64_t chargedBefore = memoryCharged();
+  const auto start = std::chrono::steady_clock::now();
   try {
     decodeColumnChunk(page, 4, metaFor(PhysicalType::INT32, kBig, page.size()), *schema.leaves()[0], {},
-                      "f.parquet: row group 0, column 'x'");
+                      "f.parquet: row group 0, column 's.x'");
     FAIL() << "decoded 2^31 - 1 levels under a 64 MB limit";
   } catch (const MemoryLimitExceeded& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("f.parquet: row group 0, column 'x'"), std::string::npos) << message;
+    EXPECT_NE(message.find("f.parquet: row group 0, column 's.x'"), std::string::npos) << message;
     EXPECT_NE(message.find("memory limit of 64 MB"), std::string::npos) << message;
     EXPECT_NE(message.find("--memory-limit"), std::string::npos) << message;
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(500));
   EXPECT_EQ(memoryCharged(), chargedBefore);  // nothing stays charged after the error
+}
+
+/// A v1 page of `values` (nullopt: null) of an optional INT32 column, its
+/// definition levels one run each (a run per change of nullness), PLAIN values.
+std::vector<uint8_t> optionalInt32Page(const std::vector<std::optional<int32_t>>& values) {
+  std::vector<uint8_t> runs;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j].has_value() == values[i].has_value()) ++j;
+    const std::vector<uint8_t> run = varint(uint64_t{j - i} << 1);
+    runs.insert(runs.end(), run.begin(), run.end());
+    runs.push_back(values[i].has_value() ? 1 : 0);
+    i = j;
+  }
+  std::vector<uint8_t> body = {static_cast<uint8_t>(runs.size()), 0, 0, 0};
+  body.insert(body.end(), runs.begin(), runs.end());
+  for (const auto& v : values) {
+    if (!v) continue;
+    const auto u = static_cast<uint32_t>(*v);
+    for (int b = 0; b < 4; ++b) body.push_back(static_cast<uint8_t>(u >> (8 * b)));
+  }
+  return dataPage(static_cast<int32_t>(values.size()), body);
+}
+
+// Pages of nulls only before, between and after pages with values: the chunk
+// keeps its levels from the first page with a value on, and every row reads as
+// it was written (the slots record assembly builds included).
+TEST_F(DeclaredCountsTest, PagesOfNullsOnlyMixWithPagesOfValues) {
+  const FileSchema schema = FileSchema::build(
+      {element("schema", std::nullopt, FieldRepetitionType::REQUIRED, 1),
+       element("x", PhysicalType::INT32, FieldRepetitionType::OPTIONAL)});
+  using Rows = std::vector<std::optional<int32_t>>;
+  const std::vector<std::vector<Rows>> cases = {
+      {{std::nullopt, std::nullopt}, {1, 2}, {std::nullopt}},
+      {{1, 2}, {std::nullopt, std::nullopt}},
+      {{std::nullopt}, {std::nullopt, std::nullopt}, {std::nullopt, 5}},
+      {{std::nullopt}, {std::nullopt, std::nullopt}},
+  };
+  for (const auto& pages : cases) {
+    std::vector<uint8_t> chunk;
+    Rows expected;
+    for (const Rows& rows : pages) {
+      const std::vector<uint8_t> page = optionalInt32Page(rows);
+      chunk.insert(chunk.end(), page.begin(), page.end());
+      expected.insert(expected.end(), rows.begin(), rows.end());
+    }
+    const auto n = static_cast<int64_t>(expected.size());
+    ColumnChunkData data = decodeColumnChunk(chunk, 4, metaFor(PhysicalType::INT32, n, chunk.size()),
+                                             *schema.leaves()[0], {}, "f.parquet");
+    const bool allNull = std::none_of(expected.begin(), expected.end(), [](auto& v) { return v.has_value(); });
+    EXPECT_EQ(data.allNull, allNull);
+    ASSERT_EQ(data.levelCount, n);
+    std::vector<ColumnChunkData> columns;
+    columns.push_back(std::move(data));
+    const AssembledRowGroup group = AssembledRowGroup::assemble(std::move(columns), n);
+    const ColumnChunkData& decoded = *group.column(schema.leaves()[0]);
+    const auto validity = group.validity(schema.leaves()[0]);
+    const auto index = group.valueIndex(schema.leaves()[0]);
+    const auto values = decoded.values<int32_t>();
+    for (int64_t r = 0; r < n; ++r) {
+      const auto& want = expected[static_cast<size_t>(r)];
+      SCOPED_TRACE("case of " + std::to_string(pages.size()) + " pages, row " + std::to_string(r));
+      EXPECT_EQ(decoded.hasValue(r), want.has_value());
+      EXPECT_EQ(validity[static_cast<size_t>(r)], want.has_value() ? 1 : 0);
+      if (want) {
+        ASSERT_GE(index[static_cast<size_t>(r)], 0);
+        EXPECT_EQ(values[static_cast<size_t>(index[static_cast<size_t>(r)])], *want);
+      } else {
+        EXPECT_EQ(index[static_cast<size_t>(r)], -1);
+      }
+    }
+  }
 }
 
 // The same page in a chunk of 10 values: the page's count is refused against

@@ -21,6 +21,7 @@
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "tests/support/build_paths.h"
 
 // The machinery of the FilterPredicate differential tests
 // (filter_differential_test.cc, filter_differential_written_types_test.cc): random

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/formats/parquet/filter_differential.h"
+#include "tests/support/build_paths.h"
 
 // Differential test: random FilterPredicates over tests/fixtures/predicate_types.parquet
 // (written by DuckDB, tests/fixtures/make-predicate-fixtures.mjs) evaluated by

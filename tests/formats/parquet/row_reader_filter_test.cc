@@ -6,6 +6,7 @@
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
+#include "tests/support/build_paths.h"
 
 // RowReader with a FilterPredicate over tests/fixtures/predicate_types.parquet
 // (written by DuckDB, see tests/fixtures/make-predicate-fixtures.mjs): ids 0..9,

@@ -9,6 +9,7 @@
 #include "quarry/common/error.h"
 #include "quarry/formats/parquet/multi_file_row_reader.h"
 #include "tests/formats/parquet/pruning_fixture.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/fixture_file.h"
 #include "tests/support/temp_dir.h"
 

@@ -22,8 +22,24 @@ Block Block::nulls(DataType type, size_t count) {
     block.size_ = count;
     return block;
   }
-  block.reserve(count);
-  for (size_t i = 0; i < count; ++i) block.appendNull();
+  if (type.isList()) {
+    block.listOffsets_.assign(count + 1, 0);
+  } else {
+    // Zero values, sized at once: a scan's column of nulls costs a fill, not an
+    // append per position.
+    std::visit(
+        [&](auto& values) {
+          using V = std::decay_t<decltype(values)>;
+          if constexpr (std::is_same_v<V, Bytes>) {
+            values.offsets.assign(count + 1, 0);
+          } else if constexpr (!std::is_same_v<V, std::monostate>) {
+            values.assign(count, {});
+          }
+        },
+        block.storage_);
+  }
+  block.valid_.assign(count, 0);
+  block.size_ = count;
   return block;
 }
 

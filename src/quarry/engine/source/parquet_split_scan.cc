@@ -200,7 +200,8 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
   const parquet::SchemaNode& leaf = batch.leaf();
   const parquet::ColumnChunkData& data = batch.data();
   Block out(type);
-  if (type.kind == TypeKind::kNull) return Block::nulls(type, static_cast<size_t>(rows.count));
+  // A type without values, or a chunk of nulls only (ColumnChunkData::allNull).
+  if (type.kind == TypeKind::kNull || data.allNull) return Block::nulls(type, static_cast<size_t>(rows.count));
   switch (*leaf.physicalType) {
     case PhysicalType::BOOLEAN: {
       auto v = data.values<uint8_t>();

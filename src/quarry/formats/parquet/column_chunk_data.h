@@ -39,8 +39,14 @@ struct ColumnChunkData {
   /// Level entries: one per value, null or empty list of the column.
   int64_t levelCount = 0;
   /// Empty when every entry holds a value: the column's maximum definition level
-  /// is 0, or (for a column that is not repeated) no entry of the chunk is null.
+  /// is 0, or (for a column that is not repeated) no entry of the chunk is null;
+  /// or when none does (allNull).
   RawVector<int16_t> definitionLevels;
+  /// A top-level optional column none of whose entries holds a value, every page's
+  /// definition levels one run of 0: the levels are not kept (definitionLevels is
+  /// empty) and there are no values. A row group of billions of nulls then costs
+  /// nothing to decode.
+  bool allNull = false;
   /// Empty when the column's maximum repetition level is 0 (one entry per row).
   RawVector<int16_t> repetitionLevels;
 
@@ -81,6 +87,7 @@ struct ColumnChunkData {
   }
   /// Returns whether level entry `i` holds a value (its definition level is the maximum).
   bool hasValue(int64_t i) const {
+    if (allNull) return false;
     return definitionLevels.empty() || definitionLevels[i] == leaf->maxDefinitionLevel;
   }
 };

@@ -85,10 +85,12 @@ size_t decodeLevels(Encoding encoding, std::span<const uint8_t> data, bool prefi
 }
 
 /// Returns the bytes an RLE level section takes when its first run is an RLE run
-/// of `maxLevel` covering all `n` entries (the levels of a page without nulls),
-/// else 0 (the caller then decodes it in full, with every check). `prefixed`: the
-/// v1 layout, a 4-byte length first.
-size_t singleRunOfMax(std::span<const uint8_t> data, bool prefixed, int16_t maxLevel, size_t n) {
+/// of `level` covering all `n` entries (`maxLevel`: the levels of a page without
+/// nulls; 0 for a top-level column: a page of nulls only), else 0 (the caller
+/// then decodes it in full, with every check). `maxLevel` gives the bit width.
+/// `prefixed`: the v1 layout, a 4-byte length first.
+size_t singleRunOf(std::span<const uint8_t> data, bool prefixed, int16_t maxLevel, size_t n,
+                   int16_t level) {
   size_t pos = 0;
   size_t end = data.size();
   if (prefixed) {
@@ -111,7 +113,7 @@ size_t singleRunOfMax(std::span<const uint8_t> data, bool prefixed, int16_t maxL
   if (end - pos < valueBytes) return 0;
   uint32_t value = 0;
   for (unsigned i = 0; i < valueBytes; ++i) value |= static_cast<uint32_t>(data[pos + i]) << (8 * i);
-  if (value != static_cast<uint32_t>(maxLevel)) return 0;
+  if (value != static_cast<uint32_t>(level)) return 0;
   return end;
 }
 
@@ -122,11 +124,14 @@ class ChunkDecoder {
       : meta_(meta), leaf_(leaf), options_(options), buffers_(buffers), out_(out),
         entryLimit_(options.rowLimit >= 0 && leaf.maxRepetitionLevel == 0
                         ? std::min(options.rowLimit, meta.num_values)
-                        : meta.num_values) {
+                        : meta.num_values),
+        topLevelOptional_(leaf.maxRepetitionLevel == 0 && leaf.maxDefinitionLevel == 1 &&
+                          leaf.parent != nullptr && leaf.parent->isRoot()) {
     // Emptied, their capacity kept: the previous chunk's memory is reused.
     out_.leaf = &leaf;
     out_.levelCount = 0;
     out_.definitionLevels.clear();
+    out_.allNull = false;
     out_.repetitionLevels.clear();
     out_.valueCount = 0;
     out_.valueWidth = valueWidthOf(leaf);
@@ -274,12 +279,26 @@ class ChunkDecoder {
 
   /// Decodes both level sections of a page; returns the number of non-null values.
   /// `decodeDef(out)` decodes the page's definition levels into `out`;
-  /// `allDefined()` tells, from the first run header alone, whether they are one
-  /// run of the maximum (then they are not expanded at all).
-  template <typename DecodeRep, typename DecodeDef, typename AllDefined>
-  size_t readLevels(size_t n, DecodeRep&& decodeRep, DecodeDef&& decodeDef, AllDefined&& allDefined) {
+  /// `singleRun(level)` tells, from the first run header alone, whether they are
+  /// one run of `level` (then they are not expanded at all): of the maximum, a
+  /// page without nulls; of 0 in a top-level column, a page of nulls only.
+  template <typename DecodeRep, typename DecodeDef, typename SingleRun>
+  size_t readLevels(size_t n, DecodeRep&& decodeRep, DecodeDef&& decodeDef, SingleRun&& singleRun) {
     const size_t at = static_cast<size_t>(out_.levelCount);
     const uint64_t levelBytes = uint64_t{n} * sizeof(int16_t);
+    if (topLevelOptional_ && n > 0) {
+      // Nulls only, so far and in this page: nothing is kept (ColumnChunkData::allNull).
+      if ((at == 0 || out_.allNull) && singleRun(int16_t{0})) {
+        out_.allNull = true;
+        out_.levelCount += static_cast<int64_t>(n);
+        return 0;
+      }
+      if (out_.allNull) {  // a page with values after pages of nulls: keep the levels
+        out_.memory.add(uint64_t{at} * sizeof(int16_t), "the definition levels of a page");
+        out_.definitionLevels.assign(at, 0);
+        out_.allNull = false;
+      }
+    }
     if (leaf_.maxRepetitionLevel > 0) {
       out_.memory.add(levelBytes, "the repetition levels of a page");
       out_.repetitionLevels.resize(at + n);
@@ -297,7 +316,7 @@ class ChunkDecoder {
       // A column that is not repeated keeps its levels only once a page has a null
       // (an empty vector means "every entry present", see ColumnChunkData).
       const bool kept = !out_.definitionLevels.empty();
-      if (allDefined()) {
+      if (singleRun(maxDef)) {
         if (kept) {
           out_.memory.add(levelBytes, "the definition levels of a page");
           out_.definitionLevels.resize(at + n, maxDef);
@@ -341,9 +360,9 @@ class ChunkDecoder {
           pos += decodeLevels(h.definition_level_encoding, page.subspan(pos), true,
                               leaf_.maxDefinitionLevel, out, n, "definition");
         },
-        [&] {
+        [&](int16_t level) {
           if (h.definition_level_encoding != Encoding::RLE) return false;
-          const size_t used = singleRunOfMax(page.subspan(pos), true, leaf_.maxDefinitionLevel, n);
+          const size_t used = singleRunOf(page.subspan(pos), true, leaf_.maxDefinitionLevel, n, level);
           pos += used;
           return used != 0;
         });
@@ -372,9 +391,9 @@ class ChunkDecoder {
           decodeLevels(Encoding::RLE, body.subspan(repBytes, defBytes), false,
                        leaf_.maxDefinitionLevel, out, n, "definition");
         },
-        [&] {
-          return singleRunOfMax(body.subspan(repBytes, defBytes), false, leaf_.maxDefinitionLevel,
-                                n) != 0;
+        [&](int16_t level) {
+          return singleRunOf(body.subspan(repBytes, defBytes), false, leaf_.maxDefinitionLevel, n,
+                             level) != 0;
         });
     if (h.num_nulls >= 0 && static_cast<size_t>(h.num_nulls) != n - values &&
         leaf_.maxRepetitionLevel == 0 && n == static_cast<size_t>(h.num_values)) {
@@ -403,6 +422,8 @@ class ChunkDecoder {
   std::optional<uint64_t> pageOffset_;
   /// The level entries decoded at most: the chunk's num_values, or rowLimit.
   int64_t entryLimit_;
+  /// A top-level optional column: one whose pages of nulls only need not be kept.
+  bool topLevelOptional_;
 };
 
 }  // namespace

@@ -151,7 +151,7 @@ void AssembledRowGroup::buildPresent(Entry& e) const {
   e.memory.add(n, "the validity of a column");
   e.slots.present.resize(n);
   if (column.definitionLevels.empty()) {
-    std::fill(e.slots.present.begin(), e.slots.present.end(), uint8_t{1});
+    std::fill(e.slots.present.begin(), e.slots.present.end(), static_cast<uint8_t>(column.allNull ? 0 : 1));
     return;
   }
   const int16_t* def = column.definitionLevels.data();
@@ -166,6 +166,10 @@ void AssembledRowGroup::buildValueIndex(Entry& e) const {
   e.memory.add(n * sizeof(int64_t), "the value indexes of a column");
   e.slots.valueIndex.resize(n);
   int64_t* index = e.slots.valueIndex.data();
+  if (column.allNull) {
+    std::fill(index, index + n, int64_t{-1});
+    return;
+  }
   if (column.definitionLevels.empty()) {
     for (size_t i = 0; i < n; ++i) index[i] = static_cast<int64_t>(i);
     return;
@@ -200,7 +204,7 @@ std::span<const uint8_t> AssembledRowGroup::validity(const SchemaNode* leaf) con
   const Entry* found = entry(leaf);
   if (found == nullptr) throw InvalidArgument("column '" + leaf->path + "' was not projected");
   if (found->flat == nullptr) return found->slots.present;
-  if (found->flat->definitionLevels.empty()) {
+  if (found->flat->definitionLevels.empty() && !found->flat->allNull) {
     // Every row present: one run of ones serves every such column of the group.
     std::call_once(*allPresentBuilt_, [&] {
       allPresentMemory_.add(static_cast<uint64_t>(numRows_), "the validity of a column");

@@ -64,6 +64,10 @@ class ValueCopier {
 void keepFlatRows(const ColumnChunkData& column, std::span<const int64_t> rows,
                   ValueCopier& values, ColumnChunkData& out) {
   out.levelCount = static_cast<int64_t>(rows.size());
+  if (column.allNull) {
+    out.allNull = true;
+    return;
+  }
   if (column.definitionLevels.empty()) {
     for (const int64_t row : rows) values.add(row);
     return;
@@ -129,6 +133,7 @@ ColumnChunkData keepRows(const ColumnChunkData& column, std::span<const int64_t>
   out.levelCount = 0;
   out.valueCount = 0;
   out.definitionLevels.clear();
+  out.allNull = false;
   out.repetitionLevels.clear();
   out.fixedValues.clear();
   out.offsets.clear();
