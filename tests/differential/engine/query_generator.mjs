@@ -865,7 +865,7 @@ function generateOne(rng, files, dir) {
           () => expr('length(s_high)', 'length("s_high")', 'int32'),
           () => expr('i32 % 7', '("i32" % 7)', i32),
           () => expr('to_upper(s_low)', 'upper("s_low")', 'string'),
-          () => expr('length(s_utf8)', 'length("s_utf8")', 'int32'),
+          () => expr('length(s_utf8)', 'length("s_utf8")', 'int64'),
         ])();
         groups = [...groups.slice(0, 1), { name: 'g', q: `g = ${computed.q}`, s: computed.s, kind: computed.kind }];
       }
@@ -973,15 +973,14 @@ function afterStats(rng, b, outs, parts, sql) {
       } else if (strings.length) {
         const a = rng.pick(strings);
         value = rng.chance(0.5)
-          ? expr(`length(${quarryName(a.name)})`, `length(${sqlName(a.name)})`, 'int32')
+          ? expr(`length(${quarryName(a.name)})`, `length(${sqlName(a.name)})`, 'int64')
           : expr(`to_upper(${quarryName(a.name)})`, `upper(${sqlName(a.name)})`, 'string');
       } else {
         continue;
       }
       parts.push(`EVAL ${name} = ${value.q}`);
       wrap(`SELECT *, ${value.s} AS ${sqlName(name)}`);
-      outs = [...outs, { name, kind: value.kind, tolerance: 'exact', group: false,
-                         type: value.type ?? (value.q.startsWith('length') ? 'int32' : undefined) }];
+      outs = [...outs, { name, kind: value.kind, tolerance: 'exact', group: false, type: value.type }];
     } else if (command === 'KEEP') {
       const groups = outs.filter((o) => o.group);
       const others = outs.filter((o) => !o.group);
