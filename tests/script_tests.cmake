@@ -96,6 +96,14 @@ set_tests_properties(differential_engine_self_check PROPERTIES TIMEOUT 300)
 quarry_add_node_test(differential_comparator_self_test
   tests/differential/comparator_self_test.mjs ${CMAKE_BINARY_DIR}/differential-comparator-self-test)
 set_tests_properties(differential_comparator_self_test PROPERTIES TIMEOUT 300)
+# The corpus's statistics against their floors (issue 31: "The corpus statistics
+# (how many queries per feature, NULL rate, LIMIT 0 share, refusals) are printed
+# by the generator and checked against floors in its own test"): the datasets
+# written, the first draws of the default corpus generated, its overflow queries
+# answered by DuckDB; no quarry needed, a few seconds.
+quarry_add_node_test(differential_engine_corpus
+  tests/differential/engine/corpus_statistics.mjs ${CMAKE_BINARY_DIR}/differential-engine-corpus)
+set_tests_properties(differential_engine_corpus PROPERTIES TIMEOUT 120)
 # The runner's comparison rules (tolerances, multisets, value forms) on hand-made rows.
 quarry_add_node_test(differential_engine_compare_rules
   tests/differential/engine/result_compare_test.mjs)

@@ -15,20 +15,63 @@
 // magnitudes from 1e-1 to 1e15, so that a sum's last bits depend on the order
 // of its terms (the 1e-12 relative tolerance of SUM and AVG is exercised).
 //
+// The hard cases (issue 31, "the generated corpus avoids the hard cases"):
+//
+//   nul      int64, NULL on every row (statistics with no min/max, null_count = rows)
+//   sparse   int32, NULL on ~90 % of the rows
+//   rg_i64   int64, ~10 % NULLs, and NULL on every row of every third row group
+//            of each file (a row group whose chunk is all nulls)
+//   big      int64, non-negative: a quarter small, the rest in [2^62, 2^63 - 1], so
+//            that `big + big`, `big * 2` and SUM(big) overflow int64; non-negative,
+//            so that whether a SUM overflows does not depend on the order of its
+//            terms (a partial sum only grows)
+//   ext      int64 extremes: 2^63 - 1, -2^63, their neighbours, +-2^62, 0, +-1
+//   s_utf8   strings of 1-, 2-, 3- and 4-byte UTF-8 characters, LIKE's own
+//            characters (%, _, \) as data, and ~4 % long strings (1-10 KB, from a
+//            dozen distinct values sharing long prefixes)
+//
+// big and ext are `extreme`: the query generator uses them only where an overflow
+// is expected (query_generator.mjs's overflow queries), in comparisons with
+// literals and in aggregates that cannot overflow.
+//
+//   extra-0.parquet     a 5th typed file (ids 20,000 .. 21,999) with a differing
+//                       schema: no s_low, i32 as BIGINT (and last), an extra column
+//                       x_extra; read only with union_by_name, where the typed
+//                       files' rows have NULL x_extra and its rows NULL s_low
+//   typed-<k>.orc       the typed files' rows as ORC (ORC_COLUMNS of them), written
+//                       by chDB from the Parquet files: quarry reads the ORC file,
+//                       DuckDB (which has no ORC reader) its Parquet twin
+//
 // COLUMNS describes the typed files for the query generator: the engine type of
 // each column and the literals worth comparing it with.
 
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const kTypedFiles = 4;
 export const kTypedRows = 20_000;
 export const kLineitemFiles = 2;
 export const kLineitemRows = 30_000;
+export const kExtraRows = 2_000;
 
 export const LOW_STRINGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta',
   'Iota', 'ñandú'];
 export const REGIONS = ['north', 'south', 'east', 'west', ''];
+// No character here has a case mapping beyond ASCII and Latin-1: quarry's
+// to_lower/to_upper map ASCII, Latin-1, Greek and Cyrillic, DuckDB's all of Unicode.
+export const UTF8_STRINGS = ['日本', '日本語', '€', '€uro', '→ok', '😀', '😀😀', 'a😀b', '𝄞', 'x%y',
+  '100%', 'under_score', '_', 'back\\slash', 'q"uote', "it's", '', 'ñ日😀', '中文字符', '🎉party'];
+// The long strings: a repeated 13-byte unit (three 3-byte characters and a 4-byte
+// one) 100, 400 or 700 times, and one of these endings.
+export const LONG_UNIT = '日本語😀';
+export const LONG_ENDINGS = ['', 'a', '😀', 'z%'];
+export const X_EXTRA = ['p', 'q', 'ρ', '😀'];
+export const INT64_MAX = 9223372036854775807n;
+export const INT64_MIN = -9223372036854775808n;
+const EXT_VALUES = [INT64_MAX, INT64_MIN, INT64_MAX - 1n, INT64_MIN + 1n, 2n ** 62n, -(2n ** 62n), 0n, 1n,
+  -1n, 2n ** 32n];
 
 /// Engine type of each column of the typed files, and its domain for literals.
 /// `kind` drives what the query generator does with the column.
@@ -52,7 +95,28 @@ export const COLUMNS = [
   { name: 'ts_local', kind: 'timestamp', utc: false },
   { name: 'tod', kind: 'time' },
   { name: 'uid', kind: 'uuid' },
+  { name: 'nul', kind: 'int64', allNull: true },
+  { name: 'sparse', kind: 'int32' },
+  { name: 'rg_i64', kind: 'int64' },
+  { name: 'big', kind: 'int64', extreme: true },
+  { name: 'ext', kind: 'int64', extreme: true },
+  { name: 's_utf8', kind: 'string', low: true, values: UTF8_STRINGS },
 ];
+
+/// The columns of the union of the typed files and extra-0.parquet by name:
+/// x_extra added, i32 widened to int64.
+export const UNION_COLUMNS = [
+  ...COLUMNS.map((c) => (c.name === 'i32' ? { ...c, kind: 'int64' } : c)),
+  { name: 'x_extra', kind: 'string', low: true, values: X_EXTRA },
+];
+
+/// The columns of the ORC twins: those whose ORC form (as chDB writes it) quarry
+/// reads as the Parquet file's type. Left out: u64 (ClickHouse writes UInt64 as
+/// ORC's signed long), bin (a string in ORC), the timestamps and tod (ORC's
+/// timestamp is not the Parquet file's instant/local pair, TIME has no ORC type),
+/// uid (ClickHouse cannot write a UUID to ORC).
+export const ORC_COLUMNS = COLUMNS.filter((c) =>
+  !['u64', 'bin', 'ts_utc', 'ts_local', 'tod', 'uid'].includes(c.name));
 
 const sqlList = (values) => values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', ');
 
@@ -60,7 +124,7 @@ const sqlList = (values) => values.map((v) => `'${v.replaceAll("'", "''")}'`).jo
 const h = (k) => `hash(i * 1000 + ${k})`;
 const nullable = (k, expr) => `CASE WHEN ${h(k + 1000)} % 10 = 0 THEN NULL ELSE ${expr} END`;
 
-const TYPED_SELECT = `
+const TYPED_SELECT = (from, to) => `
 SELECT
   i::BIGINT AS id,
   ${nullable(1, `(${h(1)} % 200001)::INTEGER - 100000`)} AS i32,
@@ -89,8 +153,25 @@ SELECT
   ${nullable(16, `TIME '00:00:00' + to_microseconds((${h(16)} % 86400000000)::BIGINT)`)} AS tod,
   ${nullable(17, `(md5((i * 13)::VARCHAR)[1:8] || '-' || md5((i * 13)::VARCHAR)[9:12] || '-' ||
       md5((i * 13)::VARCHAR)[13:16] || '-' || md5((i * 13)::VARCHAR)[17:20] || '-' ||
-      md5((i * 13)::VARCHAR)[21:32])::UUID`)} AS uid
-FROM range(${kTypedRows}) t(i)`;
+      md5((i * 13)::VARCHAR)[21:32])::UUID`)} AS uid,
+  NULL::BIGINT AS nul,
+  CASE WHEN ${h(1019)} % 10 <> 0 THEN NULL ELSE (${h(19)} % 2001)::INTEGER - 1000 END AS sparse,
+  ${nullable(20, `(${h(20)} % 2000001)::BIGINT - 1000000`)} AS rg_i64,
+  ${nullable(21, `CASE WHEN ${h(46)} % 4 = 0 THEN (${h(21)} % 1000)::BIGINT
+      ELSE 4611686018427387904 + (${h(21)} % 4611686018427387904)::BIGINT END`)} AS big,
+  ${nullable(22, `([${EXT_VALUES.map((v) => `'${v}'::BIGINT`).join(', ')}])[1 + (${h(22)} % ${EXT_VALUES.length})::INTEGER]`)} AS ext,
+  ${nullable(23, `CASE WHEN ${h(47)} % 25 = 0
+      THEN repeat(${sqlList([LONG_UNIT])}, (100 + 300 * (${h(48)} % 3))::BIGINT) ||
+           ([${sqlList(LONG_ENDINGS)}])[1 + (${h(49)} % ${LONG_ENDINGS.length})::INTEGER]
+      ELSE ([${sqlList(UTF8_STRINGS)}])[1 + (${h(24)} % ${UTF8_STRINGS.length})::INTEGER] END`)} AS s_utf8
+FROM range(${from}, ${to}) t(i)`;
+
+// extra-0.parquet: the typed columns less s_low, i32 as BIGINT and moved last, and
+// x_extra (union_by_name matches columns by name, not by position).
+const EXTRA_SELECT = `
+SELECT * EXCLUDE (i, s_low, i32), i32::BIGINT AS i32,
+  ${nullable(25, `([${sqlList(X_EXTRA)}])[1 + (${h(25)} % ${X_EXTRA.length})::INTEGER]`)} AS x_extra
+FROM (SELECT id AS i, * FROM (${TYPED_SELECT(kTypedRows, kTypedRows + kExtraRows)}))`;
 
 const SHIPMODES = ['AIR', 'FOB', 'MAIL', 'RAIL', 'REG AIR', 'SHIP', 'TRUCK'];
 const INSTRUCTS = ['COLLECT COD', 'DELIVER IN PERSON', 'NONE', 'TAKE BACK RETURN'];
@@ -122,8 +203,9 @@ FROM (SELECT *, ship + (1 + ${h(109)} % 30)::INTEGER AS receipt
             FROM range(${kLineitemRows}) t(i)))`;
 
 /// Writes `count` files from `select` (a query over i), splitting ids into
-/// uneven ranges; returns their paths.
-async function writeFiles(connection, select, dir, stem, count, rows, rowGroupSize) {
+/// uneven ranges; returns their paths. Each column of `rowGroupNulls` is made
+/// NULL on every row of every third row group (the second, the fifth, ...).
+async function writeFiles(connection, select, dir, stem, count, rows, rowGroupSize, rowGroupNulls = []) {
   await connection.run(`CREATE OR REPLACE TEMP TABLE gen AS ${select}`);
   const paths = [];
   // Uneven splits: 40 %, 30 %, 20 %, 10 % for four files.
@@ -133,9 +215,15 @@ async function writeFiles(connection, select, dir, stem, count, rows, rowGroupSi
   for (let k = 0; k < count; k++) {
     const to = k === count - 1 ? rows : from + Math.floor((rows * weights[k]) / total);
     const path = join(dir, `${stem}-${k}.parquet`);
+    // pos: the row's position in the file, hence its row group.
+    const replace = rowGroupNulls.length === 0 ? '' : ` REPLACE (${rowGroupNulls.map((c) =>
+      `CASE WHEN pos // ${rowGroupSize} % 3 = 1 THEN NULL ELSE "${c}" END AS "${c}"`).join(', ')})`;
     await connection.run(
-      `COPY (SELECT * EXCLUDE (i) FROM (SELECT row_number() OVER () - 1 AS i, * FROM gen)
-             WHERE i >= ${from} AND i < ${to} ORDER BY hash(i * 1000 + 999))
+      `COPY (SELECT * EXCLUDE (i, pos)${replace}
+             FROM (SELECT *, row_number() OVER (ORDER BY hash(i * 1000 + 999)) - 1 AS pos
+                   FROM (SELECT row_number() OVER () - 1 AS i, * FROM gen)
+                   WHERE i >= ${from} AND i < ${to})
+             ORDER BY pos)
        TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE ${rowGroupSize})`);
     paths.push(path);
     from = to;
@@ -144,18 +232,45 @@ async function writeFiles(connection, select, dir, stem, count, rows, rowGroupSi
   return paths;
 }
 
-/// Writes both datasets under `dir` (emptied first); returns { typed, lineitem },
-/// the file paths of each.
+const oracleDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tools', 'oracle');
+
+/// Writes the ORC twin of each Parquet file of `parquet` (ORC_COLUMNS of it) with
+/// chDB; returns their paths, or null when chDB is not installed.
+function writeOrcTwins(parquet) {
+  let chdb;
+  try {
+    chdb = createRequire(join(oracleDir, 'package.json'))('chdb');
+  } catch {
+    return null;
+  }
+  const columns = ORC_COLUMNS.map((c) => `\`${c.name}\``).join(', ');
+  return parquet.map((path) => {
+    const orc = path.replace(/\.parquet$/, '.orc');
+    // One thread: the rows in the Parquet file's order; a small row index stride
+    // and stripe, so that the ORC reader has several of each to go through.
+    chdb.query(`SELECT ${columns} FROM file('${path}', Parquet)
+                INTO OUTFILE '${orc}' TRUNCATE FORMAT ORC
+                SETTINGS max_threads = 1, output_format_orc_row_index_stride = 1000,
+                         session_timezone = 'UTC'`, 'CSV');
+    if (!existsSync(orc)) throw new Error(`chDB wrote no ${orc}`);
+    return orc;
+  });
+}
+
+/// Writes the datasets under `dir` (emptied first); returns { typed, extra,
+/// orc, lineitem }, the file paths of each (orc null without chDB).
 export async function writeDatasets(connection, dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   await connection.run("SET TimeZone = 'UTC'");
   // One thread keeps the row order of `gen`, hence the files, the same every run.
   await connection.run('SET threads = 1');
-  const typed = await writeFiles(connection, TYPED_SELECT, dir, 'typed', kTypedFiles, kTypedRows,
-                                 2048);
+  const typed = await writeFiles(connection, TYPED_SELECT(0, kTypedRows), dir, 'typed', kTypedFiles,
+                                 kTypedRows, 2048, ['rg_i64']);
+  const extra = await writeFiles(connection, EXTRA_SELECT, dir, 'extra', 1, kExtraRows, 512, ['rg_i64']);
   const lineitem = await writeFiles(connection, LINEITEM_SELECT, dir, 'lineitem', kLineitemFiles,
                                     kLineitemRows, 4096);
   await connection.run('RESET threads');
-  return { typed, lineitem };
+  const orc = writeOrcTwins(typed);
+  return { typed, extra, orc, lineitem };
 }

@@ -33,6 +33,12 @@
 //                     each file's footer from the cache, no footer read); both
 //                     passes compared with DuckDB
 //
+// A query the generator marks with `expectError` (an integer overflow) may be
+// refused by DuckDB: quarry must then fail with the expected error text ("both
+// failed"), else their answers are compared. The corpus statistics
+// (corpus_statistics.mjs: queries per feature, LIMIT 0 share, refusals, the data's
+// NULL rate) are printed before the run.
+//
 // Each query runs with --profile-out: the profile's result columns (names and
 // types) are compared with DuckDB's, an empty result's too. Empty results are
 // counted and capped (kMaxEmptyShare of the generated queries).
@@ -46,7 +52,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { writeDatasets } from './dataset.mjs';
+import { corpusStatistics, dataNullStatistics, formatStatistics } from './corpus_statistics.mjs';
+import { ORC_COLUMNS, writeDatasets } from './dataset.mjs';
 import { generateQuery } from './query_generator.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
 import { parseJson } from '../exact_json.mjs';
@@ -201,7 +208,10 @@ async function selectPairs(options, files, connections, T, keepReader) {
     try {
       return await duckdbResult(connection, pair.sql, T, keepReader);
     } catch (e) {
-      return { sqlError: e.message.split('\n')[0] };
+      const message = e.message.split('\n')[0];
+      // An overflow DuckDB raises where quarry must raise too.
+      if (pair.expectError && new RegExp(pair.expectError.duckdb).test(message)) return { refused: message };
+      return { sqlError: message };
     }
   };
   let next = 0;
@@ -212,17 +222,20 @@ async function selectPairs(options, files, connections, T, keepReader) {
       let pair;
       let duck;
       for (let attempt = 0; attempt < kMaxAttempts; attempt++) {
-        pair = generateQuery({ seed: options.seed, index, attempt, files: files.typed, dir });
+        pair = generateQuery({ seed: options.seed, index, attempt, files, dir });
+        // Without chDB there are no ORC twins: such a query is left out (counted).
+        if (pair.needsOrc && !files.orc) break;
         duck = await answer(connection, pair);
         const keep = pair.limitZero || (attempt === 0 && index % kEmptyKeptEvery === 0);
-        if (duck.sqlError || duck.rows.length > 0 || keep) break;
+        if (duck.sqlError || duck.refused || duck.rows.length > 0 || keep) break;
       }
       chosen[k] = pair;
-      answers.set(pair, duck);
+      if (duck) answers.set(pair, duck);
     }
   }));
   for (const pair of extra) answers.set(pair, await answer(connections[0], pair));
-  return { pairs: [...chosen, ...extra], answers };
+  const noOrc = chosen.filter((p) => !answers.has(p)).length;
+  return { pairs: [...chosen.filter((p) => answers.has(p)), ...extra], answers, noOrc };
 }
 
 async function main() {
@@ -246,7 +259,7 @@ async function main() {
     await c.run("SET TimeZone = 'UTC'");
     connections.push(c);
   }
-  const { pairs, answers } = await selectPairs(options, files, connections, T, options.selfCheck);
+  const { pairs, answers, noOrc } = await selectPairs(options, files, connections, T, options.selfCheck);
   if (options.printQueries) {
     for (const p of pairs) process.stdout.write(`${oneLine(p.query)}\n`);
     return 0;
@@ -257,6 +270,12 @@ async function main() {
   const redrawn = pairs.filter((p) => p.attempt > 0).length;
   process.stdout.write(`engine_queries: ${pairs.length} queries (seed ${options.seed}; ${redrawn} drawn ` +
                        `again for an empty result), data in ${dir} (${Date.now() - started} ms)\n`);
+  if (noOrc > 0) {
+    process.stdout.write(`engine_queries: ${noOrc} queries of ORC files left out: chDB (which writes ` +
+                         'them) is not installed; run `make oracle`\n');
+  }
+  const refusals = pairs.filter((p) => answers.get(p).refused).length;
+  process.stdout.write(formatStatistics(corpusStatistics(pairs), await dataNullStatistics(setup, files), refusals));
   const command = options.stub ? process.execPath : quarry;
   const prefix = options.stub ? [join(here, 'stub_quarry.mjs')] : [];
   const env = { ...process.env, QUARRY_STUB_CORPUS: corpusPath };
@@ -272,10 +291,15 @@ async function main() {
   if (!options.selfCheck && !options.stub && options.only === null) {
     // The files first, whole, through `quarry print` (the reader and the JSON
     // renderer the engine shares): a difference here is not the engine's.
-    for (const file of [...files.typed, ...files.lineitem]) {
+    // The ORC twins against their Parquet files' columns that ORC holds (as a
+    // multiset: chDB keeps the rows' order, but nothing requires it to).
+    const orc = (files.orc ?? []).map((file) => ({ file, sql: `SELECT ${ORC_COLUMNS.map((c) => `"${c.name}"`)
+        .join(', ')} FROM read_parquet('${file.replace(/\.orc$/, '.parquet')}')`, ordered: false }));
+    const parquet = [...files.typed, ...files.extra, ...files.lineitem]
+        .map((file) => ({ file, sql: `SELECT * FROM read_parquet('${file}')`, ordered: true }));
+    for (const { file, sql, ordered } of [...parquet, ...orc]) {
       const pair = { index: `print ${file}`, query: `quarry print --format ndjson ${file}`,
-                     sql: `SELECT * FROM read_parquet('${file}')`, ordered: true, tolerance: {},
-                     shape: 'print' };
+                     sql, ordered, tolerance: {}, shape: 'print' };
       const result = await run(quarry, ['print', '--format', 'ndjson', file], process.env);
       const duck = await duckdbResult(connections[0], pair.sql, T);
       let problems;
@@ -288,7 +312,7 @@ async function main() {
     }
   }
   const stats = { sqlErrors: 0, rejected: 0, emptyResults: 0, emptyGenerated: 0, generated: 0,
-                  rows: 0, ordered: 0, shapes: {}, fromCache: 0 };
+                  rows: 0, ordered: 0, shapes: {}, fromCache: 0, refused: 0 };
   const profiles = join(dir, 'profiles');
   // One pass over the corpus: `label` names it in the problems, `env` is quarry's
   // environment, `cached` requires every query's footers to come from the cache.
@@ -309,6 +333,21 @@ async function main() {
             : run(command, [...prefix, 'query', pair.query, '--format', options.format,
                             '--profile-out', profilePath, ...queryArgs], passEnv);
         const duck = answers.get(pair);
+        if (duck.refused) {
+          // DuckDB refuses (an overflow): quarry must refuse with its own error.
+          if (counting) stats.refused++;
+          if (!quarryRun) continue;
+          const result = await quarryRun;
+          const expected = new RegExp(pair.expectError.quarry);
+          if (result.error || result.signal || result.status === 0 || !expected.test(result.stderr)) {
+            const what = result.error?.message ?? result.signal ??
+                (result.status === 0 ? `exit 0 with ${firstLines(result.stdout, 2)}` : `exit ${result.status}: ${firstLines(result.stderr, 4)}`);
+            failures.push({ pair, problems: [`${label ? `${label}: ` : ''}DuckDB refuses (${duck.refused}); ` +
+                                             `quarry must fail with /${pair.expectError.quarry}/, but: ${what}`] });
+          }
+          if (++done % 250 === 0) process.stdout.write(`  ${label ? `${label}: ` : ''}${done}/${pairs.length}\n`);
+          continue;
+        }
         try {
           if (duck.sqlError) throw new Error(duck.sqlError);
           if (counting) {
@@ -389,7 +428,8 @@ async function main() {
   const shapes = Object.entries(stats.shapes).map(([k, v]) => `${k} ${v}`).join(', ');
   const emptyShare = stats.generated > 0 ? stats.emptyGenerated / stats.generated : 0;
   process.stdout.write(`\nengine_queries: ${pairs.length} queries (${shapes}; ${stats.ordered} ordered), ` +
-                       `${stats.rows} DuckDB rows, ${stats.emptyResults} empty results ` +
+                       `${stats.rows} DuckDB rows, ${stats.refused} refused (overflow) by both, ` +
+                       `${stats.emptyResults} empty results ` +
                        `(${(100 * emptyShare).toFixed(1)} % of the generated queries, at most ` +
                        `${100 * kMaxEmptyShare} %), ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   if (options.metadataCache) {

@@ -2,7 +2,9 @@
 // Seeded and deterministic: the same seed gives the same corpus on every
 // machine, so a failing query is named by its seed and index (`--only I`).
 //
-// Every query reads the typed files of dataset.mjs and is one pipeline:
+// Every query reads the typed files of dataset.mjs (as Parquet; with
+// extra-0.parquet, of a differing schema, by name; or as their ORC twins) and is
+// one pipeline:
 //
 //   FROM <files or glob> [WITH {...}]
 //     [| WHERE p] [| EVAL e0 = x, ...] [| WHERE p over the EVALs]
@@ -12,6 +14,11 @@
 //       stats   | STATS aggs                                       (one row)
 //       grouped | STATS aggs BY g1[, g2] [| SORT g... | LIMIT n]   (a multiset; ordered
 //                                                                   when sorted by all groups)
+//       overflow | EVAL o = <int arithmetic that may overflow> | STATS MAX(o), ... [BY g]
+//                                                                  (or STATS SUM(big)): both
+//                                                                  engines fail, or agree
+//   where a STATS may be followed by WHERE/EVAL/KEEP/DROP/RENAME over its columns
+//   and a second STATS over them, before its SORT and LIMIT.
 //
 // A result is compared in order only when the sort keys make the order total;
 // else it is compared as a multiset.
@@ -30,7 +37,8 @@
 // Output columns are named (`name =`), except some aggregates that are one call
 // of a column or `*` (`MAX(i32)`): their column is named by the text as written.
 
-import { COLUMNS, LOW_STRINGS } from './dataset.mjs';
+import { COLUMNS, INT64_MAX, INT64_MIN, kExtraRows, kTypedRows, LONG_ENDINGS, LONG_UNIT, LOW_STRINGS,
+  ORC_COLUMNS, UNION_COLUMNS } from './dataset.mjs';
 
 /// A small, fast, seedable generator (mulberry32); `next()` is in [0, 1).
 export class Random {
@@ -75,6 +83,14 @@ export class Random {
 // ---- Text of both languages -----------------------------------------------
 
 const quarryString = (s) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+/// quarryString with every character of the Basic Multilingual Plane past ASCII
+/// written as the lexer's \uXXXX escape (a 4-byte character stays as it is: the
+/// lexer refuses surrogates).
+const quarryStringEscaped = (s) => quarryString(s).replace(/[\u0080-\uffff]/gu,
+    (ch) => `\\u${ch.codePointAt(0).toString(16).padStart(4, '0')}`);
+/// A column name as quarry reads it: backquoted unless a bare identifier
+/// (`COUNT(*)`, the name of an unnamed aggregate, needs the quotes).
+const quarryName = (n) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n) ? n : `\`${n.replaceAll('`', '``')}\``);
 const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
 const sqlName = (n) => `"${n}"`;
 const pad = (n, w = 2) => String(n).padStart(w, '0');
@@ -119,6 +135,13 @@ function literalFor(rng, col) {
       return same(String(v));
     }
     case 'int64': {
+      if (col.extreme) {
+        // The extremes and their neighbours. -2^63 is written as quarry and
+        // DuckDB parse it: the negation of 2^63, a literal neither holds in int64.
+        const v = rng.pick([INT64_MAX, INT64_MAX - 1n, INT64_MIN, INT64_MIN + 1n, 2n ** 62n, -(2n ** 62n),
+          0n, 1n, -1n, 4611686018427387904n + 12345n]);
+        return same(String(v));
+      }
       const v = rng.chance(0.2) ? rng.int(-1000, 1000)
                                 : Math.round((rng.next() * 2 - 1) * 1e12);
       return same(String(v));
@@ -149,7 +172,7 @@ function literalFor(rng, col) {
       } else {
         for (let i = rng.int(1, 3); i > 0; i--) text += rng.pick([...'0123456789abcdef']);
       }
-      return same(quarryString(text), sqlString(text));
+      return same(rng.chance(0.15) ? quarryStringEscaped(text) : quarryString(text), sqlString(text));
     }
     case 'boolean': {
       const v = rng.chance(0.5) ? 'TRUE' : 'FALSE';
@@ -171,25 +194,76 @@ function literalFor(rng, col) {
 
 // ---- Expressions ------------------------------------------------------------
 
-const colRef = (c) => expr(c.name, sqlName(c.name), c.kind, { scale: c.scale, values: c.values });
+const colRef = (c) => expr(quarryName(c.name), sqlName(c.name), c.kind,
+    { scale: c.scale, values: c.values, extreme: c.extreme });
+
+/// A LIKE pattern made from one of `values` (the strings an expression can give)
+/// or from random characters: some characters become `_`, some runs `%`, `%` added
+/// at either end, sometimes a character changed so that it matches less; for
+/// s_utf8, sometimes a pattern for its long strings (a 13-byte unit repeated).
+export function likePattern(rng, values) {
+  const alphabet = [...'abet0129%_\\', 'ñ', 'ú', '日', '本', '😀', '𝄞', '€'];
+  let chars;
+  if (values.includes('日本語') && rng.chance(0.15)) {
+    const long = `${LONG_UNIT.repeat(rng.int(1, 3))}${rng.pick(['%', '_%', '%_'])}${rng.pick(LONG_ENDINGS)}`;
+    return rng.chance(0.5) ? long : `%${long}`;
+  }
+  if (values.length > 0 && rng.chance(0.85)) {
+    chars = Array.from(rng.pick(values));
+  } else {
+    chars = Array.from({ length: rng.int(0, 4) }, () => rng.pick(alphabet));
+  }
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const r = rng.next();
+    if (r < 0.12) {
+      out += '_';
+    } else if (r < 0.2) {
+      out += '%';
+      i += rng.int(0, 2);  // the run the % stands for
+    } else if (r < 0.24) {
+      out += rng.pick(alphabet);  // changed: may no longer match
+    } else {
+      out += chars[i];
+    }
+  }
+  if (rng.chance(0.08)) {
+    // A backslash before a wildcard: ES|QL's escape, but quarry's LIKE has none,
+    // so it stands for itself and the wildcard still is one.
+    const at = rng.int(0, out.length);
+    out = `${out.slice(0, at)}\\${rng.pick(['%', '_', ''])}${out.slice(at)}`;
+  }
+  if (rng.chance(0.3)) out = `%${out}`;
+  if (rng.chance(0.3)) out += '%';
+  if (rng.chance(0.05)) out += '%%';
+  return out;
+}
 
 /// The generator of one query: its schema changes as commands are added.
 class QueryBuilder {
-  constructor(rng) {
+  constructor(rng, columns) {
     this.rng = rng;
-    this.schema = COLUMNS.map((c) => ({ ...c }));
+    this.schema = columns.map((c) => ({ ...c }));
     this.evalCount = 0;
+    // What the query uses, for the corpus statistics (corpus_statistics.mjs).
+    this.features = new Set();
   }
 
   columns(pred) {
     return this.schema.filter(pred);
   }
 
+  /// The columns of `pred` but the extreme ones (big, ext), which only the
+  /// overflow queries compute with.
+  plain(pred) {
+    return this.schema.filter((c) => !c.extreme && pred(c));
+  }
+
   /// A numeric expression (never uint64: its arithmetic is not the engine's
   /// business yet), `depth` levels deep at most.
   numeric(depth = 2) {
     const rng = this.rng;
-    const numericCols = this.columns((c) => isNumeric(c.kind));
+    const numericCols = this.plain((c) => isNumeric(c.kind));
     const leaf = () => colRef(rng.pick(numericCols));
     if (depth <= 0) return leaf();
     return rng.weighted([
@@ -209,7 +283,7 @@ class QueryBuilder {
     let b;
     if (a.kind === 'double') {
       b = rng.chance(0.5) ? literalFor(rng, { kind: 'double' })
-                          : colRef(rng.pick(this.columns((c) => c.kind === 'double' || isInteger(c.kind))));
+                          : colRef(rng.pick(this.plain((c) => c.kind === 'double' || isInteger(c.kind))));
     } else if (a.kind === 'decimal') {
       if (op === '/' || op === '%') return this.numericFunction(depth);
       if (op === '*') {
@@ -218,7 +292,7 @@ class QueryBuilder {
         if (a.scale > 4 || rng.chance(0.5)) b = expr(String(rng.int(-9, 9)), null, 'int32');
         else b = colRef(this.schema.find((c) => c.name === 'd9'));
       } else {
-        b = rng.chance(0.5) ? colRef(rng.pick(this.columns((c) => c.kind === 'decimal')))
+        b = rng.chance(0.5) ? colRef(rng.pick(this.plain((c) => c.kind === 'decimal')))
                             : literalFor(rng, { kind: 'decimal', scale: a.scale });
       }
     } else if (op === '*') {
@@ -226,10 +300,10 @@ class QueryBuilder {
       b = expr(String(rng.int(-9, 9)), null, 'int32');
     } else if (op === '/' || op === '%') {
       b = rng.chance(0.6) ? expr(String(rng.int(-7, 7)), null, 'int32')
-                          : colRef(rng.pick(this.columns((c) => isInteger(c.kind))));
+                          : colRef(rng.pick(this.plain((c) => isInteger(c.kind))));
     } else {
       b = rng.chance(0.5) ? literalFor(rng, { kind: a.kind })
-                          : colRef(rng.pick(this.columns((c) => isInteger(c.kind))));
+                          : colRef(rng.pick(this.plain((c) => isInteger(c.kind))));
     }
     if (b.s === null) b.s = b.q;
     // A negative literal is a unary minus in the query; parenthesize both sides.
@@ -284,7 +358,7 @@ class QueryBuilder {
         return expr(`date_extract("${part}", ${c.q})`, `date_part('${part}', ${c.s})`, 'int64');
       }
       default: {
-        const c = colRef(rng.pick(this.columns((x) => isNumeric(x.kind))));
+        const c = colRef(rng.pick(this.plain((x) => isNumeric(x.kind))));
         const lit = literalFor(rng, c);
         return expr(`coalesce(${c.q}, ${lit.q})`, `coalesce(${c.s}, ${lit.s})`, c.kind, { scale: c.scale });
       }
@@ -293,7 +367,7 @@ class QueryBuilder {
 
   numericCase(depth) {
     const rng = this.rng;
-    const c = colRef(rng.pick(this.columns((x) => isNumeric(x.kind))));
+    const c = colRef(rng.pick(this.plain((x) => isNumeric(x.kind))));
     const p = this.predicate(depth - 1);
     const lit = literalFor(rng, c);
     return expr(`CASE WHEN ${p.q} THEN ${c.q} ELSE ${lit.q} END`,
@@ -304,19 +378,25 @@ class QueryBuilder {
     const rng = this.rng;
     const c = colRef(rng.pick(this.columns((x) => x.kind === 'string')));
     if (depth <= 0 || rng.chance(0.4)) return c;
+    // `values`: the strings the expression can give (LIKE patterns are made from them).
+    const values = c.values ?? [];
     switch (rng.int(0, 4)) {
-      case 0: return expr(`to_lower(${c.q})`, `lower(${c.s})`, 'string');
-      case 1: return expr(`to_upper(${c.q})`, `upper(${c.s})`, 'string');
+      case 0: return expr(`to_lower(${c.q})`, `lower(${c.s})`, 'string',
+                          { values: values.map((v) => v.toLowerCase()) });
+      case 1: return expr(`to_upper(${c.q})`, `upper(${c.s})`, 'string',
+                          { values: values.map((v) => v.toUpperCase()) });
       case 2: {
         const start = rng.int(1, 3);
         const len = rng.int(1, 4);
-        return expr(`substring(${c.q}, ${start}, ${len})`, `substring(${c.s}, ${start}, ${len})`, 'string');
+        return expr(`substring(${c.q}, ${start}, ${len})`, `substring(${c.s}, ${start}, ${len})`, 'string',
+                    { values: values.map((v) => Array.from(v).slice(start - 1, start - 1 + len).join('')) });
       }
-      case 3: return expr(`coalesce(${c.q}, "none")`, `coalesce(${c.s}, 'none')`, 'string');
+      case 3: return expr(`coalesce(${c.q}, "none")`, `coalesce(${c.s}, 'none')`, 'string',
+                          { values: [...values, 'none'] });
       default: {
         const p = this.predicate(depth - 1);
         return expr(`CASE WHEN ${p.q} THEN ${c.q} ELSE "other" END`,
-                    `(CASE WHEN ${p.s} THEN ${c.s} ELSE 'other' END)`, 'string');
+                    `(CASE WHEN ${p.s} THEN ${c.s} ELSE 'other' END)`, 'string', { values: [...values, 'other'] });
       }
     }
   }
@@ -361,7 +441,9 @@ class QueryBuilder {
 
   comparison() {
     const rng = this.rng;
-    const c = colRef(rng.pick(this.columns((x) => LITERAL_KINDS.includes(x.kind))));
+    // The all-NULL column now and then: a comparison with it is never true.
+    const c = colRef(rng.pick(this.columns((x) => LITERAL_KINDS.includes(x.kind) &&
+                                                  (!x.allNull || rng.chance(0.3)))));
     const lit = literalFor(rng, c);
     // Booleans are equal or not; they have no order to compare.
     const op = rng.pick(c.kind === 'boolean' ? ['==', '!='] : ['==', '!=', '<', '<=', '>', '>=']);
@@ -410,20 +492,31 @@ class QueryBuilder {
                 `(${c.s} ${negated}IN (${lits.map((l) => l.s).join(', ')}))`, 'boolean');
   }
 
+  /// A random LIKE pattern over a string expression. quarry's LIKE has `%` and
+  /// `_` (one UTF-8 character) and no escape character (like_matcher.h; ES|QL's
+  /// `\` escape is not implemented): a backslash in a pattern is itself, as in
+  /// DuckDB's LIKE without ESCAPE, which the SQL therefore uses. The data holds
+  /// `%`, `_` and `\` (s_utf8), so patterns where they are wildcards and where a
+  /// backslash stands for itself both meet them. The quarry literal is sometimes
+  /// written with the lexer's escapes (\uXXXX, \\, \").
   like() {
     const rng = this.rng;
     const c = this.stringExpr(1);
-    const pattern = rng.pick(['a%', '%a', '%ta', '_e%', '%an%', '', '%', '_', '__', 'beta',
-      'ñ%', '%ú', '_andú', '%1%', 'a_%', '%e_a', 'north', '%t']);
+    const pattern = likePattern(rng, c.values ?? []);
     const negated = rng.chance(0.3) ? 'NOT ' : '';
-    return expr(`${c.q} ${negated}LIKE ${quarryString(pattern)}`,
+    const escaped = rng.chance(0.25);
+    this.features.add('like');
+    if (pattern.includes('\\')) this.features.add('like_backslash');
+    if (escaped && /[^\x00-\x7f]/u.test(pattern)) this.features.add('like_unicode_escape');
+    if (/[^\x00-\x7f]/u.test(pattern)) this.features.add('like_utf8');
+    return expr(`${c.q} ${negated}LIKE ${escaped ? quarryStringEscaped(pattern) : quarryString(pattern)}`,
                 `(${c.s} ${negated}LIKE ${sqlString(pattern)})`, 'boolean');
   }
 
   startsWith() {
     const rng = this.rng;
     const c = this.stringExpr(1);
-    const prefix = rng.pick(['a', 'al', 'e', 'ñ', 'no', '', '1', 'f', 'T', 'Io']);
+    const prefix = rng.pick(['a', 'al', 'e', 'ñ', 'no', '', '1', 'f', 'T', 'Io', '日', '😀', '日本語😀', '\\', '%']);
     return expr(`starts_with(${c.q}, ${quarryString(prefix)})`,
                 `starts_with(${c.s}, ${sqlString(prefix)})`, 'boolean');
   }
@@ -469,10 +562,13 @@ function aggregate(b) {
   if (fn === 'MIN' || fn === 'MAX') {
     const arg = rng.chance(0.75) ? colRef(rng.pick(b.columns((x) => ORDERABLE.includes(x.kind))))
                                  : rng.chance(0.5) ? b.numeric(1) : b.stringExpr(1);
-    return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`, kind: arg.kind,
-             tolerance: arg.kind === 'double' ? 'zero-sign' : 'exact' };
+    return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`, kind: arg.kind, scale: arg.scale,
+             tolerance: arg.kind === 'double' ? 'zero-sign' : 'exact', extreme: arg.extreme };
   }
-  const arg = rng.chance(0.7) ? colRef(rng.pick(b.columns((x) => isNumeric(x.kind)))) : b.numeric(1);
+  // SUM of an extreme column only in the overflow queries; AVG sums in 128 bits
+  // (quarry's Int128, DuckDB's HUGEINT) and cannot overflow.
+  const pool = fn === 'SUM' ? b.plain((x) => isNumeric(x.kind)) : b.columns((x) => isNumeric(x.kind));
+  const arg = rng.chance(0.7) ? colRef(rng.pick(pool)) : b.numeric(1);
   const tolerance = fn === 'AVG' || arg.kind === 'double' ? 'relative' : 'exact';
   // "SUM of integers is int64 with overflow an InvalidArgument" (ES|QL's long;
   // docs/ARCHITECTURE.md, Aggregates): DuckDB's is HUGEINT.
@@ -482,31 +578,63 @@ function aggregate(b) {
            tolerance, type };
 }
 
+/// The source of a query: typed Parquet files (a glob, all, some), the typed files
+/// and extra-0.parquet by name (union_by_name: a 5th file of a differing schema),
+/// or the ORC twins of the typed files (quarry reads ORC, DuckDB the Parquet
+/// twins). Returns { q, s, columns (the schema), features, maxId }.
 function sourceClause(rng, files, dir) {
-  const form = rng.weighted([[3, 'glob'], [3, 'all'], [1, 'some']]);
+  const form = rng.weighted([[3, 'glob'], [3, 'all'], [1, 'some'], [1.2, 'union'], [1.2, 'orc']]);
+  const typed = files.typed;
+  if (form === 'union') {
+    const quarryFiles = rng.chance(0.5) ? [`${dir}/typed-*.parquet`, ...files.extra]
+                                        : [...typed, ...files.extra];
+    const withClause = rng.pick([' WITH {"schema_resolution": "union_by_name"}',
+      ' WITH {"format": "parquet", "schema_resolution": "union_by_name"}']);
+    return {
+      q: `FROM ${quarryFiles.map(quarryString).join(', ')}${withClause}`,
+      s: `read_parquet([${[...typed, ...files.extra].map(sqlString).join(', ')}], union_by_name = true)`,
+      columns: UNION_COLUMNS, features: ['union_by_name'], maxId: kTypedRows + kExtraRows,
+    };
+  }
+  if (form === 'orc') {
+    // The ORC twins' paths are fixed by the Parquet ones (dataset.mjs), written or
+    // not (without chDB the runner leaves these queries out).
+    const twins = typed.map((p) => p.replace(/\.parquet$/, '.orc'));
+    const some = rng.chance(0.3) ? rng.sample([...typed.keys()], rng.int(1, typed.length - 1)).sort() : null;
+    const quarryFiles = some ? some.map((k) => twins[k]) : rng.chance(0.5) ? [`${dir}/typed-*.orc`] : twins;
+    const sqlFiles = some ? some.map((k) => typed[k]) : typed;
+    const withClause = rng.weighted([[3, ''], [1, ' WITH {"format": "orc"}']]);
+    return {
+      q: `FROM ${quarryFiles.map(quarryString).join(', ')}${withClause}`,
+      s: `(SELECT ${ORC_COLUMNS.map((c) => sqlName(c.name)).join(', ')} FROM read_parquet([${sqlFiles.map(sqlString).join(', ')}]))`,
+      columns: ORC_COLUMNS, features: ['orc'], maxId: kTypedRows,
+    };
+  }
   let quarryFiles;
   let sqlFiles;
   if (form === 'glob') {
     quarryFiles = [`${dir}/typed-*.parquet`];
-    sqlFiles = files;
+    sqlFiles = typed;
   } else if (form === 'all') {
-    quarryFiles = files;
-    sqlFiles = files;
+    quarryFiles = typed;
+    sqlFiles = typed;
   } else {
-    const some = rng.sample(files, rng.int(1, files.length - 1)).sort();
+    const some = rng.sample(typed, rng.int(1, typed.length - 1)).sort();
     quarryFiles = some;
     sqlFiles = some;
   }
+  // union_by_name over files of one schema: the same columns.
   const withClause = rng.weighted([[6, ''], [1, ' WITH {"format": "parquet"}'],
     [1, ' WITH {"format": "parquet", "schema_resolution": "union_by_name"}']]);
   return {
     q: `FROM ${quarryFiles.map(quarryString).join(', ')}${withClause}`,
     s: `read_parquet([${sqlFiles.map(sqlString).join(', ')}])`,
+    columns: COLUMNS, features: [], maxId: kTypedRows,
   };
 }
 
 const sortText = (key) => ({
-  q: `${key.name}${key.asc ? (key.implicitAsc ? '' : ' ASC') : ' DESC'}${key.explicitNulls ? (key.nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : ''}`,
+  q: `${quarryName(key.name)}${key.asc ? (key.implicitAsc ? '' : ' ASC') : ' DESC'}${key.explicitNulls ? (key.nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : ''}`,
   s: `${sqlName(key.name)} ${key.asc ? 'ASC' : 'DESC'} ${key.nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`,
 });
 
@@ -521,25 +649,96 @@ function sortKey(rng, name) {
   return { name, asc, implicitAsc, explicitNulls, nullsFirst };
 }
 
+
+// ---- Overflow ------------------------------------------------------------------
+//
+// "extreme values and overflow (the expected error or widening, as ES|QL and
+// DuckDB define it)". Integer +, -, *, / and negation overflow is an error in
+// both: quarry's InvalidArgument "Overflow in addition of int64 (...)"
+// (docs/ARCHITECTURE.md, evaluator), DuckDB's "Out of Range Error: Overflow in
+// addition of INT64". int32 arithmetic stays int32 in both (no widening:
+// `i32 * i32` overflows), except over the union with extra-0.parquet, where i32 is
+// int64 (union_by_name widens it) and the same expression does not overflow.
+// SUM of integers is int64 in quarry with overflow an error (ES|QL's long), a
+// HUGEINT in DuckDB: the SQL casts DuckDB's sum to BIGINT, which fails where
+// quarry's fails (big is non-negative, so a partial sum overflows exactly when
+// the whole does). Left out where the two differ by design: `MIN % -1` (quarry 0,
+// as C++ defines it and DuckDB's % of other values; DuckDB raises).
+//
+// An overflow query evaluates its expression on every row its WHERE keeps and
+// aggregates it, so that neither engine may skip the rows (a LIMIT, or an EVAL
+// column no later command reads, would let one of them evaluate fewer rows).
+// When DuckDB raises, quarry must fail with kQuarryOverflow; when it does not (a
+// WHERE kept no overflowing row), the values are compared.
+export const kDuckdbOverflow = 'Overflow|out of range';
+export const kQuarryOverflow = 'Overflow in';
+
+function overflowValue(rng, b) {
+  const i32 = b.schema.find((c) => c.name === 'i32').kind;
+  return rng.pick([
+    () => ['big + big', '("big" + "big")', 'int64'],
+    () => {
+      const k = rng.pick([2, 3, -2, -9]);
+      return [`big * ${k}`, `("big" * ${k})`, 'int64'];
+    },
+    () => {
+      const k = rng.pick(['1', '1000', '4611686018427387904', '9223372036854775807']);
+      return [`big + ${k}`, `("big" + ${k})`, 'int64'];
+    },
+    () => ['ext + 1', '("ext" + 1)', 'int64'],
+    () => ['ext - 1', '("ext" - 1)', 'int64'],
+    () => {
+      const k = rng.pick([2, -1, -2]);
+      return [`ext * ${k}`, `("ext" * ${k})`, 'int64'];
+    },
+    () => ['-ext', '(-"ext")', 'int64'],
+    () => ['abs(ext)', 'abs("ext")', 'int64'],
+    () => ['ext / -1', '("ext" // -1)', 'int64'],
+    () => ['i32 * i32', '("i32" * "i32")', i32],
+    () => ['i32 + 2147483647', '("i32" + 2147483647)', i32],
+  ])();
+}
+
+/// A WHERE that keeps only rows on which overflowValue's expressions cannot
+/// overflow (so that both engines answer), or null.
+function overflowGuard(rng) {
+  return rng.pick([
+    () => ['big < 1000', '("big" < 1000)'],
+    () => ['ext > -1000 AND ext < 1000', '("ext" > -1000 AND "ext" < 1000)'],
+    () => ['i32 > -40000 AND i32 < 40000 AND big < 1000', '("i32" > -40000 AND "i32" < 40000 AND "big" < 1000)'],
+  ])();
+}
+
+// ---- Pipelines -------------------------------------------------------------------
+
 /// Generates one (query, SQL) pair.
 function generateOne(rng, files, dir) {
-  const b = new QueryBuilder(rng);
   const source = sourceClause(rng, files, dir);
+  const b = new QueryBuilder(rng, source.columns);
+  for (const f of source.features) b.features.add(f);
   const parts = [source.q];
   let sql = `SELECT * FROM ${source.s}`;
   const wrap = (select) => { sql = `${select} FROM (${sql}) t`; };
+  const where = (q, s) => {
+    parts.push(`WHERE ${q}`);
+    wrap('SELECT *');
+    sql += ` WHERE ${s}`;
+  };
 
-  const tail = rng.weighted([[2, 'rows'], [3, 'topn'], [2, 'stats'], [4, 'grouped']]);
+  const tail = rng.weighted([[2, 'rows'], [3, 'topn'], [2, 'stats'], [4, 'grouped'], [1.1, 'overflow']]);
+  let expectError = null;
   // A row result without a filter is up to 20,000 rows: mostly filtered, so the
   // run stays short.
-  if (rng.chance(tail === 'rows' ? 0.9 : 0.7)) {
-    const p = b.predicate(2);
-    parts.push(`WHERE ${p.q}`);
-    wrap(`SELECT *`);
-    sql += ` WHERE ${p.s}`;
+  if (rng.chance(tail === 'rows' ? 0.9 : tail === 'overflow' ? 0.5 : 0.7)) {
+    const p = tail === 'overflow' && rng.chance(0.5) ? overflowGuard(rng) : null;
+    if (p) where(p[0], p[1]);
+    else {
+      const q = b.predicate(2);
+      where(q.q, q.s);
+    }
   }
   const evals = [];
-  if (rng.chance(0.45)) {
+  if (tail !== 'overflow' && rng.chance(0.45)) {
     const n = rng.int(1, 3);
     const assignments = [];
     for (let i = 0; i < n; i++) {
@@ -559,13 +758,9 @@ function generateOne(rng, files, dir) {
       if (lit) {
         const sqlOp = rng.pick(target.kind === 'boolean' ? ['=', '<>'] : ['<', '>=', '<>']);
         const op = { '=': '==', '<>': '!=' }[sqlOp] ?? sqlOp;
-        parts.push(`WHERE ${target.name} ${op} ${lit.q}`);
-        wrap('SELECT *');
-        sql += ` WHERE ${sqlName(target.name)} ${sqlOp} ${lit.s}`;
+        where(`${target.name} ${op} ${lit.q}`, `${sqlName(target.name)} ${sqlOp} ${lit.s}`);
       } else if (target.kind === 'boolean') {
-        parts.push(`WHERE ${target.name}`);
-        wrap('SELECT *');
-        sql += ` WHERE ${sqlName(target.name)}`;
+        where(target.name, sqlName(target.name));
       }
     }
   }
@@ -573,20 +768,18 @@ function generateOne(rng, files, dir) {
   let ordered = false;
   let sortKeys = [];
   let limitZero = false;
-  const tolerance = {};
+  let tolerance = {};
   // The engine's type of a column where the language defines another than
   // DuckDB's (result_compare.mjs maps DuckDB's otherwise).
-  const types = {};
+  let types = {};
 
   if (tail === 'rows') {
     if (rng.chance(0.8)) {
       // A range of ids: a short result, and (ids are split into ranges per file)
       // files a pruning engine can skip.
-      const from = rng.int(0, 19000);
+      const from = rng.int(0, source.maxId - 1000);
       const to = from + rng.weighted([[3, rng.int(1, 300)], [2, rng.int(300, 3000)]]);
-      parts.push(`WHERE id >= ${from} AND id < ${to}`);
-      wrap('SELECT *');
-      sql += ` WHERE "id" >= ${from} AND "id" < ${to}`;
+      where(`id >= ${from} AND id < ${to}`, `"id" >= ${from} AND "id" < ${to}`);
     }
     // Always a KEEP: whole rows of 20,000-row results would make the run slow.
     const keep = rng.sample(b.schema, rng.int(1, 4));
@@ -625,29 +818,54 @@ function generateOne(rng, files, dir) {
     sortKeys = keys.map((k) => k.name);
     limitZero = limit === 0;
   } else {
-    const aggs = Array.from({ length: rng.int(1, 4) }, () => aggregate(b));
+    // stats, grouped or overflow: a STATS, then maybe commands over its columns.
+    let aggs;
+    if (tail === 'overflow') {
+      b.features.add('overflow');
+      expectError = { duckdb: kDuckdbOverflow, quarry: kQuarryOverflow };
+      if (b.schema.some((c) => c.name === 'big') && rng.chance(0.3)) {
+        aggs = [{ q: 'SUM(big)', s: 'CAST(sum("big") AS BIGINT)', kind: 'int64', tolerance: 'exact',
+                  type: 'int64' }];
+        b.features.add('overflow_sum');
+      } else {
+        const [q, s, kind] = overflowValue(rng, b);
+        parts.push(`EVAL o = ${q}`);
+        wrap(`SELECT *, ${s} AS "o"`);
+        aggs = rng.sample([
+          { q: 'MAX(o)', s: 'max("o")', kind, tolerance: 'exact' },
+          { q: 'MIN(o)', s: 'min("o")', kind, tolerance: 'exact' },
+          { q: 'SUM(o)', s: 'CAST(sum("o") AS BIGINT)', kind: 'int64', tolerance: 'exact', type: 'int64' },
+          { q: 'COUNT(o)', s: 'count("o")', kind: 'int64', tolerance: 'exact' },
+        ], rng.int(1, 3));
+        // SUM(o) of values of both signs may overflow on one order of its terms and
+        // not another: only MIN, MAX and COUNT read o then.
+        if (!q.startsWith('big') || q.includes('*')) aggs = aggs.filter((a) => a.q !== 'SUM(o)');
+        if (aggs.length === 0) aggs = [{ q: 'MAX(o)', s: 'max("o")', kind, tolerance: 'exact' }];
+      }
+      if (rng.chance(0.3)) aggs.push({ q: 'COUNT(*)', s: 'count(*)', kind: 'int64', tolerance: 'exact' });
+    } else {
+      aggs = Array.from({ length: rng.int(1, 4) }, () => aggregate(b));
+    }
     // Mostly named; sometimes a simple call without a name, whose column is
     // then named by its text as written (`MAX(i32)`, `COUNT(*)`).
     const unnamed = aggs.map((a) => /^[A-Z_]+\([A-Za-z0-9_*]+\)$/.test(a.q) && rng.chance(0.2));
     const names = aggs.map((a, i) => (unnamed[i] ? a.q : `a${i}`));
     if (new Set(names).size !== names.length) names.forEach((n, i) => { names[i] = `a${i}`; unnamed[i] = false; });
-    aggs.forEach((a, i) => {
-      tolerance[names[i]] = a.tolerance;
-      if (a.type) types[names[i]] = a.type;
-    });
     let groups = [];
-    if (tail === 'grouped') {
+    if (tail === 'grouped' || (tail === 'overflow' && rng.chance(0.4))) {
       const lowCols = b.columns((c) => c.low);
       const chosen = rng.sample(lowCols, rng.int(1, 2));
-      groups = chosen.map((c) => ({ name: c.name, q: c.name, s: sqlName(c.name), kind: c.kind }));
-      if (rng.chance(0.25)) {
+      groups = chosen.map((c) => ({ name: c.name, q: c.name, s: sqlName(c.name), kind: c.kind, values: c.values }));
+      if (tail === 'grouped' && rng.chance(0.25)) {
         // A computed group: BY g = <expression of a few distinct values>.
+        const i32 = b.schema.find((c) => c.name === 'i32').kind;
         const computed = rng.pick([
           () => expr('date_extract("year", day)', "date_part('year', \"day\")", 'int64'),
           () => expr('date_trunc("year", day)', "CAST(date_trunc('year', \"day\") AS DATE)", 'date'),
           () => expr('length(s_high)', 'length("s_high")', 'int32'),
-          () => expr('i32 % 7', '("i32" % 7)', 'int32'),
+          () => expr('i32 % 7', '("i32" % 7)', i32),
           () => expr('to_upper(s_low)', 'upper("s_low")', 'string'),
+          () => expr('length(s_utf8)', 'length("s_utf8")', 'int64'),
         ])();
         groups = [...groups.slice(0, 1), { name: 'g', q: `g = ${computed.q}`, s: computed.s, kind: computed.kind }];
       }
@@ -658,14 +876,30 @@ function generateOne(rng, files, dir) {
       ...groups.map((g) => `${g.s} AS ${sqlName(g.name)}`)];
     sql = `SELECT ${selectList.join(', ')} FROM (${sql}) t` +
         (groups.length ? ` GROUP BY ${groups.map((g) => g.s).join(', ')}` : '');
-    if (groups.length && rng.chance(0.4)) {
+    // The STATS's columns: aggregates, then groups.
+    let outs = [
+      ...aggs.map((a, i) => ({ name: names[i], kind: a.kind, scale: a.scale, tolerance: a.tolerance,
+                               type: a.type, extreme: a.extreme || tail === 'overflow', group: false })),
+      ...groups.map((g) => ({ name: g.name, kind: g.kind, tolerance: 'exact', group: true, values: g.values })),
+    ];
+    if (tail !== 'overflow' && rng.chance(0.5)) {
+      const after = afterStats(rng, b, outs, parts, sql);
+      outs = after.outs;
+      sql = after.sql;
+    }
+    for (const o of outs) {
+      tolerance[o.name] = o.tolerance;
+      if (o.type) types[o.name] = o.type;
+    }
+    const groupNames = outs.filter((o) => o.group).map((o) => o.name);
+    if (tail !== 'overflow' && groupNames.length && rng.chance(0.4)) {
       // Sorted by every group (unique per row): a total order. Sometimes first
       // by an exact aggregate.
       const keys = [];
-      const exact = names.filter((n, i) => !unnamed[i] && aggs[i].tolerance === 'exact' &&
-                                               aggs[i].kind !== 'double');
+      const exact = outs.filter((o) => !o.group && o.tolerance === 'exact' && o.kind !== 'double')
+          .map((o) => o.name);
       if (exact.length && rng.chance(0.4)) keys.push(sortKey(rng, rng.pick(exact)));
-      for (const g of rng.sample(groups, groups.length)) keys.push(sortKey(rng, g.name));
+      for (const g of rng.sample(groupNames, groupNames.length)) keys.push(sortKey(rng, g));
       const limit = rng.int(1, 40);
       parts.push(`SORT ${keys.map((k) => sortText(k).q).join(', ')}`);
       parts.push(`LIMIT ${limit}`);
@@ -674,15 +908,161 @@ function generateOne(rng, files, dir) {
       sortKeys = keys.map((k) => k.name);
     }
   }
-  return { query: parts.join(' | '), sql, ordered, tolerance, types, sortKeys, shape: tail, limitZero };
+  const commands = parts.slice(1).map((p) => p.split(' ')[0]);
+  for (const c of commands) b.features.add(`command ${c}`);
+  const text = parts.slice(1).join(' | ');
+  if (/\b(nul|sparse|rg_i64)\b/.test(text)) b.features.add('null_heavy');
+  if (/\b(big|ext)\b/.test(text)) b.features.add('extreme');
+  if (/\bs_utf8\b/.test(text)) b.features.add('utf8');
+  if (limitZero) b.features.add('limit0');
+  return { query: parts.join(' | '), sql, ordered, tolerance, types, sortKeys, shape: tail, limitZero,
+           expectError, needsOrc: b.features.has('orc'), features: [...b.features].sort() };
+}
+
+/// Commands after a STATS over its columns `outs` ([{name, kind, tolerance, type,
+/// group, extreme}]): WHERE, EVAL, KEEP, DROP, RENAME over aggregates and groups,
+/// and sometimes a second STATS over them ("commands after STATS and repeated
+/// STATS"). Group columns are kept and never renamed, so that a SORT by them
+/// afterwards is still total. Appends to `parts`; returns { outs, sql }.
+function afterStats(rng, b, outs, parts, sql) {
+  const wrap = (select) => { sql = `${select} FROM (${sql}) t`; };
+  b.features.add('after_stats');
+  const exactInt = (o) => isInteger(o.kind) && o.tolerance === 'exact' && !o.extreme;
+  let evals = 0;
+  for (let n = rng.int(1, 3); n > 0; n--) {
+    const command = rng.weighted([[3, 'WHERE'], [3, 'EVAL'], [2, 'KEEP'], [1, 'DROP'], [1, 'RENAME']]);
+    if (command === 'WHERE') {
+      const o = rng.pick(outs);
+      let q;
+      let s;
+      if (rng.chance(0.25) || (!exactInt(o) && !(o.group && LITERAL_KINDS.includes(o.kind)))) {
+        // Mostly IS NOT NULL: a null group or aggregate is one row at most.
+        const not = rng.chance(0.7) ? 'NOT ' : '';
+        q = `${quarryName(o.name)} IS ${not}NULL`;
+        s = `${sqlName(o.name)} IS ${not}NULL`;
+      } else {
+        // Thresholds most aggregates pass: counts, sums and extremes of these files
+        // are mostly past them one way or the other.
+        const op = rng.pick(o.kind === 'boolean' ? ['==', '!='] : o.group ? ['!=', '!=', '>', '<='] : ['>', '>=', '<', '!=']);
+        const lit = o.group ? literalFor(rng, o)
+                            : expr(String(rng.pick(op === '<' ? [100, 1000, 100000] : [-1000, 0, 1, 2, 5])), null, 'int32');
+        const sqlOp = { '==': '=', '!=': '<>' }[op] ?? op;
+        q = `${quarryName(o.name)} ${op} ${lit.q}`;
+        s = `${sqlName(o.name)} ${sqlOp} ${lit.s ?? lit.q}`;
+      }
+      parts.push(`WHERE ${q}`);
+      wrap('SELECT *');
+      sql += ` WHERE ${s}`;
+    } else if (command === 'EVAL') {
+      const ints = outs.filter(exactInt);
+      const strings = outs.filter((o) => o.kind === 'string');
+      const name = `x${evals++}`;
+      let value;
+      if (ints.length && (strings.length === 0 || rng.chance(0.7))) {
+        const a = rng.pick(ints);
+        const c = rng.pick(ints);
+        const k = rng.pick([-9, -3, -1, 1, 2, 7]);
+        value = rng.pick([
+          () => expr(`${quarryName(a.name)} * ${k} + 1`, `(${sqlName(a.name)} * ${k} + 1)`, a.kind),
+          () => expr(`${quarryName(a.name)} - ${quarryName(c.name)}`, `(${sqlName(a.name)} - ${sqlName(c.name)})`,
+                     a.kind === 'int64' || c.kind === 'int64' ? 'int64' : 'int32'),
+          () => expr(`${quarryName(a.name)} / ${k}`, `(${sqlName(a.name)} // ${k})`, a.kind),
+        ])();
+        // Over a SUM (DuckDB's HUGEINT, quarry's int64) the result is quarry's int64.
+        if (a.type === 'int64' || (value.q.includes(' - ') && c.type === 'int64')) value.type = 'int64';
+      } else if (strings.length) {
+        const a = rng.pick(strings);
+        value = rng.chance(0.5)
+          ? expr(`length(${quarryName(a.name)})`, `length(${sqlName(a.name)})`, 'int64')
+          : expr(`to_upper(${quarryName(a.name)})`, `upper(${sqlName(a.name)})`, 'string');
+      } else {
+        continue;
+      }
+      parts.push(`EVAL ${name} = ${value.q}`);
+      wrap(`SELECT *, ${value.s} AS ${sqlName(name)}`);
+      outs = [...outs, { name, kind: value.kind, tolerance: 'exact', group: false, type: value.type }];
+    } else if (command === 'KEEP') {
+      const groups = outs.filter((o) => o.group);
+      const others = outs.filter((o) => !o.group);
+      // Every group, some of the rest, in a random order.
+      const chosen = [...groups, ...rng.sample(others, rng.int(groups.length ? 0 : 1, others.length))];
+      const final = rng.sample(chosen, chosen.length);
+      parts.push(`KEEP ${final.map((o) => quarryName(o.name)).join(', ')}`);
+      wrap(`SELECT ${final.map((o) => sqlName(o.name)).join(', ')}`);
+      outs = final;
+    } else if (command === 'DROP') {
+      const droppable = outs.filter((o) => !o.group);
+      if (droppable.length === 0 || outs.length < 2) continue;
+      const d = rng.pick(droppable);
+      parts.push(`DROP ${quarryName(d.name)}`);
+      wrap(`SELECT * EXCLUDE (${sqlName(d.name)})`);
+      outs = outs.filter((o) => o !== d);
+    } else {
+      const renamable = outs.filter((o) => !o.group);
+      if (renamable.length === 0) continue;
+      const r = rng.pick(renamable);
+      const to = `r_${r.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+      if (outs.some((o) => o.name === to)) continue;
+      parts.push(`RENAME ${quarryName(r.name)} AS ${to}`);
+      wrap(`SELECT * RENAME (${sqlName(r.name)} AS ${sqlName(to)})`);
+      outs = outs.map((o) => (o === r ? { ...o, name: to } : o));
+    }
+  }
+  if (rng.chance(0.45)) {
+    // A second STATS over the first one's columns, grouped by none, one of its
+    // groups, or one of its exact integer aggregates (a count as a group).
+    b.features.add('repeated_stats');
+    const ints = outs.filter(exactInt);
+    const orderable = outs.filter((o) => ORDERABLE.includes(o.kind));
+    const aggs = [{ q: 'COUNT(*)', s: 'count(*)', kind: 'int64', tolerance: 'exact' }];
+    for (let k = rng.int(1, 3); k > 0; k--) {
+      const fn = rng.pick(['SUM', 'MIN', 'MAX', 'AVG', 'COUNT', 'COUNT_DISTINCT']);
+      if ((fn === 'SUM' || fn === 'AVG') && ints.length) {
+        const o = rng.pick(ints);
+        aggs.push(fn === 'SUM'
+          ? { q: `SUM(${quarryName(o.name)})`, s: `sum(${sqlName(o.name)})`, kind: 'int64', tolerance: 'exact', type: 'int64' }
+          : { q: `AVG(${quarryName(o.name)})`, s: `avg(${sqlName(o.name)})`, kind: 'double', tolerance: 'relative' });
+      } else if ((fn === 'MIN' || fn === 'MAX') && orderable.length) {
+        const o = rng.pick(orderable);
+        aggs.push({ q: `${fn}(${quarryName(o.name)})`, s: `${fn.toLowerCase()}(${sqlName(o.name)})`, kind: o.kind,
+                    scale: o.scale, extreme: o.extreme, type: o.type,
+                    tolerance: o.kind === 'double' ? (o.tolerance === 'exact' ? 'zero-sign' : o.tolerance) : o.tolerance });
+      } else if (fn === 'COUNT' || fn === 'COUNT_DISTINCT') {
+        const o = rng.pick(outs);
+        aggs.push(fn === 'COUNT'
+          ? { q: `COUNT(${quarryName(o.name)})`, s: `count(${sqlName(o.name)})`, kind: 'int64', tolerance: 'exact' }
+          : { q: `COUNT_DISTINCT(${quarryName(o.name)})`, s: `count(DISTINCT ${sqlName(o.name)})`, kind: 'int64',
+              tolerance: o.tolerance === 'exact' ? 'exact' : null });
+      }
+    }
+    // COUNT_DISTINCT of a tolerant column counts values that may differ in their
+    // last bits: left out.
+    const kept = aggs.filter((a) => a.tolerance !== null);
+    const names = kept.map((a, i) => `b${i}`);
+    const candidates = [...outs.filter((o) => o.group), ...ints];
+    const by = candidates.length && rng.chance(0.7) ? [rng.pick(candidates)] : [];
+    parts.push(`STATS ${kept.map((a, i) => `${names[i]} = ${a.q}`).join(', ')}` +
+               `${by.length ? ` BY ${by.map((o) => quarryName(o.name)).join(', ')}` : ''}`);
+    const selectList = [...kept.map((a, i) => `${a.s} AS ${sqlName(names[i])}`),
+      ...by.map((o) => sqlName(o.name))];
+    sql = `SELECT ${selectList.join(', ')} FROM (${sql}) t` +
+        (by.length ? ` GROUP BY ${by.map((o) => sqlName(o.name)).join(', ')}` : '');
+    outs = [...kept.map((a, i) => ({ name: names[i], kind: a.kind, scale: a.scale, tolerance: a.tolerance,
+                                     type: a.type, extreme: a.extreme, group: false })),
+      ...by.map((o) => ({ ...o, group: true, tolerance: 'exact' }))];
+  }
+  return { outs, sql };
 }
 
 /// Returns query `index` of the corpus of `seed` for the typed `files` (under
 /// `dir`): { index, attempt, query, sql, ordered, tolerance: {column:
 /// 'exact'|'relative'|'zero-sign'}, types: {column: engine type}, sortKeys, shape,
-/// limitZero }. Attempt 0 is
-/// the query's first draw; a runner that finds its result empty may draw it
-/// again with the next attempt (engine_queries.mjs caps empty results).
+/// limitZero, expectError ({duckdb, quarry}: regular expressions of the errors
+/// both engines may give instead of an answer, or null), needsOrc, features (what
+/// the query uses, corpus_statistics.mjs) }. `files` is dataset.mjs's { typed,
+/// extra } (the ORC twins' paths follow from the typed ones). Attempt 0 is the
+/// query's first draw; a runner that finds its result empty may draw it again
+/// with the next attempt (engine_queries.mjs caps empty results).
 export function generateQuery({ seed, index, attempt = 0, files, dir }) {
   // One generator per query: query I is the same whatever the count.
   const rng = new Random((seed * 1_000_003 + index + attempt * 0x9e3779b9) >>> 0);
@@ -693,4 +1073,3 @@ export function generateQuery({ seed, index, attempt = 0, files, dir }) {
 export function generateQueries({ seed, count, files, dir }) {
   return Array.from({ length: count }, (_, index) => generateQuery({ seed, index, files, dir }));
 }
-

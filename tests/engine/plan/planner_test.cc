@@ -100,6 +100,17 @@ TEST_F(PlannerTest, GroupedStatsGivesAggregatesThenGroups) {
             (std::vector<std::string>{"1|1|10.0|7|c", "1|1|4.0|8|NULL", "3|2|3.0|11|b", "3|3|1.5|10|a"}));
 }
 
+// A BY key written as a quoted column names its column by the column, not by the
+// quotes: after `STATS COUNT(*) BY g`, `STATS n = COUNT(*) BY \`COUNT(*)\`` gives
+// a column `COUNT(*)` that a later command can name (found by issue 31's corpus).
+TEST_F(PlannerTest, AQuotedByColumnKeepsTheColumnsName) {
+  PlanNodePtr root = plan(R"(FROM "one" | STATS COUNT(*) BY g | STATS n = COUNT(*) BY `COUNT(*)`)");
+  ASSERT_EQ(root->schema.size(), 2u);
+  EXPECT_EQ(root->schema[1].name, "COUNT(*)");
+  EXPECT_EQ(run(R"(FROM "one" | STATS COUNT(*) BY `g` | WHERE g == "a" | KEEP `COUNT(*)`, g)"),
+            (std::vector<std::string>{"2|a"}));
+}
+
 TEST_F(PlannerTest, UngroupedStatsOverNoRowsGivesOneRow) {
   EXPECT_EQ(run(R"(FROM "one", "two" | WHERE id > 100 | STATS c = COUNT(*), m = MIN(id))"),
             (std::vector<std::string>{"0|NULL"}));

@@ -126,11 +126,13 @@ std::string itemText(std::string_view text, SourcePosition at) {
   return std::string(item);
 }
 
-/// An unnamed item's column name: its text as written where its position is its
-/// first token (a call or a column), else the printed expression.
+/// An unnamed item's column name: a column's own name (`BY \`COUNT(*)\`` keeps
+/// the column `COUNT(*)`, not its quotes); a call's text as written where its
+/// position is its first token, else the printed expression.
 std::string itemName(const StatsItem& item, std::string_view text) {
   if (item.name) return item.name->dotted();
-  if (!text.empty() && (item.expr.is<CallExpr>() || item.expr.is<ColumnRef>())) {
+  if (const auto* column = std::get_if<ColumnRef>(&item.expr.node)) return column->name.dotted();
+  if (!text.empty() && item.expr.is<CallExpr>()) {
     std::string written = itemText(text, item.expr.position);
     if (!written.empty()) return written;
   }
