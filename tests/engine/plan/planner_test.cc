@@ -47,6 +47,7 @@ class PlannerTest : public ::testing::Test {
     PlannerOptions options;
     options.threads = 2;
     options.exchange = exchange_;
+    options.text = text;  // unnamed STATS columns are named by their text, as in the CLI
     ResolvedSource resolved = reader_.resolve({"one", "two"});
     PlanNodePtr root = planQuery(query, resolved, options);
     PlanNode* source = root.get();
@@ -108,7 +109,7 @@ TEST_F(PlannerTest, AQuotedByColumnKeepsTheColumnsName) {
   ASSERT_EQ(root->schema.size(), 2u);
   EXPECT_EQ(root->schema[1].name, "COUNT(*)");
   EXPECT_EQ(run(R"(FROM "one" | STATS COUNT(*) BY `g` | WHERE g == "a" | KEEP `COUNT(*)`, g)"),
-            (std::vector<std::string>{"2|a"}));
+            (std::vector<std::string>{"3|a"}));
 }
 
 TEST_F(PlannerTest, UngroupedStatsOverNoRowsGivesOneRow) {
