@@ -138,6 +138,21 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
     tests/differential/engine/pushdown_equivalence.mjs $<TARGET_FILE:quarry>
     ${CMAKE_BINARY_DIR}/differential-pushdown)
   set_tests_properties(differential_pushdown_equivalence PROPERTIES TIMEOUT 300)
+  # Hive partitions (issue 29): 520 generated queries over 1- to 3-level key=value
+  # layouts (integer, date, timestamp and URL-encoded string keys, the default
+  # partition, union_by_name) against read_parquet(..., hive_partitioning = true),
+  # exact, each with the files its path conjuncts prune checked; about 30 s.
+  quarry_add_node_test(differential_hive_partitions
+    tests/differential/engine/hive_partitions.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-hive-partitions)
+  set_tests_properties(differential_hive_partitions PROPERTIES TIMEOUT 180)
+  # 1,200 partitions (year=2000..2099/month=1..12), one file each: WHERE year == 2024
+  # AND month == 6 and a _file.path filter open only the matching files (the
+  # profile's files and footer requests counted exactly); a few seconds.
+  quarry_add_node_test(differential_hive_partition_io
+    tests/differential/engine/hive_partition_io.mjs $<TARGET_FILE:quarry>
+    ${CMAKE_BINARY_DIR}/differential-hive-partition-io)
+  set_tests_properties(differential_hive_partition_io PROPERTIES TIMEOUT 180)
   # 1,000 small files: STATS COUNT(*), MIN(k), MAX(k) reads one range per file
   # (the footer's tail read) and decodes no row; about 5 s.
   quarry_add_node_test(differential_pushdown_io

@@ -131,7 +131,7 @@ TEST(QueryCommand, ProfileIsOneJsonObjectOnStderrAfterTheResult) {
   const auto run = runQuarry({"query", "--profile", "--format", "csv", from() + " | STATS n = COUNT(*)"});
   ASSERT_EQ(run.exitCode, 0) << run.err;
   EXPECT_EQ(run.out, "n\n10000\n");
-  for (const char* key : {"\"elapsed_ms\":", "\"files\":1", "\"splits\":", "\"row_groups\":{\"total\":",
+  for (const char* key : {"\"elapsed_ms\":", "\"files\":{\"read\":1,\"pruned_by_partition\":0}", "\"splits\":", "\"row_groups\":{\"total\":",
                           "\"pruned_by_statistics\":", "\"pruned_by_bloom\":", "\"pruned_by_dictionary\":",
                           "\"answered_from_statistics\":", "\"pages\":{\"total\":", "\"skipped\":",
                           "\"bytes_read\":", "\"requests\":", "\"rows_decoded\":", "\"rows_returned\":1",

@@ -1,5 +1,6 @@
 #include "quarry/engine/fragment.h"
 
+#include <algorithm>
 #include <map>
 
 #include "quarry/common/error.h"
@@ -51,6 +52,13 @@ Fragment planFragment(const FragmentSpec& spec) {
                             file.reader->name() + "' and '" + split.format + "'");
     }
     file.metadata.splits.push_back(split);
+    // The partition columns are the coordinator's schema's; the splits name them.
+    for (const PartitionValue& value : split.partition) {
+      const bool known = std::any_of(source.partitionColumns.begin(), source.partitionColumns.end(),
+                                     [&](const Field& f) { return f.name == value.column; });
+      const int at = fieldIndex(source.schema, value.column);
+      if (!known && at >= 0) source.partitionColumns.push_back(source.schema[static_cast<size_t>(at)]);
+    }
   }
 
   PlannerOptions options;

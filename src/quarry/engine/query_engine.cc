@@ -6,6 +6,7 @@
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/parse/query_parser.h"
 #include "quarry/engine/plan/planner.h"
+#include "quarry/engine/source/partition_pruning.h"
 
 namespace quarry::engine {
 
@@ -28,11 +29,20 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   if (from.schemaResolution) resolve.schemaResolution = *from.schemaResolution;
   resolve.threads = options.threads;
   resolve.metadataCacheDirectory = options.metadataCacheDirectory;
+  resolve.hivePartitioning = from.hivePartitioning;
+  resolve.hiveTypes = from.hiveTypes;
+  // The WHEREs that come first filter the source's rows themselves: their
+  // conjuncts on paths prune files before any is opened.
+  for (const Command& command : prepared.ast.commands) {
+    if (!command.is<WhereCommand>()) break;
+    collectConjuncts(command.as<WhereCommand>().condition, resolve.pathConjuncts);
+  }
   std::vector<std::string> patterns;
   for (const SourceUri& source : from.sources) patterns.push_back(source.uri);
   prepared.source = ExternalSourceResolver::resolve(patterns, resolve);
   prepared.metrics = std::make_shared<ScanMetrics>();
-  prepared.metrics->files = prepared.source.files.size();
+  prepared.metrics->files = prepared.source.schemaOnly ? 0 : prepared.source.files.size();
+  prepared.metrics->filesPrunedByPartition = prepared.source.filesPrunedByPartition;
   // The footers were read to resolve the schema: what the query read includes them.
   for (const ResolvedFile& file : prepared.source.files) {
     prepared.metrics->footerBytesRead += file.metadata.bytesRead;
@@ -78,6 +88,7 @@ QueryProfile executeQueryWhile(const PreparedQuery& query,
   root->collectStats(profile.operators);
   const ScanMetrics& m = *query.metrics;
   profile.files = m.files;
+  profile.filesPrunedByPartition = m.filesPrunedByPartition;
   profile.splits = m.splits;
   profile.rowGroupsTotal = m.rowGroupsTotal;
   profile.rowGroupsPrunedByStatistics = m.rowGroupsPrunedByStatistics;
@@ -105,7 +116,8 @@ std::string profileJson(const QueryProfile& p) {
   std::snprintf(elapsed, sizeof(elapsed), "%.3f", p.elapsedMs);
   std::string out = "{\"elapsed_ms\":";
   out += elapsed;
-  out += ",\"files\":" + number(p.files);
+  out += ",\"files\":{\"read\":" + number(p.files) +
+         ",\"pruned_by_partition\":" + number(p.filesPrunedByPartition) + "}";
   out += ",\"splits\":" + number(p.splits);
   out += ",\"row_groups\":{\"total\":" + number(p.rowGroupsTotal) +
          ",\"pruned_by_statistics\":" + number(p.rowGroupsPrunedByStatistics) +

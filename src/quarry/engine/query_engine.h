@@ -51,7 +51,9 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options);
 
 struct QueryProfile {
   double elapsedMs = 0;
-  uint64_t files = 0;
+  /// Files read (their footers, and their rows unless answered from statistics),
+  /// and files the WHERE excluded by their paths, never opened.
+  uint64_t files = 0, filesPrunedByPartition = 0;
   uint64_t splits = 0;
   uint64_t rowGroupsTotal = 0, rowGroupsPrunedByStatistics = 0, rowGroupsPrunedByBloom = 0,
            rowGroupsPrunedByDictionary = 0, rowGroupsAnsweredFromStatistics = 0;

@@ -394,12 +394,13 @@ async function main() {
                 problems = [`quarry output is not JSON: ${e.message}`];
               }
               const footers = profile.footers ?? {};
-              if (cached && (footers.from_metadata_cache !== profile.files || footers.requests !== 0)) {
-                problems.push(`not answered from the metadata cache: ${profile.files} files, ` +
+              const filesRead = profile.files?.read;
+              if (cached && (footers.from_metadata_cache !== filesRead || footers.requests !== 0)) {
+                problems.push(`not answered from the metadata cache: ${filesRead} files, ` +
                               `${footers.from_metadata_cache} footers from the cache, ` +
                               `${footers.requests} footer requests`);
               }
-              if (cached && footers.from_metadata_cache === profile.files) stats.fromCache++;
+              if (cached && footers.from_metadata_cache === filesRead) stats.fromCache++;
             }
           }
           if (problems.length > 0) {

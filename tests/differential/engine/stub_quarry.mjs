@@ -73,7 +73,7 @@ async function main(argv) {
   const profileAt = argv.indexOf('--profile-out');
   if (profileAt >= 0) {
     writeFileSync(argv[profileAt + 1], JSON.stringify({
-      files: 1, footers: { bytes_read: 8, requests: 1, from_metadata_cache: 0 }, columns,
+      files: { read: 1, pruned_by_partition: 0 }, footers: { bytes_read: 8, requests: 1, from_metadata_cache: 0 }, columns,
     }));
   }
 

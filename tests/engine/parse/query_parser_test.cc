@@ -296,5 +296,30 @@ TEST(QueryParser, ErrorTextCarriesPositionAndHint) {
                "hint: LIMIT takes a whole number of rows, e.g. LIMIT 10");
 }
 
+
+TEST(QueryParser, HivePartitioningOptions) {
+  const FromClause on = parseQuery(R"(FROM "d/**/*.parquet" WITH {"hive_partitioning": true})").from;
+  EXPECT_EQ(on.hivePartitioning, std::optional<bool>(true));
+  EXPECT_EQ(parseQuery(R"(FROM "d" WITH {"hive_partitioning": "false"})").from.hivePartitioning,
+            std::optional<bool>(false));
+  EXPECT_EQ(parseQuery(R"(FROM "d" WITH {"hive_partitioning": FALSE})").from.hivePartitioning,
+            std::optional<bool>(false));
+  const FromClause typed =
+      parseQuery(R"(FROM "d" WITH {"hive_types": {"year": "INTEGER", "day": "date"}, "format": "parquet"})").from;
+  ASSERT_EQ(typed.hiveTypes.size(), 2u);
+  EXPECT_EQ(typed.hiveTypes[0].column, "year");
+  EXPECT_EQ(typed.hiveTypes[0].type, "integer");
+  EXPECT_EQ(typed.hiveTypes[1].type, "date");
+  EXPECT_EQ(parseQuery(printQuery(parseQuery(R"(FROM "d" WITH {"hive_partitioning": false, "hive_types": {"y": "bigint"}})"))),
+            parseQuery(R"(FROM "d" WITH {"hive_partitioning": false, "hive_types": {"y": "bigint"}})"));
+  EXPECT_NE(queryError(R"(FROM "d" WITH {"hive_partitioning": 1})").message().find("true or false"), std::string::npos);
+  const QueryError type = queryError(R"(FROM "d" WITH {"hive_types": {"y": "integr"}})");
+  EXPECT_NE(type.message().find("unknown hive type \"integr\""), std::string::npos);
+  EXPECT_EQ(type.hint(), "did you mean \"integer\"?");
+  EXPECT_NE(queryError(R"(FROM "d" WITH {"hive_types": {"y": "date", "y": "date"}})").message().find("twice"),
+            std::string::npos);
+  EXPECT_EQ(queryError(R"(FROM "d" WITH {"hive_partitionin": true})").hint(), "did you mean \"hive_partitioning\"?");
+}
+
 }  // namespace
 }  // namespace quarry::engine

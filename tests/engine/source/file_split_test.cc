@@ -95,7 +95,7 @@ TEST(FileSplitTest, NamesWhatIsWrong) {
   trailing.push_back(0);
   EXPECT_NE(messageOf(trailing).find("1 trailing bytes"), std::string::npos);
   std::vector<uint8_t> badFlag = bytes;
-  badFlag[bytes.size() - 9] = 2;  // before the row span count
+  badFlag[bytes.size() - 17] = 2;  // before the row span count and the partition value count
   EXPECT_NE(messageOf(badFlag).find("statistics flag is 2"), std::string::npos);
   // A uri length of 2^64 - 1 is refused before anything is allocated.
   std::vector<uint8_t> hugeLength = bytes;
@@ -106,8 +106,8 @@ TEST(FileSplitTest, NamesWhatIsWrong) {
 TEST(FileSplitTest, RefusesACountTheBytesCannotHold) {
   FileSplit split{"u", 0, 1, "parquet", std::make_shared<const SourceStatistics>()};
   std::vector<uint8_t> bytes = serialize(split);
-  // The column count is the 8 bytes before the row span count.
-  for (size_t i = bytes.size() - 16; i < bytes.size() - 8; ++i) bytes[i] = 0xff;
+  // The column count is the 8 bytes before the row span and partition value counts.
+  for (size_t i = bytes.size() - 24; i < bytes.size() - 16; ++i) bytes[i] = 0xff;
   EXPECT_NE(messageOf(bytes).find("column count"), std::string::npos);
 }
 
@@ -133,8 +133,33 @@ TEST(FileSplitTest, RefusesRowSpansOutOfOrderEmptyOrTooMany) {
   EXPECT_NE(messageOf(spans({{10, 10}})).find("row span [10, 10) is empty"), std::string::npos);
   EXPECT_NE(messageOf(spans({{-1, 10}})).find("row span [-1, 10)"), std::string::npos);
   std::vector<uint8_t> many = spans({});
-  for (size_t i = many.size() - 8; i < many.size(); ++i) many[i] = 0xff;
+  for (size_t i = many.size() - 16; i < many.size() - 8; ++i) many[i] = 0xff;
   EXPECT_NE(messageOf(many).find("row span count"), std::string::npos);
+}
+
+TEST(FileSplitTest, RoundTripsPartitionValuesAndReadsVersion4) {
+  FileSplit split = withStatistics();
+  split.partition = {{"year", Scalar(int64_t{2024})}, {"month", Scalar(std::string("06"))},
+                     {"day", Scalar(int32_t{19000})}, {"region", Scalar()}, {"ok", Scalar(uint8_t{1})},
+                     {"x", Scalar(2.5)}};
+  const std::vector<uint8_t> bytes = serialize(split);
+  EXPECT_EQ(deserializeFileSplit(bytes), split);
+  FileSplit without = split;
+  without.partition.clear();
+  EXPECT_FALSE(without == split);
+  // Version 4 (before partition values): the same layout without the last count.
+  std::vector<uint8_t> v4 = serialize(without);
+  v4.resize(v4.size() - 8);
+  v4[0] = 4;
+  EXPECT_EQ(deserializeFileSplit(v4), without);
+  std::vector<uint8_t> many = serialize(without);
+  for (size_t i = many.size() - 8; i < many.size(); ++i) many[i] = 0xff;
+  EXPECT_NE(messageOf(many).find("partition value count"), std::string::npos);
+  FileSplit tagged{"u", 0, 1, "orc", nullptr};
+  tagged.partition = {{"k", Scalar(int64_t{1})}};
+  std::vector<uint8_t> badTag = serialize(tagged);
+  badTag[badTag.size() - 9] = 9;  // the tag before the int64
+  EXPECT_NE(messageOf(badTag).find("unknown partition value tag 9"), std::string::npos);
 }
 
 TEST(FileSplitTest, RefusesAnOverflowingRangeAndANullCountAboveTheRows) {

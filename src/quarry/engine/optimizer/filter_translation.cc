@@ -1,5 +1,7 @@
 #include "quarry/engine/optimizer/filter_translation.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "quarry/engine/expr/decimal_arithmetic.h"
@@ -210,11 +212,37 @@ std::optional<FilterPredicate> translate(const BoundExpr& expr, const Schema& sc
 
 }  // namespace
 
-std::optional<FilterPredicate> toFilterPredicate(const BoundExpr& predicate, const Schema& schema) {
+namespace {
+
+/// `schema` with the partition columns renamed out of the source's reach: they
+/// are in no file, so a predicate naming them would not bind to any file and
+/// would take the rest of the pushed filter down with it. The ExternalSourceExec
+/// leaves them to the FilterExec (and the resolver prunes files by them).
+Schema withoutPartitionColumns(const Schema& schema, std::span<const std::string> partitionColumns) {
+  Schema out = schema;
+  for (Field& field : out) {
+    if (std::find(partitionColumns.begin(), partitionColumns.end(), field.name) != partitionColumns.end()) {
+      field.name = "_file.partition." + field.name;  // isSourceColumn refuses "_file." names
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<FilterPredicate> toFilterPredicate(const BoundExpr& predicate, const Schema& schema,
+                                                 std::span<const std::string> partitionColumns) {
+  if (!partitionColumns.empty()) {
+    return translate(predicate, withoutPartitionColumns(schema, partitionColumns), true);
+  }
   return translate(predicate, schema, true);
 }
 
-std::optional<FilterPredicate> toExactFilterPredicate(const BoundExpr& predicate, const Schema& schema) {
+std::optional<FilterPredicate> toExactFilterPredicate(const BoundExpr& predicate, const Schema& schema,
+                                                      std::span<const std::string> partitionColumns) {
+  if (!partitionColumns.empty()) {
+    return translate(predicate, withoutPartitionColumns(schema, partitionColumns), false);
+  }
   return translate(predicate, schema, false);
 }
 

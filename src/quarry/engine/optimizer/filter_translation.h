@@ -1,6 +1,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string>
 
 #include "quarry/engine/data/data_type.h"
 #include "quarry/engine/expr/bound_expr.h"
@@ -20,7 +22,9 @@ namespace quarry::engine {
 /// translates `predicate` whole: nullopt unless every part of it is expressed.
 /// The result is true exactly where the predicate is true, except where an IN
 /// list holds a null item (hasNullInList), which the translation drops.
-std::optional<parquet::FilterPredicate> toExactFilterPredicate(const BoundExpr& predicate, const Schema& schema);
+/// Hive partition columns (`partitionColumns`) are never translated.
+std::optional<parquet::FilterPredicate> toExactFilterPredicate(const BoundExpr& predicate, const Schema& schema,
+                                                               std::span<const std::string> partitionColumns = {});
 
 /// Whether `expr` holds an IN list with a null item: the translation drops the
 /// item, which under NOT keeps rows the query rejects, so it is not exact.

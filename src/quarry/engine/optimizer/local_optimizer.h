@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,9 @@ bool pushAggregatesToExternalSource(PlanNode& root, std::string* why = nullptr);
 
 /// Translates `predicate` over `schema` (the source's columns) into a
 /// FilterPredicate true wherever the predicate is true; nullopt when no part of
-/// it can be expressed. Exposed for tests.
-std::optional<parquet::FilterPredicate> toFilterPredicate(const BoundExpr& predicate, const Schema& schema);
+/// it can be expressed; hive partition columns (`partitionColumns`, which no
+/// file holds) are never part of it. Exposed for tests.
+std::optional<parquet::FilterPredicate> toFilterPredicate(const BoundExpr& predicate, const Schema& schema,
+                                                          std::span<const std::string> partitionColumns = {});
 
 }  // namespace quarry::engine

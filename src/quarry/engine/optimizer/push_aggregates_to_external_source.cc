@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "quarry/engine/optimizer/filter_translation.h"
 #include "quarry/engine/optimizer/for_each_node.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
@@ -18,7 +20,7 @@ std::optional<FilterPredicate> exactFilter(const PlanNode& aggregate, std::strin
   const PlanNode& below = *aggregate.input();
   if (below.kind != PlanKind::kFilter) return std::nullopt;
   const PlanNode& source = *below.input();
-  std::optional<FilterPredicate> exact = toExactFilterPredicate(*below.predicate, source.schema);
+  std::optional<FilterPredicate> exact = toExactFilterPredicate(*below.predicate, source.schema, source.request.partitionColumns);
   if (!exact || hasNullInList(*below.predicate)) {
     why = "the WHERE is not wholly a source predicate (rows are rechecked)";
     return std::nullopt;
@@ -49,6 +51,13 @@ std::string pushdownObstacle(const PlanNode& aggregate) {
   if (aggregate.input()->kind != PlanKind::kFilter && source.request.filter) return "the source is filtered";
   if (source.request.limit) return "the source is limited";
   for (const AggregateSpec& spec : aggregate.aggregates) {
+    const std::vector<std::string>& partitions = source.request.partitionColumns;
+    if (spec.inputChannel >= 0 && static_cast<size_t>(spec.inputChannel) < source.request.columns.size() &&
+        std::find(partitions.begin(), partitions.end(), source.request.columns[spec.inputChannel]) !=
+            partitions.end()) {
+      return std::string(aggregateName(spec.function)) + " of partition column " +
+             source.request.columns[spec.inputChannel] + " is in no file's statistics";
+    }
     if (!FileStatsSupplier::supports(spec)) {
       return std::string(aggregateName(spec.function)) + " of " + spec.inputType.toString() +
              " is not answered from statistics";

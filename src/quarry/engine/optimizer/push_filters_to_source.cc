@@ -10,7 +10,7 @@ bool pushFiltersToSource(PlanNode& root) {
   return forEachNode(root, [](PlanNode& node) {
     if (node.kind != PlanKind::kFilter || node.input()->kind != PlanKind::kExternalSource) return false;
     PlanNode& source = *node.input();
-    std::optional<FilterPredicate> pushed = toFilterPredicate(*node.predicate, source.schema);
+    std::optional<FilterPredicate> pushed = toFilterPredicate(*node.predicate, source.schema, source.request.partitionColumns);
     if (!pushed) return false;
     source.request.filter = source.request.filter ? FilterPredicate::and_(*source.request.filter, *pushed)
                                                   : std::move(*pushed);

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -221,16 +223,35 @@ struct SourceUri {
   bool operator==(const SourceUri& other) const { return uri == other.uri; }
 };
 
-/// `FROM "uri"[, "uri" ...] [WITH {"format": ..., "schema_resolution": ...}]`;
-/// an option not given is left for the resolver to default.
+/// One entry of WITH {"hive_types": {"year": "integer"}}: a partition column and
+/// the type its values are read as (a name of kHiveTypeNames, lower case).
+struct HiveType {
+  std::string column;
+  std::string type;
+  SourcePosition position;
+  bool operator==(const HiveType& other) const { return column == other.column && type == other.type; }
+};
+
+/// The type names WITH {"hive_types": ...} takes (DuckDB's spellings).
+inline constexpr std::array<std::string_view, 13> kHiveTypeNames = {
+    "integer", "int",    "bigint", "double",    "varchar", "string", "text",
+    "date",    "timestamp", "boolean", "bool", "int32", "int64"};
+
+/// `FROM "uri"[, "uri" ...] [WITH {"format": ..., "schema_resolution": ...,
+/// "hive_partitioning": true|false, "hive_types": {...}}]`; an option not given
+/// is left for the resolver to default.
 struct FromClause {
   std::vector<SourceUri> sources;  // at least one
   std::optional<SourceFormat> format;
   std::optional<SchemaResolution> schemaResolution;
+  /// Unset: hive partitions are read when every matched path has the same keys.
+  std::optional<bool> hivePartitioning;
+  std::vector<HiveType> hiveTypes;
   SourcePosition position;
   bool operator==(const FromClause& other) const {
     return sources == other.sources && format == other.format &&
-           schemaResolution == other.schemaResolution;
+           schemaResolution == other.schemaResolution &&
+           hivePartitioning == other.hivePartitioning && hiveTypes == other.hiveTypes;
   }
 };
 

@@ -72,17 +72,30 @@ class QueryParser {
   }
 
   void parseWith(FromClause& from) {
-    static constexpr std::array<std::string_view, 2> kOptions = {"format", "schema_resolution"};
+    static constexpr std::array<std::string_view, 4> kOptions = {"format", "schema_resolution",
+                                                                 "hive_partitioning", "hive_types"};
+    static constexpr const char* kOptionList =
+        "options are \"format\", \"schema_resolution\", \"hive_partitioning\" and \"hive_types\"";
     const Token& open = cursor_.expect(TokenKind::kLeftBrace, "'{'", "after WITH",
                                        "write WITH {\"format\": \"parquet\"}");
     do {
       const Token& key = cursor_.peek();
-      if (key.kind != TokenKind::kString) {
-        cursor_.failExpected("a quoted option name",
-                             "options are \"format\" and \"schema_resolution\"");
-      }
+      if (key.kind != TokenKind::kString) cursor_.failExpected("a quoted option name", kOptionList);
       cursor_.next();
+      if (std::find(kOptions.begin(), kOptions.end(), key.text) == kOptions.end()) {
+        const std::string guess = closestName(key.text, kOptions);
+        TokenCursor::fail(key, "unknown WITH option " + std::string(key.source),
+                          guess.empty() ? kOptionList : "did you mean \"" + std::string(guess) + "\"?");
+      }
       cursor_.expect(TokenKind::kColon, "':'", "after the option name \"" + key.text + "\"");
+      if (key.text == "hive_partitioning") {
+        parseHivePartitioning(key, from);
+        continue;
+      }
+      if (key.text == "hive_types") {
+        parseHiveTypes(key, from);
+        continue;
+      }
       const Token& value = cursor_.expect(TokenKind::kString, "a quoted value",
                                           "for the option \"" + key.text + "\"");
       if (key.text == "format") {
@@ -109,17 +122,59 @@ class QueryParser {
                             "schema_resolution is \"first_file_wins\", \"strict\" or "
                             "\"union_by_name\"");
         }
-      } else {
-        const std::string guess = closestName(key.text, kOptions);
-        TokenCursor::fail(key, "unknown WITH option " + std::string(key.source),
-                          guess.empty() ? "options are \"format\" and \"schema_resolution\""
-                                        : "did you mean \"" + std::string(guess) + "\"?");
       }
     } while (cursor_.accept(TokenKind::kComma));
     cursor_.expect(TokenKind::kRightBrace, "',' or '}'",
                    "to close the WITH options at line " + std::to_string(open.position.line) +
                        ", column " + std::to_string(open.position.column),
                    "options are \"name\": \"value\" pairs between '{' and '}'");
+  }
+
+  /// `"hive_partitioning": true` or `false`, bare or quoted.
+  void parseHivePartitioning(const Token& key, FromClause& from) {
+    if (from.hivePartitioning) TokenCursor::fail(key, "option \"hive_partitioning\" given twice");
+    const Token& value = cursor_.peek();
+    std::string text = value.kind == TokenKind::kString ? value.text : std::string(value.source);
+    for (char& c : text) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if ((value.kind != TokenKind::kString && value.kind != TokenKind::kIdentifier) ||
+        (text != "true" && text != "false")) {
+      cursor_.failExpected("true or false for the option \"hive_partitioning\"",
+                           "write \"hive_partitioning\": false to read key=value folders as plain folders");
+    }
+    cursor_.next();
+    from.hivePartitioning = text == "true";
+  }
+
+  /// `"hive_types": {"column": "type", ...}`.
+  void parseHiveTypes(const Token& key, FromClause& from) {
+    if (!from.hiveTypes.empty()) TokenCursor::fail(key, "option \"hive_types\" given twice");
+    const Token& open = cursor_.expect(TokenKind::kLeftBrace, "'{'", "after \"hive_types\":",
+                                       "write \"hive_types\": {\"year\": \"integer\"}");
+    do {
+      const Token& column = cursor_.expect(TokenKind::kString, "a quoted partition column name",
+                                           "in \"hive_types\"");
+      cursor_.expect(TokenKind::kColon, "':'", "after the partition column \"" + column.text + "\"");
+      const Token& type = cursor_.expect(TokenKind::kString, "a quoted type name",
+                                         "for the partition column \"" + column.text + "\"");
+      std::string name = type.text;
+      for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      if (std::find(kHiveTypeNames.begin(), kHiveTypeNames.end(), name) == kHiveTypeNames.end()) {
+        const std::string guess = closestName(name, kHiveTypeNames);
+        TokenCursor::fail(type, "unknown hive type " + std::string(type.source),
+                          guess.empty() ? "types are integer, bigint, double, varchar, date, timestamp "
+                                          "and boolean"
+                                        : "did you mean \"" + std::string(guess) + "\"?");
+      }
+      for (const HiveType& have : from.hiveTypes) {
+        if (have.column == column.text) {
+          TokenCursor::fail(column, "partition column \"" + column.text + "\" given twice in hive_types");
+        }
+      }
+      from.hiveTypes.push_back(HiveType{column.text, name, column.position});
+    } while (cursor_.accept(TokenKind::kComma));
+    cursor_.expect(TokenKind::kRightBrace, "',' or '}'",
+                   "to close \"hive_types\" at line " + std::to_string(open.position.line) +
+                       ", column " + std::to_string(open.position.column));
   }
 
   Command parseCommand() {

@@ -10,6 +10,8 @@
 ///               ('|' command)*
 ///   option   := "format" ':' ("parquet" | "orc")
 ///             | "schema_resolution" ':' ("first_file_wins" | "strict" | "union_by_name")
+///             | "hive_partitioning" ':' (true | false | "true" | "false")
+///             | "hive_types" ':' '{' string ':' string (',' string ':' string)* '}'
 ///   command  := WHERE expr
 ///             | EVAL name '=' expr (',' name '=' expr)*
 ///             | STATS [item (',' item)*] [BY item (',' item)*]   (item := [name '='] expr)

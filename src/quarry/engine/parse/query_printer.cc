@@ -201,19 +201,25 @@ void printFrom(const FromClause& from, std::string& out) {
     if (i > 0) out += ", ";
     out += quoteString(from.sources[i].uri);
   }
-  if (!from.format && !from.schemaResolution) return;
-  out += " WITH {";
-  if (from.format) {
-    out += "\"format\": \"";
-    out += formatName(*from.format);
-    out += '"';
-  }
+  if (!from.format && !from.schemaResolution && !from.hivePartitioning && from.hiveTypes.empty()) return;
+  std::vector<std::string> options;
+  if (from.format) options.push_back("\"format\": \"" + std::string(formatName(*from.format)) + "\"");
   if (from.schemaResolution) {
-    if (from.format) out += ", ";
-    out += "\"schema_resolution\": \"";
-    out += resolutionName(*from.schemaResolution);
-    out += '"';
+    options.push_back("\"schema_resolution\": \"" + std::string(resolutionName(*from.schemaResolution)) + "\"");
   }
+  if (from.hivePartitioning) {
+    options.push_back(std::string("\"hive_partitioning\": ") + (*from.hivePartitioning ? "true" : "false"));
+  }
+  if (!from.hiveTypes.empty()) {
+    std::string types = "\"hive_types\": {";
+    for (size_t i = 0; i < from.hiveTypes.size(); ++i) {
+      if (i > 0) types += ", ";
+      types += quoteString(from.hiveTypes[i].column) + ": " + quoteString(from.hiveTypes[i].type);
+    }
+    options.push_back(types + "}");
+  }
+  out += " WITH {";
+  for (size_t i = 0; i < options.size(); ++i) out += (i > 0 ? ", " : "") + options[i];
   out += '}';
 }
 

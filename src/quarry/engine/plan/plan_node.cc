@@ -37,6 +37,10 @@ std::string details(const PlanNode& node) {
       std::string out = "files=" + std::to_string(files.size()) +
                         ", splits=" + std::to_string(node.splits.size()) +
                         ", columns=" + joined(node.request.columns);
+      if (!node.request.partitionColumns.empty()) out += ", partitions=" + joined(node.request.partitionColumns);
+      if (node.filesPrunedByPartition > 0) {
+        out += ", " + std::to_string(node.filesPrunedByPartition) + " files pruned by partition";
+      }
       if (node.request.filter) out += ", filter=" + node.request.filter->toString();
       if (node.request.limit) out += ", limit=" + std::to_string(*node.request.limit);
       return out;

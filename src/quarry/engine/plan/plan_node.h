@@ -49,6 +49,8 @@ struct PlanNode {
   // pushed filter (request.filter, with its text for EXPLAIN) and limit.
   std::vector<SplitTask> splits;
   ReadRequest request;
+  /// Files the WHERE excluded by their paths when the source was resolved (EXPLAIN).
+  uint64_t filesPrunedByPartition = 0;
   // kLocalSource
   LocalSupplier supplier;
   std::string description;

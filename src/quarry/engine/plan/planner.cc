@@ -495,6 +495,8 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
   }
   for (const Field& field : sourceSchema) sourceNode->request.columns.push_back(field.name);
   sourceNode->request.outputSchema = sourceSchema;
+  for (const Field& field : source.partitionColumns) sourceNode->request.partitionColumns.push_back(field.name);
+  sourceNode->filesPrunedByPartition = source.filesPrunedByPartition;
 
   PlanNodePtr current = sourceNode;
   try {

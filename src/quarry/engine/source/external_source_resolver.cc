@@ -11,7 +11,9 @@
 #include "quarry/common/thread_pool.h"
 #include "quarry/common/uri_redaction.h"
 #include "quarry/engine/source/format_reader_registry.h"
+#include "quarry/engine/source/hive_partitioning.h"
 #include "quarry/engine/source/metadata_cache.h"
+#include "quarry/engine/source/partition_pruning.h"
 #include "quarry/engine/source/type_widening.h"
 #include "quarry/io/file_patterns.h"
 #include "quarry/io/glob.h"
@@ -71,6 +73,55 @@ std::string cacheKey(const std::vector<std::string>& patterns, const ResolveOpti
 
 std::string describe(const Field& field) {
   return "column \"" + field.name + "\" (" + field.type.toString() + ")";
+}
+
+/// The sizes of local files, by stat (no open); nullopt when a file is remote or
+/// cannot be stat'ed.
+std::optional<std::vector<uint64_t>> localSizes(std::span<const std::string> uris, ThreadPool* pool) {
+  std::vector<std::string_view> paths;
+  for (const std::string& uri : uris) {
+    if (io::isRemoteUri(uri)) return std::nullopt;
+    paths.push_back(uri);
+  }
+  std::vector<std::optional<io::LocalStamp>> stamps = io::stampsOf(paths, pool);
+  std::vector<uint64_t> sizes;
+  for (const std::optional<io::LocalStamp>& stamp : stamps) {
+    if (!stamp) return std::nullopt;
+    sizes.push_back(stamp->size);
+  }
+  return sizes;
+}
+
+/// Adds the partition columns to `schema`: after the file columns, or, for a
+/// column the files have too, in its place with the partition's type, into which
+/// the files' type must widen.
+void addPartitionColumns(Schema& schema, const std::vector<Field>& partitionColumns,
+                         const std::vector<ResolvedFile>& files) {
+  for (const Field& column : partitionColumns) {
+    const int i = fieldIndex(schema, column.name);
+    if (i < 0) {
+      schema.push_back(column);
+      continue;
+    }
+    Field& have = schema[static_cast<size_t>(i)];
+    if (have.type == column.type || widensTo(have.type, column.type)) {
+      have.type = column.type;
+      continue;
+    }
+    std::string file;
+    for (const ResolvedFile& f : files) {
+      if (fieldIndex(f.metadata.schema, column.name) >= 0) {
+        file = redactUri(f.uri);
+        break;
+      }
+    }
+    throw InvalidArgument("hive partitioning: column \"" + column.name + "\" is " + have.type.toString() + " in " +
+                          file + " and a partition column of " + column.type.toString() +
+                          " in its path (" + column.name + "=...), which the file's type does not widen to; "
+                          "give the partition's type with WITH {\"hive_types\": {\"" + column.name +
+                          "\": \"...\"}}, or read the folders as plain folders with WITH "
+                          "{\"hive_partitioning\": false}");
+  }
 }
 
 }  // namespace
@@ -184,6 +235,40 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   std::vector<std::string> uris =
       io::expandFilePatterns(patterns, anyGlob ? localPool : nullptr, cache ? &*cache : nullptr);
   ResolvedSource out;
+  // Partition values from the paths, and the files the WHERE excludes by them,
+  // before any file is opened.
+  HivePartitions partitions = readHivePartitions(uris, options.hivePartitioning, options.hiveTypes);
+  out.partitionColumns = partitions.columns;
+  const std::vector<bool> keep = keepByPath(options.pathConjuncts, uris, partitions, [&]() {
+    return localSizes(uris, localPool);
+  });
+  // Every file matched, for the cache: the entries of files pruned now stay for
+  // the next query with the same FROM clause.
+  std::vector<std::string> matched;
+  if (cache && std::find(keep.begin(), keep.end(), false) != keep.end()) matched = uris;
+  {
+    std::vector<std::string> kept;
+    std::vector<std::vector<Scalar>> keptValues;
+    for (size_t i = 0; i < uris.size(); ++i) {
+      if (!keep[i]) continue;
+      kept.push_back(std::move(uris[i]));
+      if (!partitions.columns.empty()) keptValues.push_back(std::move(partitions.values[i]));
+    }
+    out.filesPrunedByPartition = uris.size() - kept.size();
+    if (kept.empty() && !uris.empty()) {
+      // The answer is empty, but its columns are the source's: their footers
+      // still give the schema, and no split is read. The first file's is the
+      // schema but under union_by_name, which needs every file's.
+      out.schemaOnly = true;
+      const size_t schemaFiles = options.schemaResolution == SchemaResolution::kUnionByName ? uris.size() : 1;
+      for (size_t i = 0; i < schemaFiles; ++i) {
+        kept.push_back(std::move(uris[i]));
+        if (!partitions.columns.empty()) keptValues.push_back(std::move(partitions.values[i]));
+      }
+    }
+    uris = std::move(kept);
+    partitions.values = std::move(keptValues);
+  }
   out.files.resize(uris.size());
   for (size_t i = 0; i < uris.size(); ++i) out.files[i].uri = std::move(uris[i]);
   const size_t n = out.files.size();
@@ -246,11 +331,26 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
     for (size_t k = 0; k < unread.size(); ++k) readFooter(k);
   }
   out.schema = reconcile(out.files, options.schemaResolution);
+  addPartitionColumns(out.schema, partitions.columns, out.files);
+  for (size_t i = 0; i < n && !partitions.columns.empty(); ++i) {
+    std::vector<PartitionValue> values;
+    for (size_t c = 0; c < partitions.columns.size(); ++c) {
+      values.push_back(PartitionValue{partitions.columns[c].name, partitions.values[i][c]});
+    }
+    for (FileSplit& split : out.files[i].metadata.splits) split.partition = values;
+  }
   if (cache) {
     std::vector<std::string_view> resolved;
     resolved.reserve(n);
-    for (const ResolvedFile& file : out.files) resolved.push_back(file.uri);
+    if (matched.empty()) {
+      for (const ResolvedFile& file : out.files) resolved.push_back(file.uri);
+    } else {
+      for (const std::string& uri : matched) resolved.push_back(uri);
+    }
     cache->save(resolved);
+  }
+  if (out.schemaOnly) {
+    for (ResolvedFile& file : out.files) file.metadata.splits.clear();
   }
   return out;
 }

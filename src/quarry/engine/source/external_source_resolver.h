@@ -23,6 +23,20 @@
 ///                    of its types in the files that have it, else an error naming
 ///                    the column, both types and both files. A file lacking a column
 ///                    reads it as null.
+///
+/// Hive partitions (hive_partitioning.h): after the patterns are expanded, the
+/// paths' `key=value` folders give each file its partition values, and the
+/// conjuncts of the query's leading WHEREs that name only partition columns,
+/// `_file.path` and `_file.size` drop the files they exclude
+/// (partition_pruning.h) before any footer is read: a pruned file is never
+/// opened. The schema is then reconciled from the files left (when every file
+/// is pruned, the first file's footer still gives the schema, every file's
+/// under union_by_name, and no split is read), and the partition columns
+/// follow the file columns. A partition
+/// column that is also a file column keeps the file's position and takes the
+/// partition's type, into which the file's type must widen (else an error
+/// naming the file, the column and both types); the scan checks that the
+/// values agree (SplitScan).
 namespace quarry::engine {
 
 struct ResolvedFile {
@@ -32,8 +46,16 @@ struct ResolvedFile {
 };
 
 struct ResolvedSource {
-  Schema schema;                  // the reconciled schema (file columns only, not _file.*)
+  Schema schema;                  // the reconciled schema and partition columns (not _file.*)
   std::vector<ResolvedFile> files;   // sorted by URI within each pattern, patterns in order
+  /// The hive partition columns (also in `schema`); each split of `files` carries
+  /// its file's values of them (FileSplit::partition).
+  std::vector<Field> partitionColumns;
+  /// Files the patterns matched that the WHERE excluded by their paths.
+  uint64_t filesPrunedByPartition = 0;
+  /// Every file was pruned: `files` holds those whose footers gave the schema
+  /// (the first; all under union_by_name), without splits.
+  bool schemaOnly = false;
 };
 
 struct ResolveOptions {
@@ -43,6 +65,12 @@ struct ResolveOptions {
   /// Where MetadataCache keeps what resolving learns from local files, for the
   /// next query with the same FROM clause; empty: no cache.
   std::string metadataCacheDirectory;
+  /// WITH {"hive_partitioning": ...}: unset, on when every path has the same keys.
+  std::optional<bool> hivePartitioning;
+  std::vector<HiveType> hiveTypes;
+  /// Conjuncts every row read must satisfy (the query's leading WHEREs): those
+  /// decided by paths alone prune files before their footers are read.
+  std::vector<Expr> pathConjuncts;
 };
 
 /// Footer reads in flight at once when a source is remote (each waits on a round

@@ -1,5 +1,6 @@
 #include "quarry/engine/source/file_split.h"
 
+#include <bit>
 #include <cstdint>
 
 #include "quarry/engine/source/byte_codec.h"
@@ -7,7 +8,56 @@
 namespace quarry::engine {
 namespace {
 
-constexpr uint8_t kVersion = 4;
+/// Version 5 added the partition values; version 4 (without them) is still read.
+constexpr uint8_t kVersion = 5;
+constexpr uint8_t kVersionWithoutPartition = 4;
+
+enum PartitionTag : uint8_t { kNullTag, kBoolTag, kInt32Tag, kInt64Tag, kDoubleTag, kBytesTag };
+
+void writePartitionValue(ByteWriter& w, const Scalar& value) {
+  if (const uint8_t* v = std::get_if<uint8_t>(&value)) {
+    w.u8(kBoolTag);
+    w.u8(*v);
+  } else if (const int32_t* v = std::get_if<int32_t>(&value)) {
+    w.u8(kInt32Tag);
+    w.i64(*v);
+  } else if (const int64_t* v = std::get_if<int64_t>(&value)) {
+    w.u8(kInt64Tag);
+    w.i64(*v);
+  } else if (const double* v = std::get_if<double>(&value)) {
+    w.u8(kDoubleTag);
+    w.u64(std::bit_cast<uint64_t>(*v));
+  } else if (const std::string* v = std::get_if<std::string>(&value)) {
+    w.u8(kBytesTag);
+    w.str(*v);
+  } else {
+    w.u8(kNullTag);  // partition values are never of the other storage types
+  }
+}
+
+Scalar readPartitionValue(ByteReader& r) {
+  const uint8_t tag = r.u8("partition value tag");
+  switch (tag) {
+    case kNullTag:
+      return Scalar();
+    case kBoolTag:
+      return Scalar(r.u8("partition boolean"));
+    case kInt32Tag: {
+      const int64_t v = r.i64("partition int32");
+      if (v < INT32_MIN || v > INT32_MAX) r.fail("partition int32 out of range: " + std::to_string(v));
+      return Scalar(static_cast<int32_t>(v));
+    }
+    case kInt64Tag:
+      return Scalar(r.i64("partition int64"));
+    case kDoubleTag:
+      return Scalar(std::bit_cast<double>(r.u64("partition double")));
+    case kBytesTag:
+      return Scalar(std::string(r.str("partition bytes")));
+    default:
+      r.fail("unknown partition value tag " + std::to_string(tag));
+  }
+  return Scalar();
+}
 
 }  // namespace
 
@@ -27,6 +77,7 @@ std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit
     unit.fileSize = split.fileSize;
     unit.fileVersion = split.fileVersion;
     unit.storage = split.storage;
+    unit.partition = split.partition;
     out.push_back(std::move(unit));
   }
   return out;
@@ -38,7 +89,7 @@ bool FileSplit::operator==(const FileSplit& other) const {
                                   : *statistics == *other.statistics;
   return uri == other.uri && start == other.start && length == other.length &&
          format == other.format && sameStatistics && units == other.units &&
-         fileSize == other.fileSize && fileVersion == other.fileVersion && rows == other.rows;
+         fileSize == other.fileSize && fileVersion == other.fileVersion && rows == other.rows && partition == other.partition;
 }
 
 std::vector<uint8_t> serialize(const FileSplit& split) {
@@ -59,13 +110,18 @@ std::vector<uint8_t> serialize(const FileSplit& split) {
     w.i64(span.first);
     w.i64(span.end);
   }
+  w.u64(split.partition.size());
+  for (const PartitionValue& p : split.partition) {
+    w.str(p.column);
+    writePartitionValue(w, p.value);
+  }
   return w.take();
 }
 
 FileSplit deserializeFileSplit(std::span<const uint8_t> bytes) {
   ByteReader r(bytes, "FileSplit");
   const uint8_t version = r.u8("version");
-  if (version != kVersion) r.fail("unknown version " + std::to_string(version));
+  if (version != kVersion && version != kVersionWithoutPartition) r.fail("unknown version " + std::to_string(version));
   FileSplit split;
   split.uri = r.str("uri");
   split.start = r.u64("start");
@@ -92,6 +148,15 @@ FileSplit deserializeFileSplit(std::span<const uint8_t> bytes) {
              ") is empty or does not follow the previous one");
     }
     split.rows.push_back(span);
+  }
+  if (version == kVersion) {
+    const uint64_t values = r.count("partition value count", 2);
+    for (uint64_t i = 0; i < values; ++i) {
+      PartitionValue p;
+      p.column = std::string(r.str("partition column"));
+      p.value = readPartitionValue(r);
+      split.partition.push_back(std::move(p));
+    }
   }
   if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes");
   return split;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "quarry/engine/data/block.h"
 #include "quarry/engine/source/source_statistics.h"
 #include "quarry/io/storage.h"
 
@@ -20,6 +21,14 @@ struct RowSpan {
   int64_t first = 0;
   int64_t end = 0;
   bool operator==(const RowSpan&) const = default;
+};
+
+/// A hive partition column's value for every row of a file (from its path):
+/// the storage form of the column's type, std::monostate for null.
+struct PartitionValue {
+  std::string column;
+  Scalar value;
+  bool operator==(const PartitionValue&) const = default;
 };
 
 struct FileSplit {
@@ -53,6 +62,9 @@ struct FileSplit {
   /// (cluster/allowed_roots.h), which check each file as they open it. Not
   /// serialized nor compared; units and segments of the split keep it.
   std::shared_ptr<io::StorageProvider> storage = nullptr;
+  /// The file's hive partition values (hive_partitioning.h), produced by the
+  /// scan as constant columns; units and segments of the split keep them.
+  std::vector<PartitionValue> partition = {};
 
   /// Equal fields but `storage`, the statistics compared by value.
   bool operator==(const FileSplit& other) const;
@@ -68,7 +80,7 @@ std::vector<FileSplit> unitsWithin(const FileSplit& split, std::vector<FileSplit
 std::unique_ptr<io::StorageObject> openSplitFile(const FileSplit& split);
 
 /// Encodes `split` as bytes: a version, the fields little-endian, a presence
-/// flag before the statistics, the row spans last.
+/// flag before the statistics, the row spans, the partition values last.
 std::vector<uint8_t> serialize(const FileSplit& split);
 
 /// Decodes bytes written by serialize. Throws CorruptFile naming the field for

@@ -52,6 +52,9 @@ struct ReadRequest {
                                                 // these columns: widen int32->int64 etc.; a column the
                                                 // file lacks is all null). Position i types columns[i];
                                                 // empty: each column's type in the file.
+  /// The hive partition columns among the source's (constants each split's
+  /// FileSplit::partition gives, in no file's statistics): never part of `filter`.
+  std::vector<std::string> partitionColumns;
   std::optional<parquet::FilterPredicate> filter;  // exact: only matching rows are returned
   std::optional<int64_t> limit;                 // at most this many rows (after the filter)
   ScanMetrics* metrics = nullptr;

@@ -12,6 +12,8 @@ namespace quarry::engine {
 
 struct ScanMetrics {
   std::atomic<uint64_t> files{0}, splits{0};
+  /// Files the patterns matched that the WHERE excluded by their paths (never opened).
+  std::atomic<uint64_t> filesPrunedByPartition{0};
   std::atomic<uint64_t> rowGroupsTotal{0}, rowGroupsPrunedByStatistics{0}, rowGroupsPrunedByBloom{0},
       rowGroupsPrunedByDictionary{0}, rowGroupsAnsweredFromStatistics{0};
   std::atomic<uint64_t> pagesTotal{0}, pagesSkipped{0}, pagesAnsweredFromStatistics{0};

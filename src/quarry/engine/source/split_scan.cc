@@ -2,9 +2,42 @@
 
 #include <algorithm>
 
+#include "quarry/common/error.h"
+#include "quarry/common/values.h"
 #include "quarry/engine/source/type_widening.h"
 
 namespace quarry::engine {
+namespace {
+
+/// The type a partition value is produced as when the request gives no output type.
+DataType typeOfScalar(const Scalar& value) {
+  if (std::holds_alternative<uint8_t>(value)) return DataType::boolean();
+  if (std::holds_alternative<int32_t>(value)) return DataType::int32();
+  if (std::holds_alternative<int64_t>(value)) return DataType::int64();
+  if (std::holds_alternative<double>(value)) return DataType::float64();
+  if (std::holds_alternative<std::string>(value)) return DataType::string();
+  return DataType::null();
+}
+
+/// A value of `type` for a message.
+std::string render(const Scalar& value, const DataType& type) {
+  if (std::holds_alternative<std::monostate>(value)) return "null";
+  if (const std::string* v = std::get_if<std::string>(&value)) return "\"" + *v + "\"";
+  if (const int32_t* v = std::get_if<int32_t>(&value)) {
+    return type.kind == TypeKind::kDate ? Date{*v}.toString() : std::to_string(*v);
+  }
+  if (const int64_t* v = std::get_if<int64_t>(&value)) {
+    if (type.kind == TypeKind::kTimestamp) {
+      return Instant::ofEpochUnits(*v, unitsPerSecond(type.unit)).toString(6);
+    }
+    return std::to_string(*v);
+  }
+  if (const double* v = std::get_if<double>(&value)) return std::to_string(*v);
+  if (const uint8_t* v = std::get_if<uint8_t>(&value)) return *v ? "true" : "false";
+  return "?";
+}
+
+}  // namespace
 
 std::optional<Page> SplitScan::next() {
   if (!opened_) {
@@ -29,7 +62,23 @@ void SplitScan::resolveColumns(
     const std::string& name = request_.columns[i];
     DataType fileType = DataType::null();
     int source = kAbsent;
-    if (name == kFilePathColumn) {
+    int check = -1;
+    int partition = -1;
+    for (size_t k = 0; k < split_.partition.size(); ++k) {
+      if (split_.partition[k].column == name) partition = static_cast<int>(k);
+    }
+    if (partition >= 0) {
+      if (std::optional<FileColumn> column = find(i, name)) {
+        source = column->source;
+        fileType = column->type;
+        check = partition;
+      } else {
+        source = kPartition - partition;
+        fileType = request_.outputSchema.size() == request_.columns.size()
+                       ? request_.outputSchema[i].type
+                       : typeOfScalar(split_.partition[static_cast<size_t>(partition)].value);
+      }
+    } else if (name == kFilePathColumn) {
       source = kPath;
       fileType = DataType::string();
     } else if (name == kFileSizeColumn) {
@@ -40,6 +89,7 @@ void SplitScan::resolveColumns(
       fileType = column->type;
     }
     sources_.push_back(source);
+    partitionChecks_.push_back(check);
     fileTypes_.push_back(fileType);
     outTypes_.push_back(request_.outputSchema.size() == request_.columns.size() ? request_.outputSchema[i].type
                                                                                 : fileType);
@@ -78,13 +128,38 @@ Page SplitScan::makePage(int64_t offset, int64_t count) {
         for (size_t k = 0; k < n; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
         break;
       default:
+        if (sources_[i] <= kPartition) {
+          const Scalar& value = split_.partition[static_cast<size_t>(kPartition - sources_[i])].value;
+          if (std::holds_alternative<std::monostate>(value)) {
+            block = Block::nulls(outTypes_[i], n);
+            break;
+          }
+          block = Block(outTypes_[i]);
+          block.reserve(n);
+          for (size_t k = 0; k < n; ++k) block.appendScalar(value);
+          break;
+        }
         block = fileColumn(i, offset, count);
         break;
     }
     if (!(block.type() == outTypes_[i])) block = widenBlock(std::move(block), outTypes_[i], what);
+    if (partitionChecks_[i] >= 0) checkPartition(block, i);
     blocks.push_back(std::move(block));
   }
   return Page(std::move(blocks), n);
+}
+
+void SplitScan::checkPartition(const Block& block, size_t i) const {
+  const PartitionValue& expected = split_.partition[static_cast<size_t>(partitionChecks_[i])];
+  for (size_t k = 0; k < block.size(); ++k) {
+    const Scalar got = block.scalarAt(k);
+    if (got == expected.value) continue;
+    throw InvalidArgument(split_.uri + ": column \"" + expected.column + "\" holds " + render(got, outTypes_[i]) +
+                          " where the path's hive partition " + expected.column + "=... says " +
+                          render(expected.value, outTypes_[i]) +
+                          "; a partition column that is also a file column must agree with it (WITH "
+                          "{\"hive_partitioning\": false} reads the file's column alone)");
+  }
 }
 
 void SplitScan::publish() {

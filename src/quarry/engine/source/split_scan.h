@@ -19,8 +19,11 @@
 /// and at most the request's limit, and what the reader and storage did is
 /// added to the request's ScanMetrics as the scan goes. A page holds, per
 /// requested column, the format's block, the constant `_file.path` /
-/// `_file.size`, or nulls for a column the file lacks, widened to the
-/// request's output type where the file's differs.
+/// `_file.size` or hive partition value (FileSplit::partition), or nulls for
+/// a column the file lacks, widened to the request's output type where the
+/// file's differs. A partition column the file also holds is read from the
+/// file and must equal the path's value on every row, else an error naming the
+/// file, the column and both values.
 ///
 /// A format supplies the hooks: open() opens the file and resolves the
 /// requested columns (resolveColumns), advanceReader() / batchRows() move to
@@ -41,7 +44,8 @@ class SplitScan {
 
  protected:
   /// Where a requested column's values come from; a format's own sources are >= 0.
-  enum : int { kAbsent = -1, kPath = -2, kSize = -3 };
+  /// Partition column k of the split is source kPartition - k.
+  enum : int { kAbsent = -1, kPath = -2, kSize = -3, kPartition = -4 };
 
   /// A requested column the file holds: the format's source for it (>= 0) and its type in the file.
   struct FileColumn {
@@ -75,11 +79,16 @@ class SplitScan {
   std::vector<int> sources_;
   std::vector<DataType> fileTypes_;
   std::vector<DataType> outTypes_;
+  /// Per requested column: the partition value its file column must agree with
+  /// (a hive partition column the file also has), else -1.
+  std::vector<int> partitionChecks_;
   StorageReadPublisher storage_;
 
  private:
   bool advance();
   Page makePage(int64_t offset, int64_t count);
+  /// Throws when a row of `block` (requested column i) differs from its partition value.
+  void checkPartition(const Block& block, size_t i) const;
   void publish();
   std::optional<Page> finish();
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Hive partition pruning I/O (issue 29, acceptance): "over 1,000 partitions,
+// `WHERE year == 2024 AND month == 6` opens only that partition's files, and
+// `_file.path` filters prune likewise."
+//
+// DuckDB writes 1,200 partitions (COPY ... PARTITION_BY (year, month): year
+// 2000-2099, month 1-12, one small file each). Then `quarry query --profile`:
+//
+//   - WHERE year == 2024 AND month == 6: files.read == 1, files.pruned_by_partition
+//     == 1199, and footers.requests and requests exactly those of the same query
+//     over that one file named alone (no other file opened, no listing read);
+//   - WHERE _file.path LIKE "%/year=2024/%": 12 files read, 1188 pruned, 12 times
+//     the one file's requests;
+//   - WHERE year >= 2098 AND id > 5 (a file column too): 24 files read;
+//   - each result equals DuckDB's read_parquet(..., hive_partitioning = true).
+//
+//   node tests/differential/engine/hive_partition_io.mjs QUARRY DIR
+//
+// Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
+// DuckDB oracle is not installed, 2 on bad usage.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { duckdbOrSkip } from '../../support/duckdb.mjs';
+
+const kSkip = 77;
+const kYears = 100;
+const kFiles = kYears * 12;
+
+function skip(message) {
+  process.stderr.write(`\n*** SKIPPED hive_partition_io: ${message} ***\n\n`);
+  process.exit(kSkip);
+}
+
+function parquetFiles(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...parquetFiles(path));
+    else if (entry.name.endsWith('.parquet')) out.push(path);
+  }
+  return out;
+}
+
+/// Runs `quarry query --profile`; returns { rows, profile }.
+function quarryQuery(quarry, query) {
+  const r = spawnSync(quarry, ['query', '--format', 'json', '--profile', query],
+                      { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60_000,
+                        env: { ...process.env, QUARRY_CACHE_DIR: 'off' } });
+  if (r.status !== 0) throw new Error(`quarry failed (${r.status ?? r.signal}): ${r.stderr}`);
+  const profileLine = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  return { rows: parseQuarryOutput(r.stdout), profile: JSON.parse(profileLine) };
+}
+
+async function main() {
+  const [quarry, dirArg] = process.argv.slice(2);
+  if (!quarry || !dirArg) {
+    process.stderr.write('usage: node tests/differential/engine/hive_partition_io.mjs QUARRY DIR\n');
+    return 2;
+  }
+  if (!existsSync(quarry)) {
+    process.stderr.write(`hive_partition_io: no quarry binary at ${quarry}\n`);
+    return 2;
+  }
+  const dir = resolve(dirArg);
+  const api = await duckdbOrSkip(skip);
+  const T = api.DuckDBTypeId;
+  const started = Date.now();
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const instance = await api.DuckDBInstance.create(':memory:');
+  const duck = await instance.connect();
+  const failures = [];
+  const check = (ok, what) => {
+    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}\n`);
+    if (!ok) failures.push(what);
+  };
+
+  const root = join(dir, 'sales');
+  await duck.run(`COPY (SELECT 2000 + (i // 12) % ${kYears} AS year, 1 + i % 12 AS month,
+        i AS id, md5(i::VARCHAR) AS v
+      FROM range(${kFiles} * 3) t(i))
+    TO '${root}' (FORMAT parquet, PARTITION_BY (year, month))`);
+  const files = parquetFiles(root);
+  process.stdout.write(`hive_partition_io: ${files.length} files written by DuckDB (${Date.now() - started} ms)\n`);
+  check(files.length === kFiles, `${kFiles} files (found ${files.length})`);
+  const glob = join(root, '**', '*.parquet');
+  const from = `read_parquet('${glob}', hive_partitioning = true)`;
+
+  // The one file of year=2024/month=6, named alone (its folders still give the columns).
+  const june = files.filter((f) => f.includes('/year=2024/month=6/'));
+  check(june.length === 1, `one file in year=2024/month=6 (${june.length})`);
+  const alone = quarryQuery(quarry, `FROM "${june[0]}" | KEEP id, v, year, month`).profile;
+
+  const cases = [
+    { name: 'year == 2024 AND month == 6', where: 'year == 2024 AND month == 6', sql: 'year = 2024 AND month = 6',
+      read: 1 },
+    { name: '_file.path LIKE "%/year=2024/%"', where: '_file.path LIKE "%/year=2024/%"',
+      sql: "filename LIKE '%/year=2024/%'", read: 12 },
+    { name: 'year >= 2098 AND id > 5', where: 'year >= 2098 AND id > 5', sql: 'year >= 2098 AND id > 5', read: 24 },
+  ];
+  for (const c of cases) {
+    const { rows, profile: p } = quarryQuery(quarry, `FROM "${glob}" | WHERE ${c.where} | KEEP id, v, year, month`);
+    process.stdout.write(`  ${c.name}: files ${JSON.stringify(p.files)}, requests ${p.requests}, ` +
+                         `footers ${JSON.stringify(p.footers)}\n`);
+    check(p.files?.read === c.read, `${c.name}: files.read == ${c.read} (${p.files?.read})`);
+    check(p.files?.pruned_by_partition === kFiles - c.read,
+          `${c.name}: files.pruned_by_partition == ${kFiles - c.read} (${p.files?.pruned_by_partition})`);
+    check(p.footers?.requests === c.read * alone.footers.requests,
+          `${c.name}: footers.requests == ${c.read} x ${alone.footers.requests} (${p.footers?.requests})`);
+    if (c.read === 1 || c.name.startsWith('_file')) {
+      check(p.requests === c.read * alone.requests,
+            `${c.name}: requests == ${c.read} x ${alone.requests}, the lone file's (${p.requests})`);
+    }
+    const expected = await duckdbResult(duck, `SELECT id, v, year, month FROM ${from} WHERE ${c.sql}`, T);
+    const problems = compareResult(rows, expected, { ordered: false, tolerance: {} }, T);
+    check(problems.length === 0, `${c.name}: ${rows.length} rows, equal to DuckDB's${problems.length ? `: ${problems[0]}` : ''}`);
+  }
+  process.stdout.write(`hive_partition_io: ${failures.length} failed checks (${Date.now() - started} ms)\n`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+process.exit(await main());
