@@ -9,6 +9,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/engine/query_engine.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/temp_dir.h"
 
 namespace quarry::engine {
