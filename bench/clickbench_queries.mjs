@@ -245,7 +245,7 @@ export function clickbenchQueries(dir) {
            'GROUP BY WindowClientWidth, WindowClientHeight ' +
            'ORDER BY PageViews DESC, WindowClientWidth, WindowClientHeight LIMIT 10 OFFSET 10000' },
     { name: 'Q43', title: 'counter 62: page views by minute, offset 1000', offset: 1000,
-      pending: 'TO_DATETIME (seconds as a datetime) and DATE_TRUNC with a span (1 minute) are not in quarry yet',
+      pending: 'TO_DATETIME (epoch milliseconds as a datetime) and time spans (DATE_TRUNC(1 minute, ...)) are not in quarry yet',
       quarry: `${from} | WHERE CounterID == 62 AND EventDate >= 15900 AND EventDate <= 15901 AND IsRefresh == 0
                    AND DontCountHits == 0
                  | STATS PageViews = COUNT(*) BY M = DATE_TRUNC(1 minute, TO_DATETIME(EventTime * 1000))
