@@ -322,8 +322,9 @@ for (const f of files) {  // the OS page cache, warm for every engine
   totalBytes += bytes.length;
 }
 const params = existsSync(path.join(dir, 'params.json')) ? JSON.parse(readFileSync(path.join(dir, 'params.json'))) : null;
-console.error(`clickbench_vs_duckdb: ${runnable.length} queries to run, ${queries.length - runnable.length} pending, ` +
-              `${args.runs} round(s), ${args.threads} threads`);
+const nInterim = runnable.filter((q) => q.pending).length;
+console.error(`clickbench_vs_duckdb: ${runnable.length} queries to run (${nInterim} in an interim form), ` +
+              `${queries.length - runnable.length} pending without one; ${args.runs} round(s), ${args.threads} threads`);
 
 const best = (list) => list.reduce((a, b) => (b.ms < a.ms ? b : a));
 for (let round = 0; round < args.runs; ++round) {
