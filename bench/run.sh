@@ -3,7 +3,7 @@
 # same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
 #   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query, remote,
-#                                     cluster
+#                                     cluster, clickbench
 #                                     (default: all of them)
 #
 # pages runs the filter driver on the lineitem rows rewritten by chDB with page
@@ -12,6 +12,8 @@
 # value lies in every row group, and l_comment, a value stored once). remote times a
 # point lookup over 32 files served by the tests' S3 server with 20 ms of latency
 # before every answer, against the lower bound that latency sets (no DuckDB there).
+# clickbench runs ClickBench's 43 queries over a generated hits dataset (105 columns,
+# 24 files) as whole quarry processes, cold and hot, against DuckDB and chDB.
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -19,6 +21,10 @@
 #   QUARRY_BENCH_RUNS       runs per measurement, each figure a median (default 15)
 #   QUARRY_BENCH_DATA       where generated files go (default build/bench-data); a
 #                           file is generated when missing or older than its generator
+#   QUARRY_CLICKBENCH_ROWS  rows of the clickbench dataset (default 10000000); a change
+#                           regenerates it
+#   QUARRY_CLICKBENCH_RUNS  rounds of the clickbench suite (default 3: a round runs each
+#                           of the 43 queries four times per engine)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,7 +32,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter pages orc query remote cluster)
+known=(footer scan filter pages orc query remote cluster clickbench)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -40,6 +46,7 @@ for suite in "${suites[@]}"; do
     query) targets+=(quarry process_timer) ;;
     remote) targets+=(remote_latency_benchmark) ;;
     cluster) targets+=(quarry quarry-cluster) ;;
+    clickbench) targets+=(quarry process_timer) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -102,6 +109,19 @@ page_index_files() {
   fi
 }
 
+# Sets `dir` to the clickbench hits files, generating them with DuckDB when missing,
+# older than their generator, or of another size than QUARRY_CLICKBENCH_ROWS.
+clickbench_dir() {
+  dir="$data/clickbench"
+  local rows="${QUARRY_CLICKBENCH_ROWS:-10000000}"
+  local want="{\"rows\":$rows,\"files\":24,\"seed\":1}"
+  if [ ! -f "$dir/params.json" ] || [ bench/make-clickbench.mjs -nt "$dir/params.json" ] ||
+     [ "$(cat "$dir/params.json")" != "$want" ]; then
+    echo "bench/run.sh: generating $dir with DuckDB ($rows rows; 10M take a few minutes)" >&2
+    node bench/make-clickbench.mjs "$dir" --rows "$rows" --files 24 --seed 1 >&2
+  fi
+}
+
 mkdir -p "$data"
 for suite in "${suites[@]}"; do
   case "$suite" in
@@ -155,6 +175,13 @@ for suite in "${suites[@]}"; do
       # The same queries in process and through 1, 2 and 3 local data nodes.
       lineitem_files
       node bench/cluster_bench.mjs --quarry "$build/quarry" --runs "$runs" "${files[@]}"
+      ;;
+    clickbench)
+      # ClickBench's 43 queries, whole quarry processes (cold and hot) against DuckDB
+      # and chDB, 2 threads; every answer checked against DuckDB's.
+      clickbench_dir
+      node --expose-gc bench/clickbench_vs_duckdb.mjs --quarry "$build/quarry" --timer "$build/process_timer" \
+        --runs "${QUARRY_CLICKBENCH_RUNS:-3}" --threads 2 --json "$data/clickbench-results.json" "$dir"
       ;;
   esac
 done
