@@ -127,6 +127,24 @@ TEST_F(PlannerTest, SortWithLimitIsATopNOnBothSidesOfTheExchange) {
             (std::vector<std::string>{"2", "6", "3", "1"}));
 }
 
+TEST_F(PlannerTest, LimitAfterRowWiseCommandsBelowASortIsTheSortsTopN) {
+  // EVAL, KEEP, DROP and RENAME map each row to one row in order, so a LIMIT after them
+  // commutes up to the SORT: `SORT | KEEP | LIMIT` is a top-N, not a sort of every row.
+  const std::string query =
+      R"(FROM "one", "two" | SORT x DESC | EVAL y = id * 10 | RENAME y AS z | DROP s | KEEP z, x | LIMIT 2)";
+  const std::string text = explain(*plan(query));
+  // The top-N on both sides of the exchange; no LimitExec, no TopN without a limit.
+  const size_t first = text.find("TopNExec[[x DESC NULLS FIRST], limit=2]");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_NE(text.find("TopNExec[[x DESC NULLS FIRST], limit=2]", first + 1), std::string::npos) << text;
+  EXPECT_EQ(text.find("LimitExec"), std::string::npos) << text;
+  EXPECT_EQ(run(query, true), (std::vector<std::string>{"20|NULL", "70|10.0"}));
+  // A WHERE between them changes which rows remain: the LIMIT stays after it.
+  const std::string filtered = R"(FROM "one", "two" | SORT x DESC | KEEP id, x | WHERE id > 2 | LIMIT 2)";
+  EXPECT_NE(explain(*plan(filtered)).find("LimitExec"), std::string::npos);
+  EXPECT_EQ(run(filtered, true), (std::vector<std::string>{"7|10.0", "8|4.0"}));
+}
+
 TEST_F(PlannerTest, EvalShadowsAndKeepDropRenameShapeTheColumns) {
   EXPECT_EQ(run(R"(FROM "one" | WHERE id <= 2 | EVAL id = id * 10, y = id + 1 | DROP s | RENAME g AS group | KEEP group, y, id)"),
             (std::vector<std::string>{"a|11|10", "b|21|20"}));

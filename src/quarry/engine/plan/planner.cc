@@ -384,6 +384,28 @@ PlanNodePtr planSort(PlanNodePtr input, const SortCommand& sort, std::optional<i
   return projectWithout(topN, dropped);
 }
 
+/// The commands in the order they are planned: a LIMIT moves up past the commands
+/// that map each row to one row and keep the order (EVAL, KEEP, DROP, RENAME), to
+/// a SORT just before them, with which it commutes. So `SORT x | KEEP a, x | LIMIT 10`
+/// is planned as `SORT x | LIMIT 10 | KEEP a, x`: one top-N of 10 rows rather than
+/// a sort of every row, and the EVALs between compute 10 rows.
+std::vector<const Command*> withLimitsNextToSorts(const std::vector<Command>& commands) {
+  std::vector<const Command*> ordered;
+  for (const Command& command : commands) ordered.push_back(&command);
+  const auto rowWise = [](const Command* c) {
+    return c->is<EvalCommand>() || c->is<KeepCommand>() || c->is<DropCommand>() || c->is<RenameCommand>();
+  };
+  for (size_t s = 0; s < ordered.size(); ++s) {
+    if (!ordered[s]->is<SortCommand>()) continue;
+    size_t next = s + 1;
+    while (next < ordered.size() && rowWise(ordered[next])) ++next;
+    if (next == s + 1 || next == ordered.size() || !ordered[next]->is<LimitCommand>()) continue;
+    std::rotate(ordered.begin() + static_cast<ptrdiff_t>(s + 1), ordered.begin() + static_cast<ptrdiff_t>(next),
+                ordered.begin() + static_cast<ptrdiff_t>(next + 1));
+  }
+  return ordered;
+}
+
 // ---- The exchange ----------------------------------------------------------------
 
 /// The nodes of a linear chain from the root down to the source.
@@ -499,9 +521,10 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
   sourceNode->filesPrunedByPartition = source.filesPrunedByPartition;
 
   PlanNodePtr current = sourceNode;
+  const std::vector<const Command*> commands = withLimitsNextToSorts(query.commands);
   try {
-    for (size_t c = 0; c < query.commands.size(); ++c) {
-      const Command& command = query.commands[c];
+    for (size_t c = 0; c < commands.size(); ++c) {
+      const Command& command = *commands[c];
       if (command.is<WhereCommand>()) {
         const Expr& condition = command.as<WhereCommand>().condition;
         BoundExprPtr predicate = bindExpression(condition, current->schema);
@@ -525,8 +548,8 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
         current = planStats(current, command.as<StatsCommand>(), options.text);
       } else if (command.is<SortCommand>()) {
         std::optional<int64_t> limit;
-        if (c + 1 < query.commands.size() && query.commands[c + 1].is<LimitCommand>()) {
-          limit = query.commands[++c].as<LimitCommand>().count;
+        if (c + 1 < commands.size() && commands[c + 1]->is<LimitCommand>()) {
+          limit = commands[++c]->as<LimitCommand>().count;
         }
         current = planSort(current, command.as<SortCommand>(), limit);
       } else if (command.is<KeepCommand>()) {
