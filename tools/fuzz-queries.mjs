@@ -34,7 +34,13 @@ for (const doc of docs) {
 }
 if (documented.length === 0) throw new Error('no query found in README.md and docs/*.md');
 
-const files = [0, 1, 2, 3].map((i) => `typed-${i}.parquet`);
+// The paths the differential test's datasets have (dataset.mjs's writeDatasets), under `data`.
+const files = {
+  typed: [0, 1, 2, 3].map((i) => `data/typed-${i}.parquet`),
+  extra: ['data/extra-0.parquet'],
+  orc: [0, 1, 2, 3].map((i) => `data/typed-${i}.orc`),
+  lineitem: ['data/lineitem-0.parquet', 'data/lineitem-1.parquet'],
+};
 const generated = generateQueries({ seed: 1, count: kGeneratedQueries, files, dir: 'data' }).map((q) => q.query);
 const tpch = tpchQueries(['lineitem-0.parquet', 'lineitem-1.parquet']).map((q) => q.query);
 
