@@ -97,6 +97,9 @@ class MemoryFormatReader final : public FormatReader {
           case TypeKind::kInt64:
             v = block.values<int64_t>()[r];
             break;
+          case TypeKind::kInt32:
+            v = int64_t{block.values<int32_t>()[r]};
+            break;
           case TypeKind::kDouble:
             v = block.values<double>()[r];
             break;

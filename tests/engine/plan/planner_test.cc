@@ -48,7 +48,7 @@ class PlannerTest : public ::testing::Test {
     options.threads = 2;
     options.exchange = exchange_;
     options.text = text;  // unnamed STATS columns are named by their text, as in the CLI
-    ResolvedSource resolved = reader_.resolve({"one", "two"});
+    ResolvedSource resolved = reader_.resolve(uris_);
     PlanNodePtr root = planQuery(query, resolved, options);
     PlanNode* source = root.get();
     while (!source->children.empty()) source = source->input().get();
@@ -81,6 +81,7 @@ class PlannerTest : public ::testing::Test {
   Schema schema_;
   MemoryFormatReader reader_;
   bool exchange_ = true;
+  std::vector<std::string> uris_{"one", "two"};
   ScanMetrics metrics_;
 };
 
@@ -143,6 +144,41 @@ TEST_F(PlannerTest, LimitAfterRowWiseCommandsBelowASortIsTheSortsTopN) {
   const std::string filtered = R"(FROM "one", "two" | SORT x DESC | KEEP id, x | WHERE id > 2 | LIMIT 2)";
   EXPECT_NE(explain(*plan(filtered)).find("LimitExec"), std::string::npos);
   EXPECT_EQ(run(filtered, true), (std::vector<std::string>{"7|10.0", "8|4.0"}));
+}
+
+TEST_F(PlannerTest, SumOfAnInt32PlusAConstantIsItsSumPlusTheConstantTimesItsCount) {
+  // SUM(v + c), SUM(c + v) and SUM(v - c) of an int32 v are SUM(v) + c * COUNT(v): one SUM,
+  // COUNT, MIN and MAX of v, shared, instead of an evaluation and a sum each; null for a
+  // group without values; the error of the per-row evaluation when some v + c overflows.
+  Block g(DataType::string());
+  Block v(DataType::int32());
+  for (const auto& [group, value] : std::vector<std::pair<std::string, std::optional<int32_t>>>{
+           {"a", 1}, {"a", std::nullopt}, {"b", 2147483000}, {"c", std::nullopt}, {"a", -5}}) {
+    g.appendBytes(group);
+    value ? v.append<int32_t>(*value) : v.appendNull();
+  }
+  reader_.add("ints", {{"g", DataType::string()}, {"v", DataType::int32()}}, {Page({std::move(g), std::move(v)}, 5)});
+  uris_ = {"ints"};
+  const std::string query = R"(FROM "ints" | STATS s = SUM(v + 10), t = SUM(v - 3), u = SUM(7 + v), n = COUNT(*) BY g)";
+  const std::string text = explain(*plan(query));
+  EXPECT_NE(text.find("$sum_offset"), std::string::npos) << text;
+  EXPECT_EQ(text.find("(v + 10)"), std::string::npos) << text;
+  EXPECT_NE(text.find("AggregateExec[INITIAL][[$SUM(1) = SUM(v), $COUNT(1) = COUNT(v), $MIN(1) = MIN(v), $MAX(1) = MAX(v), n = COUNT(*)] BY [g]]"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(run(query), (std::vector<std::string>{"16|-10|10|3|a", "2147483010|2147482997|2147483007|1|b",
+                                                  "NULL|NULL|NULL|1|c"}));
+  const auto errorOf = [&](const std::string& q) {
+    try {
+      run(q);
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v + 1000))"), "Overflow in addition of int32 (2147483000 + 1000)");
+  EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v - 2147483647))"),
+            "Overflow in subtraction of int32 (-5 - 2147483647)");
 }
 
 TEST_F(PlannerTest, EvalShadowsAndKeepDropRenameShapeTheColumns) {

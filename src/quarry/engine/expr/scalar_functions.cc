@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -419,10 +420,47 @@ DataType bindScalarFunction(const BoundExpr& call, int line, int column) {
   throw std::logic_error("bindScalarFunction: unknown function " + name);
 }
 
+/// $sum_offset (scalar_functions.h): SUM(e +/- c) per group from SUM(e), COUNT(e),
+/// MIN(e) and MAX(e) of an int32 e.
+Block sumOffsetBlock(const BoundExpr& call, const std::vector<Block>& args) {
+  const Block& sums = args[0];
+  const std::span<const int64_t> counts = args[1].values<int64_t>();
+  const std::span<const int32_t> mins = args[2].values<int32_t>();
+  const std::span<const int32_t> maxs = args[3].values<int32_t>();
+  const int64_t c = std::get<int32_t>(call.children[4]->literal);
+  const std::string& item = std::get<std::string>(call.children[5]->literal);
+  const bool subtract = call.negated;
+  const int64_t delta = subtract ? -c : c;
+  Block out(DataType::int64());
+  out.reserve(counts.size());
+  for (size_t g = 0; g < counts.size(); ++g) {
+    if (counts[g] == 0) {
+      out.appendNull();
+      continue;
+    }
+    // e + c fits in int32 on every row exactly when it does on the least and the greatest e.
+    for (const int64_t e : {int64_t{mins[g]}, int64_t{maxs[g]}}) {
+      const int64_t v = e + delta;
+      if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+        throw InvalidArgument(std::string("Overflow in ") + (subtract ? "subtraction" : "addition") +
+                              " of int32 (" + std::to_string(e) + (subtract ? " - " : " + ") + std::to_string(c) +
+                              ")");
+      }
+    }
+    const Int128 total = Int128{sums.values<int64_t>()[g]} + Int128{delta} * counts[g];
+    if (total < std::numeric_limits<int64_t>::min() || total > std::numeric_limits<int64_t>::max()) {
+      throw InvalidArgument("Overflow in SUM (" + item + "): the sum does not fit in int64");
+    }
+    out.append<int64_t>(static_cast<int64_t>(total));
+  }
+  return out;
+}
+
 Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
   const std::string& name = call.name;
   const DataType& type = call.type;
   if (isMvFunction(name)) return evaluateMvFunction(call, args[0]);
+  if (name == "$sum_offset") return sumOffsetBlock(call, args);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
   if (name == "coalesce") {
     std::vector<Block> cast;

@@ -30,6 +30,14 @@
 ///   mv_count, mv_min, mv_max, mv_sum, mv_avg, mv_first, mv_last (list)
 ///                             a list to one value per row (mv_functions.h)
 ///
+/// One function the planner builds and no query names (its `$` is no name's):
+///   $sum_offset(SUM(e), COUNT(e), MIN(e), MAX(e), c, item)
+///                             SUM(e + c) of an int32 e (SUM(e - c) when negated)
+///                             from the aggregates of e: null when COUNT(e) is 0,
+///                             else SUM(e) + c * COUNT(e); the error the per-row
+///                             e + c would raise when MIN(e) + c or MAX(e) + c
+///                             overflows int32 (planner.cc's SumOffset)
+///
 /// Timestamps are read on their wall clock; UTC-adjusted ones in UTC.
 namespace quarry::engine {
 
