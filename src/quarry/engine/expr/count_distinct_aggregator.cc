@@ -120,6 +120,8 @@ class CountDistinctAggregator final : public Aggregator {
   void addIntermediate(const Page& page, std::span<const uint32_t> groupIds) override {
     const Block& values = page.block(spec_.inputChannel);
     const Block& seen = page.block(spec_.inputChannel + 1);
+    words_.clear();
+    wordGroups_.clear();
     for (size_t r = 0; r < page.positionCount(); ++r) {
       if (flagAt(seen, r)) seen_[groupIds[r]] = 1;
       if (values.isNull(r)) continue;
@@ -144,10 +146,24 @@ class CountDistinctAggregator final : public Aggregator {
           }
           uint64_t word = 0;
           std::memcpy(&word, value, length);
-          insertWord(word, groupIds[r]);
+          words_.push_back(word);
+          wordGroups_.push_back(groupIds[r]);
         }
         offset += length;
       }
+    }
+    if (words_.empty()) return;
+    // The words in one batch: room made once, hashed, then inserted with prefetching.
+    size_t slots = wordSlots_.size();
+    while ((filled_ + words_.size()) * 2 > slots) slots *= 2;
+    if (slots != wordSlots_.size()) growWords(slots);
+    hashes_.resize(words_.size());
+    for (size_t i = 0; i < words_.size(); ++i) hashes_[i] = withGroup(mix(words_[i]), wordGroups_[i]);
+    for (size_t i = 0; i < words_.size(); ++i) {
+      if (i + kPrefetchDistance < words_.size()) {
+        __builtin_prefetch(&wordSlots_[hashes_[i + kPrefetchDistance] & mask_]);
+      }
+      insertWord(words_[i], wordGroups_[i], hashes_[i]);
     }
   }
 
@@ -167,6 +183,7 @@ class CountDistinctAggregator final : public Aggregator {
     Block values(DataType::binary());
     values.reserve(groups);
     std::string buffer;
+    std::vector<uint64_t> swapped;
     for (size_t g = 0; g < groups; ++g) {
       const auto begin = order.begin() + static_cast<ptrdiff_t>(starts[g]);
       const auto end = order.begin() + static_cast<ptrdiff_t>(starts[g + 1]);
@@ -180,16 +197,19 @@ class CountDistinctAggregator final : public Aggregator {
           buffer.append(v);
         }
       } else {
-        // Little-endian bytes compare as the byte-swapped word compares.
-        std::sort(begin, end, [&](uint64_t a, uint64_t b) {
-          return __builtin_bswap64(wordSlots_[a].word) < __builtin_bswap64(wordSlots_[b].word);
-        });
-        for (auto it = begin; it != end; ++it) {
-          appendRaw(buffer, static_cast<uint32_t>(width_));
-          const uint64_t word = wordSlots_[*it].word;
-          char bytes[8];
-          std::memcpy(bytes, &word, 8);
-          buffer.append(bytes, width_);
+        // Little-endian bytes compare as the byte-swapped words compare: the group's
+        // words, swapped, sorted as integers in one contiguous vector.
+        swapped.clear();
+        for (auto it = begin; it != end; ++it) swapped.push_back(__builtin_bswap64(wordSlots_[*it].word));
+        std::sort(swapped.begin(), swapped.end());
+        buffer.reserve(4 + swapped.size() * (4 + width_));
+        const uint32_t length = static_cast<uint32_t>(width_);
+        for (const uint64_t key : swapped) {
+          const uint64_t word = __builtin_bswap64(key);
+          char bytes[12];
+          std::memcpy(bytes, &length, 4);
+          std::memcpy(bytes + 4, &word, 8);
+          buffer.append(bytes, 4 + width_);
         }
       }
       values.appendBytes(buffer);
@@ -291,8 +311,6 @@ class CountDistinctAggregator final : public Aggregator {
     }
   }
 
-  void insertWord(uint64_t word, uint32_t group) { insertWord(word, group, withGroup(mix(word), group)); }
-
   void insertWord(uint64_t word, uint32_t group, uint64_t hash) {
     for (uint64_t i = hash & mask_;; i = (i + 1) & mask_) {
       WordSlot& slot = wordSlots_[i];
@@ -300,7 +318,7 @@ class CountDistinctAggregator final : public Aggregator {
         slot.word = word;
         slot.group = group;
         ++counts_[group];
-        if (++filled_ * 2 > wordSlots_.size()) growWords();
+        if (++filled_ * 2 > wordSlots_.size()) growWords(wordSlots_.size() * 2);
         return;
       }
       if (slot.word == word && slot.group == group) return;
@@ -331,9 +349,10 @@ class CountDistinctAggregator final : public Aggregator {
     }
   }
 
-  void growWords() {
+  /// Moves the words into a table of `slots` slots (a power of two, larger).
+  void growWords(size_t slots) {
     std::vector<WordSlot> old = std::move(wordSlots_);
-    wordSlots_.assign(old.size() * 2, WordSlot{});
+    wordSlots_.assign(slots, WordSlot{});
     mask_ = wordSlots_.size() - 1;
     for (const WordSlot& s : old) {
       if (s.group == kEmpty) continue;
@@ -368,6 +387,7 @@ class CountDistinctAggregator final : public Aggregator {
   std::string arena_;
   // Per page scratch.
   std::vector<uint64_t> words_;
+  std::vector<uint32_t> wordGroups_;
   std::vector<uint64_t> hashes_;
   // The last dictionary's entries' hashes, and (without groups) which were inserted.
   std::shared_ptr<const ByteDictionary> dictionary_;
