@@ -19,11 +19,11 @@
 // Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
 // DuckDB oracle is not installed, 2 on bad usage.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { parquetFiles, quarryQuery } from './quarry_profile.mjs';
+import { compareResult, duckdbResult } from './result_compare.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const kSkip = 77;
@@ -33,26 +33,6 @@ const kFiles = kYears * 12;
 function skip(message) {
   process.stderr.write(`\n*** SKIPPED hive_partition_io: ${message} ***\n\n`);
   process.exit(kSkip);
-}
-
-function parquetFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...parquetFiles(path));
-    else if (entry.name.endsWith('.parquet')) out.push(path);
-  }
-  return out;
-}
-
-/// Runs `quarry query --profile`; returns { rows, profile }.
-function quarryQuery(quarry, query) {
-  const r = spawnSync(quarry, ['query', '--format', 'json', '--profile', query],
-                      { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60_000,
-                        env: { ...process.env, QUARRY_CACHE_DIR: 'off' } });
-  if (r.status !== 0) throw new Error(`quarry failed (${r.status ?? r.signal}): ${r.stderr}`);
-  const profileLine = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-  return { rows: parseQuarryOutput(r.stdout), profile: JSON.parse(profileLine) };
 }
 
 async function main() {

@@ -28,12 +28,12 @@
 // Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
 // DuckDB oracle is not installed, 2 on bad usage.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
+import { parquetFiles, quarryQuery } from './quarry_profile.mjs';
+import { compareResult, duckdbResult } from './result_compare.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
 const kSkip = 77;
@@ -46,29 +46,6 @@ const repoRoot = resolve(here, '..', '..', '..');
 function skip(message) {
   process.stderr.write(`\n*** SKIPPED pushdown_io: ${message} ***\n\n`);
   process.exit(kSkip);
-}
-
-/// The .parquet files under `dir`, recursively.
-function parquetFiles(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...parquetFiles(path));
-    else if (entry.name.endsWith('.parquet')) out.push(path);
-  }
-  return out;
-}
-
-/// Runs `quarry query --profile` (with QUARRY_CACHE_DIR=`cacheDir`); returns { rows, profile, ms }.
-function quarryQuery(quarry, query, cacheDir = 'off') {
-  const started = process.hrtime.bigint();
-  const r = spawnSync(quarry, ['query', '--format', 'json', '--profile', query],
-                      { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 60_000,
-                        env: { ...process.env, QUARRY_CACHE_DIR: cacheDir } });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (r.status !== 0) throw new Error(`quarry failed (${r.status ?? r.signal}): ${r.stderr}`);
-  const profileLine = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-  return { rows: parseQuarryOutput(r.stdout), profile: JSON.parse(profileLine), ms };
 }
 
 async function main() {
