@@ -176,6 +176,9 @@ TEST_F(PlannerTest, SumOfAnInt32PlusAConstantIsItsSumPlusTheConstantTimesItsCoun
     }
     return std::string("no error");
   };
+  // A column the user names as the shared aggregates are named is not taken for one.
+  EXPECT_EQ(run(R"(FROM "ints" | STATS `$SUM(1)` = MAX(v), `$COUNT(1)` = MIN(v), s = SUM(v + 1))"),
+            (std::vector<std::string>{"2147483000|-5|2147482999"}));
   EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v + 1000))"), "Overflow in addition of int32 (2147483000 + 1000)");
   EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v - 2147483647))"),
             "Overflow in subtraction of int32 (-5 - 2147483647)");

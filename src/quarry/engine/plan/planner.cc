@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -322,6 +323,8 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
   // values computed from aggregates (SumOffset), evaluated after the aggregation.
   std::vector<int> itemSources;
   std::vector<std::pair<std::string, BoundExprPtr>> after;
+  // The SUM, COUNT, MIN and MAX specs of a SumOffset operand, by function and channel.
+  std::map<std::pair<AggregateFunction, int>, int> sharedSpecs;
   const int groups = static_cast<int>(groupChannels.size());
   for (size_t i = 0; i < stats.aggregates.size(); ++i) {
     const StatsItem& item = stats.aggregates[i];
@@ -362,13 +365,14 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
         channel = static_cast<int>(schema.size() + pending.size() - 1);
       }
       // SUM, COUNT, MIN and MAX of the operand, shared by every SumOffset of it.
+      // (Found by function and channel, never by name: a user may name a column `$SUM(3)`.)
       const auto shared = [&](AggregateFunction function) {
-        const std::string helperName = std::string("$") + aggregateName(function) + "(" + std::to_string(channel) + ")";
-        for (size_t k = 0; k < specs.size(); ++k) {
-          if (specs[k].name == helperName) return static_cast<int>(k);
+        const auto [it, added] = sharedSpecs.try_emplace({function, channel}, static_cast<int>(specs.size()));
+        if (added) {
+          specs.push_back(AggregateSpec{function, channel, DataType::int32(),
+                                        std::string("$") + aggregateName(function) + "(" + std::to_string(channel) + ")"});
         }
-        specs.push_back(AggregateSpec{function, channel, DataType::int32(), helperName});
-        return static_cast<int>(specs.size() - 1);
+        return it->second;
       };
       auto combined = std::make_shared<BoundExpr>();
       combined->kind = BoundExpr::Kind::kCall;
