@@ -19,45 +19,18 @@
 // Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
 // DuckDB oracle is not installed, 2 on bad usage.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
-import { parquetFiles, quarryQuery } from './quarry_profile.mjs';
+import { parquetFiles, quarryQuery, startIoTest } from './quarry_profile.mjs';
 import { compareResult, duckdbResult } from './result_compare.mjs';
-import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
-const kSkip = 77;
 const kYears = 100;
 const kFiles = kYears * 12;
 
-function skip(message) {
-  process.stderr.write(`\n*** SKIPPED hive_partition_io: ${message} ***\n\n`);
-  process.exit(kSkip);
-}
-
 async function main() {
-  const [quarry, dirArg] = process.argv.slice(2);
-  if (!quarry || !dirArg) {
-    process.stderr.write('usage: node tests/differential/engine/hive_partition_io.mjs QUARRY DIR\n');
-    return 2;
-  }
-  if (!existsSync(quarry)) {
-    process.stderr.write(`hive_partition_io: no quarry binary at ${quarry}\n`);
-    return 2;
-  }
-  const dir = resolve(dirArg);
-  const api = await duckdbOrSkip(skip);
-  const T = api.DuckDBTypeId;
-  const started = Date.now();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const instance = await api.DuckDBInstance.create(':memory:');
-  const duck = await instance.connect();
-  const failures = [];
-  const check = (ok, what) => {
-    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}\n`);
-    if (!ok) failures.push(what);
-  };
+  const setup = await startIoTest('hive_partition_io', process.argv.slice(2));
+  if (setup === null) return 2;
+  const { quarry, dir, T, started, connection: duck, failures, check } = setup;
 
   const root = join(dir, 'sales');
   await duck.run(`COPY (SELECT 2000 + (i // 12) % ${kYears} AS year, 1 + i % 12 AS month,

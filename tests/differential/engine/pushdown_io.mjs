@@ -28,49 +28,23 @@
 // Exit status: 0 on success, 1 on a failed check, 77 (ctest: skipped) when the
 // DuckDB oracle is not installed, 2 on bad usage.
 
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { parquetFiles, quarryQuery } from './quarry_profile.mjs';
+import { parquetFiles, quarryQuery, startIoTest } from './quarry_profile.mjs';
 import { compareResult, duckdbResult } from './result_compare.mjs';
-import { duckdbOrSkip } from '../../support/duckdb.mjs';
 
-const kSkip = 77;
 const kFiles = 1000;
 // formats/parquet/footer.h: kFooterTailReadSize, the one read that opens a file.
 const kFooterTailReadSize = 64 * 1024;
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..', '..');
 
-function skip(message) {
-  process.stderr.write(`\n*** SKIPPED pushdown_io: ${message} ***\n\n`);
-  process.exit(kSkip);
-}
-
 async function main() {
-  const [quarry, dirArg] = process.argv.slice(2);
-  if (!quarry || !dirArg) {
-    process.stderr.write('usage: node tests/differential/engine/pushdown_io.mjs QUARRY DIR\n');
-    return 2;
-  }
-  if (!existsSync(quarry)) {
-    process.stderr.write(`pushdown_io: no quarry binary at ${quarry}\n`);
-    return 2;
-  }
-  const dir = resolve(dirArg);
-  const api = await duckdbOrSkip(skip);
-  const T = api.DuckDBTypeId;
-  const started = Date.now();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const instance = await api.DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  const failures = [];
-  const check = (ok, what) => {
-    process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}\n`);
-    if (!ok) failures.push(what);
-  };
+  const setup = await startIoTest('pushdown_io', process.argv.slice(2));
+  if (setup === null) return 2;
+  const { quarry, dir, T, started, instance, connection, failures, check } = setup;
 
   // 1,000 files of 1 to 40 rows: k BIGINT (nulls included), v VARCHAR.
   const small = join(dir, 'small');
