@@ -7,6 +7,7 @@
 #include <system_error>
 #include <type_traits>
 
+#include "quarry/common/byte_scan.h"
 #include "quarry/formats/parquet/wkb_text.h"
 
 namespace quarry::cli {
@@ -259,15 +260,17 @@ bool needsQuotesInNested(std::string_view text) {
     for (char& c : lower) c = static_cast<char>(c | 0x20);
     if (lower == "null") return true;
   }
-  return text.find_first_of("\"'(),:=[]{}") != std::string_view::npos;
+  static constexpr ByteSet kSpecial("\"'(),:=[]{}");
+  return findFirstIn(text, kSpecial) != text.size();
 }
 
 void appendQuotedInNested(std::string_view text, std::string& out) {
+  static constexpr ByteSet kEscaped("\\'");
   out += '\'';
-  for (char c : text) {
-    if (c == '\\' || c == '\'') out += '\\';
-    out += c;
-  }
+  appendEscaped(text, kEscaped, out, [](char c, std::string& o) {
+    o += '\\';
+    o += c;
+  });
   out += '\'';
 }
 

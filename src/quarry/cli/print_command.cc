@@ -23,6 +23,7 @@
 #include "quarry/cli/table_writer.h"
 #include "quarry/cli/value_renderer.h"
 #include "quarry/common/error.h"
+#include "quarry/common/huge_pages.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
 #include "quarry/io/storage.h"
@@ -110,7 +111,7 @@ class RowPrinter {
         table_->addRow(std::move(cells));
         return;
       case PrintFormat::kCsv:
-        pending_ += line;
+        appendBulk(pending_, line);
         pending_ += '\n';
         break;
       case PrintFormat::kJson:
@@ -118,7 +119,7 @@ class RowPrinter {
         if (names_.empty()) line += '{';
         line += '}';
         if (format_ == PrintFormat::kJson) pending_ += rowCount_ == 0 ? "\n" : ",\n";
-        pending_ += line;
+        appendBulk(pending_, line);
         if (format_ == PrintFormat::kNdjson) pending_ += '\n';
         break;
     }

@@ -9,6 +9,7 @@
 #include "quarry/cli/json_writer.h"
 #include "quarry/cli/variant_text.h"
 #include "quarry/common/error.h"
+#include "quarry/common/huge_pages.h"
 
 namespace quarry::cli {
 
@@ -94,7 +95,7 @@ void appendVariant(const FieldValue& value, std::string& out, bool json, bool ne
 
 void appendQuoted(const std::string& text, std::string& out) {
   out += '"';
-  out += text;
+  appendBulk(out, text);
   out += '"';
 }
 
@@ -278,7 +279,7 @@ void ValueRenderer::appendText(const FieldValue& value, std::string& out,
   }
   switch (shape) {
     case Shape::kScalar:
-      out += scalarText(value);
+      appendBulk(out, scalarText(value));
       return;
     case Shape::kList: {
       const parquet::PqList list = value.getList();
@@ -340,7 +341,7 @@ void ValueRenderer::appendNestedText(const FieldValue& value, std::string& out,
   if (needsQuotesInNested(text)) {
     appendQuotedInNested(text, out);
   } else {
-    out += text;
+    appendBulk(out, text);
   }
 }
 
@@ -357,7 +358,7 @@ void ValueRenderer::appendScalarJson(const FieldValue& value, std::string& out) 
     case Scalar::kUInt8:
     case Scalar::kUInt16:
     case Scalar::kUInt32:
-      out += scalarText(value);
+      appendBulk(out, scalarText(value));
       return;
     case Scalar::kFloat:
       appendJsonFloating(value.getFloat(), uint32_t{0x7fc00000}, out);

@@ -1,5 +1,7 @@
 #include "quarry/common/json_text.h"
 
+#include "quarry/common/byte_scan.h"
+#include "quarry/common/huge_pages.h"
 #include "quarry/common/utf8.h"
 
 namespace quarry {
@@ -7,6 +9,10 @@ namespace quarry {
 namespace {
 
 constexpr char kHexDigits[] = "0123456789abcdef";
+
+// Bytes a JSON string cannot hold as they are, or that start a UTF-8 sequence to
+// check: the quote, the backslash, control characters, DEL and non-ASCII bytes.
+constexpr ByteSet kNeedsWork = ByteSet("\"\\").withRange(0x00, 0x1F).withRange(0x7F, 0xFF);
 
 void appendUnicodeEscape(std::string& out, uint8_t byte) {
   out += "\\u00";
@@ -17,9 +23,15 @@ void appendUnicodeEscape(std::string& out, uint8_t byte) {
 }  // namespace
 
 void appendJsonString(std::string& out, std::string_view text) {
+  reserveForAppend(out, text.size() + 2);
   out += '"';
   size_t pos = 0;
   while (pos < text.size()) {
+    // Printable ASCII other than the quote and the backslash goes out as it is.
+    const size_t plainEnd = findFirstIn(text, kNeedsWork, pos);
+    out.append(text.data() + pos, plainEnd - pos);
+    pos = plainEnd;
+    if (pos == text.size()) break;
     const auto byte = static_cast<uint8_t>(text[pos]);
     if (byte >= 0x80) {
       const size_t length = utf8SequenceLength(text, pos);

@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include <cstdint>
+#include "quarry/common/byte_scan.h"
+#include "quarry/common/huge_pages.h"
 
 namespace quarry {
 
@@ -76,14 +77,16 @@ size_t codePointCount(std::string_view text) {
 // Appends `s` to `out` with every ill-formed UTF-8 sequence replaced by U+FFFD
 // (one replacement per maximal ill-formed subpart, as Unicode recommends).
 void appendUtf8Lossy(std::string_view s, std::string& out) {
+  reserveForAppend(out, s.size());
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
   const size_t n = s.size();
   size_t i = 0;
   while (i < n) {
     const uint8_t c = p[i];
     if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
+      const size_t end = findFirstNonAscii(s, i);
+      out.append(s.data() + i, end - i);
+      i = end;
       continue;
     }
     size_t len = 0;
