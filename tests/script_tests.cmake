@@ -50,12 +50,15 @@ quarry_add_node_test(differential_inspect_row_counts
 quarry_add_node_test(differential_read_values
   tests/differential/read_values.mjs $<TARGET_FILE:quarry>)
 
+# `quarry print --format csv` and `quarry convert --to csv -o OUT` over every
+# parquet-testing file, each against one DuckDB COPY TO CSV of the file.
 quarry_add_node_test(differential_print_csv
   tests/differential/print_csv.mjs $<TARGET_FILE:quarry>)
 
-# `quarry convert --to csv -o OUT` over the same files against the same COPY TO.
-quarry_add_node_test(differential_convert_csv
-  tests/differential/print_csv.mjs $<TARGET_FILE:quarry> --convert)
+# runProcess (tests/support/processes.mjs), which the engine tests start quarry
+# through: status, streams, signals, timeouts, missing commands, many at once.
+quarry_add_node_test(support_processes tests/support/processes_test.mjs)
+set_tests_properties(support_processes PROPERTIES TIMEOUT 60)
 
 # `quarry convert --filter EXPR` against COPY (SELECT ... WHERE EXPR) TO CSV.
 quarry_add_node_test(differential_convert_filter

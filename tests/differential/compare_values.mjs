@@ -570,12 +570,25 @@ function listedLinesDifference(quarryPath, duckPath, quarryLines) {
 /// `uncomparedTypes` (DuckDB type name -> reason) and the `skipColumns`. Returns
 /// { skipped } when DuckDB cannot read the file, { quarryError } when quarry exits
 /// with an error (its first line), else { problem, note }, each possibly null.
+/// `convert`: `quarry convert FILE --to csv -o OUT` instead of print.
 /// `quarryLines` ({ line number: text }, small files only): quarry must print
 /// exactly that text on that line, where DuckDB prints another, and every other
 /// line must still match. TIMESTAMP WITH TIME ZONE: the connection's TimeZone
 /// must be UTC, as quarry's.
 export async function compareCsvText(file, quarry, scratch, connection, T,
-    { uncomparedTypes = {}, skipColumns = [], convert = false, filter = null,
+    { convert = false, ...options } = {}) {
+  const mode = convert ? 'convert' : 'print';
+  const results = await compareCsvTextModes(file, quarry, scratch, connection, T,
+      { ...options, modes: [mode] });
+  return results.skipped ? results : results[mode];
+}
+
+/// compareCsvText for each of `modes` ('print', 'convert') against one DuckDB COPY
+/// of the file: { skipped } when DuckDB cannot read it, else { [mode]: result }.
+/// (DuckDB's side is most of the time on large values: parquet-testing's
+/// large_string_map.brotli.parquet takes it about a minute to write.)
+export async function compareCsvTextModes(file, quarry, scratch, connection, T,
+    { uncomparedTypes = {}, skipColumns = [], modes = ['print'], filter = null,
       quarryLines = null } = {}) {
   const from = `read_parquet(${sqlString(file)})`;
   let probe;
@@ -598,39 +611,53 @@ export async function compareCsvText(file, quarry, scratch, connection, T,
     await connection.run(`COPY (SELECT ${kept.map(sqlIdentifier).join(', ')} FROM ${from}${where}) ` +
                          `TO ${sqlString(duckPath)} (HEADER)`);
   } catch (e) {
+    rmSync(duckPath, { force: true });
     return { skipped: `DuckDB cannot read it (${firstLine(e.message)})` };
   }
-  // `convert --to csv -o OUT` shares print's CSV path and writes the file itself.
-  const args = convert ? ['convert', file, '--to', 'csv', '-o', quarryPath]
-                       : ['print', '--format', 'csv', file];
-  if (left.length > 0) args.push('--columns', kept.join(','));
-  if (filter) args.push('--filter', filter);
-  const out = openSync(convert ? '/dev/null' : quarryPath, 'w');
-  let result;
-  try {
-    result = spawnSync(quarry, args, { stdio: ['ignore', out, 'pipe'], encoding: 'utf8',
-                                       timeout: kTimeoutMs });
-  } finally {
-    closeSync(out);
-  }
   const note = left.length > 0 ? `not compared: ${left.join(', ')}` : null;
+  const results = {};
   try {
-    if (result.error || result.signal) {
-      return { problem: `quarry did not finish: ${result.error?.message ?? result.signal}` };
+    for (const mode of modes) {
+      const convert = mode === 'convert';
+      // `convert --to csv -o OUT` shares print's CSV path and writes the file itself.
+      const args = convert ? ['convert', file, '--to', 'csv', '-o', quarryPath]
+                           : ['print', '--format', 'csv', file];
+      if (left.length > 0) args.push('--columns', kept.join(','));
+      if (filter) args.push('--filter', filter);
+      const out = openSync(convert ? '/dev/null' : quarryPath, 'w');
+      let result;
+      try {
+        result = spawnSync(quarry, args, { stdio: ['ignore', out, 'pipe'], encoding: 'utf8',
+                                           timeout: kTimeoutMs });
+      } finally {
+        closeSync(out);
+      }
+      try {
+        results[mode] = csvTextResult(result, note, quarryPath, duckPath, quarryLines);
+      } finally {
+        rmSync(quarryPath, { force: true });
+      }
     }
-    // A quarry failure is the caller's to judge (a failure unless it lists the
-    // file with the error text it expects), never a skip.
-    if (result.status !== 0) {
-      return { note, quarryError: `quarry exit ${result.status}: ${firstLine(result.stderr)}` };
-    }
-    if (quarryLines) return { note, problem: listedLinesDifference(quarryPath, duckPath, quarryLines) };
-    const d = firstDifference(quarryPath, duckPath);
-    if (d === null) return { note, problem: null };
-    return { note, problem: `line ${d[0]}: quarry ${JSON.stringify(d[1])}, DuckDB ${JSON.stringify(d[2])}` };
   } finally {
-    rmSync(quarryPath, { force: true });
     rmSync(duckPath, { force: true });
   }
+  return results;
+}
+
+/// One quarry run's outcome against DuckDB's text at `duckPath` (compareCsvText's).
+function csvTextResult(result, note, quarryPath, duckPath, quarryLines) {
+  if (result.error || result.signal) {
+    return { problem: `quarry did not finish: ${result.error?.message ?? result.signal}` };
+  }
+  // A quarry failure is the caller's to judge (a failure unless it lists the
+  // file with the error text it expects), never a skip.
+  if (result.status !== 0) {
+    return { note, quarryError: `quarry exit ${result.status}: ${firstLine(result.stderr)}` };
+  }
+  if (quarryLines) return { note, problem: listedLinesDifference(quarryPath, duckPath, quarryLines) };
+  const d = firstDifference(quarryPath, duckPath);
+  if (d === null) return { note, problem: null };
+  return { note, problem: `line ${d[0]}: quarry ${JSON.stringify(d[1])}, DuckDB ${JSON.stringify(d[2])}` };
 }
 
 // ---------------------------------------------------------------------------

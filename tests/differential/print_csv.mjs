@@ -1,17 +1,19 @@
 #!/usr/bin/env node
-// Differential test: `quarry print --format csv FILE` against DuckDB's
-// `COPY (SELECT * FROM read_parquet(FILE)) TO 'out.csv' (HEADER)`, byte for byte, on
-// every file of parquet-testing data/ (recursively) and shredded_variant/ that
-// both read. It checks the text forms (`CAST(x AS VARCHAR)`) quarry's print
-// promises: float digits, decimals, temporal values, BLOB escapes, nested
-// values with DuckDB's quoting, CSV quoting. The values themselves are checked by
-// read_values.mjs; files one of the two cannot read are its business too.
+// Differential test: `quarry print --format csv FILE` and `quarry convert FILE --to
+// csv -o OUT` against DuckDB's `COPY (SELECT * FROM read_parquet(FILE)) TO
+// 'out.csv' (HEADER)`, byte for byte, on every file of parquet-testing data/
+// (recursively) and shredded_variant/ that both read. It checks the text forms
+// (`CAST(x AS VARCHAR)`) quarry's print promises: float digits, decimals,
+// temporal values, BLOB escapes, nested values with DuckDB's quoting, CSV
+// quoting. The values themselves are checked by read_values.mjs; files one of the
+// two cannot read are its business too.
 //
-//   node tests/differential/print_csv.mjs path/to/quarry [substring-filter] [--convert]
+//   node tests/differential/print_csv.mjs path/to/quarry [substring-filter] [--print | --convert]
 //
-// With --convert it runs `quarry convert FILE --to csv -o OUT` instead, over the
-// same files: convert shares print's CSV path, and its output is DuckDB's COPY
-// TO CSV of the file byte for byte, with the same documented differences.
+// Both commands run on each file against one COPY of it (DuckDB's side is most of
+// the time on large values); `--print` or `--convert` runs one of them. convert
+// shares print's CSV path, and its output is DuckDB's COPY TO CSV of the file
+// byte for byte, with the same documented differences.
 //
 // Test data: $QUARRY_TESTDATA, default <repo>/../shared/testdata. Exit code 77 (ctest
 // reports it as skipped) when the test data or the DuckDB oracle is missing.
@@ -21,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareCsvText, csvVerdict, listParquetFiles, shreddedVariantErrorCases } from './compare_values.mjs';
+import { compareCsvTextModes, csvVerdict, listParquetFiles, shreddedVariantErrorCases } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
 import { duckdbOrSkip } from '../support/duckdb.mjs';
 
@@ -69,10 +71,12 @@ function skip(message) {
 
 async function main() {
   const args = process.argv.slice(2);
-  const convert = args.includes('--convert');
-  const [quarry, filter] = args.filter((a) => a !== '--convert');
+  const only = ['print', 'convert'].filter((mode) => args.includes(`--${mode}`));
+  const modes = only.length > 0 ? only : ['print', 'convert'];
+  const [quarry, filter] = args.filter((a) => !a.startsWith('--'));
   if (!quarry) {
-    process.stderr.write('usage: node tests/differential/print_csv.mjs QUARRY_BINARY [FILTER]\n');
+    process.stderr.write('usage: node tests/differential/print_csv.mjs QUARRY_BINARY [FILTER] ' +
+                         '[--print | --convert]\n');
     return 2;
   }
   if (!existsSync(quarry)) {
@@ -108,14 +112,12 @@ async function main() {
     for (const file of files) {
       const name = nameOf(file);
       const expected = EXPECTED_DIFFERENCES[name];
-      const result = await compareCsvText(file, quarry, scratch, connection, T,
-          { uncomparedTypes: UNCOMPARED_TYPES, convert, quarryLines: expected?.lines ?? null });
-      const { verdict, message } = csvVerdict(result, expected);
-      const note = result.note ? `  (${result.note})` : '';
-      if (verdict === 'skip') {
+      const results = await compareCsvTextModes(file, quarry, scratch, connection, T,
+          { uncomparedTypes: UNCOMPARED_TYPES, modes, quarryLines: expected?.lines ?? null });
+      if (results.skipped) {
         skipped++;
-        console.log(`skip  ${name}: ${message}`);
-        if (/FATAL|INTERNAL/.test(message)) {
+        console.log(`skip  ${name}: ${results.skipped}`);
+        if (/FATAL|INTERNAL/.test(results.skipped)) {
           // DuckDB invalidates the database after an internal error: start afresh.
           connection.closeSync();
           instance.closeSync();
@@ -123,12 +125,20 @@ async function main() {
           connection = await instance.connect();
           await connection.run("SET TimeZone = 'UTC'");
         }
-      } else if (verdict === 'ok') {
-        passed++;
-        console.log(`ok    ${name}${message ? `: ${message}` : note}`);
-      } else {
-        failed++;
-        console.log(`FAIL  ${name}${note}\n        ${message}`);
+        continue;
+      }
+      for (const mode of modes) {
+        const result = results[mode];
+        const { verdict, message } = csvVerdict(result, expected);
+        const note = result.note ? `  (${result.note})` : '';
+        const label = `${mode.padEnd(7)} ${name}`;
+        if (verdict === 'ok') {
+          passed++;
+          console.log(`ok    ${label}${message ? `: ${message}` : note}`);
+        } else {
+          failed++;
+          console.log(`FAIL  ${label}${note}\n        ${message}`);
+        }
       }
     }
   } finally {
@@ -139,7 +149,7 @@ async function main() {
   for (const [type, reason] of Object.entries(UNCOMPARED_TYPES)) {
     console.log(`note: ${type} columns are not compared: ${reason}`);
   }
-  console.log(`${convert ? 'convert --to csv' : 'print_csv'}: ${files.length} files (parquet-testing under ${root}, and ` +
+  console.log(`${modes.join(' and ')}: ${files.length} files (parquet-testing under ${root}, and ` +
               `generated/print_types.parquet); ${skipped} not read by both ` +
               '(read_values.mjs covers them)');
   console.log(`${passed} passed, ${failed} failed`);
