@@ -200,8 +200,8 @@ endif()
 # of an earlier run (Testing/Temporary/CTestCostData.txt), so the longest tests
 # (about the seconds each took on the 2-core CI machine) are named here: started
 # first, they run beside the many short suites instead of alone at the end.
-foreach(entry IN ITEMS differential_read_values=100 differential_print_csv=100
-                       differential_convert_csv=100 differential_engine_queries=80
+foreach(entry IN ITEMS differential_read_values=100 differential_print_csv=140
+                       differential_engine_queries=80
                        differential_engine_queries_cluster=80 differential_generated_chdb=40
                        differential_generated_duckdb=40 differential_orc_chdb=30
                        differential_pushdown_equivalence=60)

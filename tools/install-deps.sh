@@ -54,6 +54,10 @@ done
 # Node.js distribution (whose nodejs package bundles npm), so look for the commands.
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# python3 runs the hostile-file and README tests, the fuzz corpus's hostile seeds,
+# and tests/support/process_server.py (the node tests' process launcher); any
+# python3 3.9 or later will do, Debian's or another.
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 
 if ((${#missing[@]} == 0)); then
   exit 0

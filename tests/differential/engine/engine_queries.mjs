@@ -62,6 +62,7 @@ import {
 } from './result_compare.mjs';
 import { tpchQueries } from './tpch.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
+import { runProcess } from '../../support/processes.mjs';
 
 const kSkip = 77;
 const kQueryTimeoutMs = 60_000;
@@ -124,23 +125,7 @@ function skip(message) {
 
 /// Runs `command args...`; resolves to { stdout, stderr, status, signal, error }.
 function run(command, args, env) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), kQueryTimeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolvePromise({ error });
-    });
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ stdout: Buffer.concat(out).toString('utf8'),
-                       stderr: Buffer.concat(err).toString('utf8'), status, signal });
-    });
-  });
+  return runProcess(command, args, { env, timeoutMs: kQueryTimeoutMs });
 }
 
 /// Starts `count` data nodes (`quarry serve`) on 127.0.0.1 allowed to read

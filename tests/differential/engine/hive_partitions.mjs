@@ -14,11 +14,11 @@
 // Exits 1 on any difference or error (naming the query), 77 when DuckDB's
 // oracle is missing (ctest: skipped, which fails `make test`).
 
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
+import { runProcess } from '../../support/processes.mjs';
 import { Random } from './query_generator.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
 
@@ -250,16 +250,8 @@ for (const [table, read] of tables) {
 // ---- Running -----------------------------------------------------------------------
 
 function runQuarry(query, profilePath) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(quarry, ['query', query, '--format', 'json', '--profile-out', profilePath],
-                        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QUARRY_CACHE_DIR: 'off' } });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (b) => out.push(b));
-    child.stderr.on('data', (b) => err.push(b));
-    child.on('close', (status) => resolvePromise({ status, stdout: Buffer.concat(out).toString('utf8'),
-                                                   stderr: Buffer.concat(err).toString('utf8') }));
-  });
+  return runProcess(quarry, ['query', query, '--format', 'json', '--profile-out', profilePath],
+                    { env: { ...process.env, QUARRY_CACHE_DIR: 'off' } });
 }
 
 const failures = [];
@@ -284,7 +276,9 @@ async function worker(slot) {
     }
     const result = await quarryRun;
     let problems;
-    if (result.status !== 0) {
+    if (result.error || result.signal) {
+      problems = [`quarry did not finish: ${result.error?.message ?? result.signal}`];
+    } else if (result.status !== 0) {
       problems = [`quarry exit ${result.status}: ${result.stderr.split('\n').slice(0, 3).join(' / ')}`];
     } else {
       let profile;

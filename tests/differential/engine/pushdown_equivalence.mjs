@@ -45,7 +45,6 @@
 // is not installed or the test data is absent (the generated files are still
 // compared first, and a disagreement there still fails), 2 on bad usage.
 
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -55,6 +54,7 @@ import { writeDatasets } from './dataset.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
 import { Num } from '../exact_json.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
+import { runProcess } from '../../support/processes.mjs';
 
 const kSkip = 77;
 const kQueryTimeoutMs = 30_000;
@@ -83,23 +83,7 @@ function skip(message) {
 
 /// Runs `command args...`; resolves to { stdout, stderr, status, signal, error }.
 function run(command, args) {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
-    const err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), kQueryTimeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolvePromise({ error });
-    });
-    child.on('close', (status, signal) => {
-      clearTimeout(timer);
-      resolvePromise({ stdout: Buffer.concat(out).toString('utf8'),
-                       stderr: Buffer.concat(err).toString('utf8'), status, signal });
-    });
-  });
+  return runProcess(command, args, { timeoutMs: kQueryTimeoutMs });
 }
 
 const firstLine = (text) => String(text).trim().split('\n')[0];
