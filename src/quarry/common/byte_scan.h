@@ -20,20 +20,23 @@ namespace quarry {
 class ByteSet {
  public:
   constexpr explicit ByteSet(std::string_view members) {
-    for (const char c : members) table_[static_cast<uint8_t>(c)] = true;
+    for (const char c : members) table_[static_cast<uint8_t>(c)] = 1;
   }
 
   /// Adds the bytes in [first, last].
   constexpr ByteSet withRange(uint8_t first, uint8_t last) const {
     ByteSet copy = *this;
-    for (unsigned b = first; b <= last; ++b) copy.table_[b] = true;
+    for (unsigned b = first; b <= last; ++b) copy.table_[b] = 1;
     return copy;
   }
 
-  constexpr bool contains(char c) const { return table_[static_cast<uint8_t>(c)]; }
+  constexpr bool contains(char c) const { return table_[static_cast<uint8_t>(c)] != 0; }
+
+  /// 1 when `c` is in the set, else 0.
+  constexpr unsigned member(char c) const { return table_[static_cast<uint8_t>(c)]; }
 
  private:
-  std::array<bool, 256> table_{};
+  std::array<uint8_t, 256> table_{};
 };
 
 /// Returns the index of the first byte of `text` at or after `from` that is in
@@ -43,8 +46,9 @@ inline size_t findFirstIn(std::string_view text, const ByteSet& set, size_t from
   const size_t n = text.size();
   size_t i = from;
   for (; i + 4 <= n; i += 4) {
-    if (set.contains(p[i]) | set.contains(p[i + 1]) | set.contains(p[i + 2]) |
-        set.contains(p[i + 3])) {
+    // One branch per four bytes: the lookups are or-ed as integers.
+    if ((set.member(p[i]) | set.member(p[i + 1]) | set.member(p[i + 2]) |
+         set.member(p[i + 3])) != 0) {
       break;
     }
   }
