@@ -13,7 +13,7 @@
 //
 // Two doubles: f64 has NaN (2 %), -0.0 and 0.0; g64 has -0.0 but no NaN, and
 // magnitudes from 1e-1 to 1e15, so that a sum's last bits depend on the order
-// of its terms (the 1e-12 relative tolerance of SUM and AVG is exercised).
+// of its terms (the 1e-9 relative tolerance of SUM and AVG is exercised).
 //
 // The hard cases (issue 31, "the generated corpus avoids the hard cases"):
 //

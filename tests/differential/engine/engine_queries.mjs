@@ -58,7 +58,7 @@ import { generateQuery } from './query_generator.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
 import { parseJson } from '../exact_json.mjs';
 import {
-  compareResult, duckdbResult, kClusterRelativeTolerance, kRelativeTolerance, parseQuarryOutput,
+  compareResult, duckdbResult, parseQuarryOutput,
 } from './result_compare.mjs';
 import { tpchQueries } from './tpch.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
@@ -273,8 +273,6 @@ async function main() {
     process.on('exit', () => cluster.stop());
   }
   const queryArgs = [...options.quarryArgs, ...(cluster ? cluster.args : [])];
-  // A cluster's sums of doubles merge in the order its nodes finish (result_compare.mjs).
-  const tolerance = { relativeTolerance: cluster ? kClusterRelativeTolerance : kRelativeTolerance };
 
   const failures = [];
   if (!options.selfCheck && !options.stub && options.only === null) {
@@ -295,7 +293,7 @@ async function main() {
       if (result.error || result.signal || result.status !== 0) {
         problems = [`quarry print failed: ${result.error?.message ?? result.signal ?? firstLines(result.stderr, 2)}`];
       } else {
-        problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T, null, tolerance);
+        problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T, null);
       }
       if (problems.length > 0) failures.push({ pair, problems, quarryOut: result.stdout, duck });
     }
@@ -350,7 +348,7 @@ async function main() {
           if (options.selfCheck) {
             // DuckDB's own answer, printed as a correct engine prints it, must be accepted.
             const rows = quarryJsonLines(duck.reader, T).map((line) => parseJson(line));
-            const problems = compareResult(rows, duck, pair, T, null, tolerance);
+            const problems = compareResult(rows, duck, pair, T, null);
             if (problems.length > 0) {
               stats.rejected++;
               failures.push({ pair, problems: ['a correct answer is rejected:', ...problems] });
@@ -378,7 +376,7 @@ async function main() {
             }
             if (profile) {
               try {
-                problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T, profile.columns, tolerance);
+                problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T, profile.columns);
               } catch (e) {
                 problems = [`quarry output is not JSON: ${e.message}`];
               }

@@ -546,7 +546,7 @@ class QueryBuilder {
 // ---- Pipelines ----------------------------------------------------------------
 
 /// One aggregate: { q, s, kind, tolerance } where tolerance is 'exact',
-/// 'relative' (SUM of doubles, any AVG: 1e-12) or 'zero-sign' (MIN/MAX of
+/// 'relative' (SUM of doubles, any AVG: 1e-9) or 'zero-sign' (MIN/MAX of
 /// doubles: -0.0 and 0.0 are equal and either may win).
 function aggregate(b) {
   const rng = b.rng;

@@ -15,7 +15,7 @@
 //   is not known). Decimals compare with their scale (1.50 != 1.5), as DuckDB's
 //   CSV prints them. Doubles compare bit for bit (NaN == NaN, -0.0 != 0.0) except
 //   in the columns the generator marked (FLOAT columns alike):
-//     relative   SUM of doubles and AVG: |a - b| <= 1e-12 * max(|a|, |b|), the
+//     relative   SUM of doubles and AVG: |a - b| <= 1e-9 * max(|a|, |b|), the
 //                sign of a zero still compared
 //     zero-sign  MIN/MAX of doubles: -0.0 and 0.0 are equal (either may win a tie)
 //   and in an ordered result's double sort keys (`sortKeys`), where DuckDB's full
@@ -28,14 +28,15 @@
 import { canonicalDuckDB, canonicalQuarry, show } from '../compare_values.mjs';
 import { Num, parseJson } from '../exact_json.mjs';
 
-export const kRelativeTolerance = 1e-12;
-/// Across data nodes: each node's partial sums reach the coordinator in the order
-/// the nodes finish, so a SUM or AVG of doubles adds its terms in an order that
-/// changes from run to run. Its rounding then differs from DuckDB's by up to about
-/// n * 2^-53 * sum(|x|), which in a group whose terms nearly cancel (the corpus's
-/// f64 has such groups: 70 values of +-1000 summing to -0.35) is 1e-11 of the
-/// result. A single process merges in a fixed order and keeps 1e-12.
-export const kClusterRelativeTolerance = 1e-9;
+/// A SUM or AVG of doubles adds its terms in an order neither engine fixes:
+/// DuckDB's threads, quarry's drivers and splits and a cluster's data nodes each
+/// hand their partial sums on as they finish. Its rounding then varies by up to
+/// about n * 2^-53 * sum(|x|), which in a group whose terms nearly cancel (the
+/// corpus's f64 has such groups: 70 values of +-1000 summing to -0.35) is 1e-11
+/// of the result and more. Measured: DuckDB alone gave 15 different AVG(f64)
+/// answers in 15 runs of query 1792 of seed 1, and quarry's differed from one of
+/// them by 2e-12 (a CI failure at the earlier 1e-12).
+export const kRelativeTolerance = 1e-9;
 
 const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT',
   'USMALLINT', 'UINTEGER', 'UBIGINT', 'UHUGEINT'];
@@ -104,7 +105,7 @@ function doubleOf(canonical) {
 
 /// Returns true when canonical values `a` (quarry) and `b` (DuckDB) are equal
 /// under `tolerance`.
-function sameValue(a, b, tolerance, relativeTolerance = kRelativeTolerance) {
+function sameValue(a, b, tolerance) {
   if (a === b) return true;
   // Lists (canonical arrays of canonical elements) compare exactly, element by element.
   if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
@@ -118,7 +119,7 @@ function sameValue(a, b, tolerance, relativeTolerance = kRelativeTolerance) {
   if (x === 0 && y === 0) return Object.is(x, y);  // relative: the sign of a zero counts
   if (x === y) return true;  // equal infinities
   if (!Number.isFinite(x) || !Number.isFinite(y)) return false;
-  return Math.abs(x - y) <= relativeTolerance * Math.max(Math.abs(x), Math.abs(y));
+  return Math.abs(x - y) <= kRelativeTolerance * Math.max(Math.abs(x), Math.abs(y));
 }
 
 /// Parses quarry's stdout: one JSON array (json) or one object per line (ndjson),
@@ -148,9 +149,8 @@ const rowKey = (row, order) => JSON.stringify(order.map((i) => row[i]));
 /// sort columns) and types ({column: engine type} where the language's differs
 /// from DuckDB's mapped). `columns`, quarry's result columns ([{name, type}],
 /// from its profile), when known: names and types are then checked, an empty
-/// result's too. `relativeTolerance` replaces the 'relative' columns' 1e-12.
-export function compareResult(quarryRows, duck, pair, T, columns = null,
-                              { relativeTolerance = kRelativeTolerance } = {}) {
+/// result's too.
+export function compareResult(quarryRows, duck, pair, T, columns = null) {
   const problems = [];
   if (!Array.isArray(quarryRows)) return ['quarry output is not a list of rows'];
   const engineTypes = {};
@@ -210,7 +210,7 @@ export function compareResult(quarryRows, duck, pair, T, columns = null,
   }
   for (let r = 0; r < theirs.length && problems.length < 3; r++) {
     for (let c = 0; c < duck.columns.length; c++) {
-      if (!sameValue(ours[r][c], theirs[r][c], tolerances[c], relativeTolerance)) {
+      if (!sameValue(ours[r][c], theirs[r][c], tolerances[c])) {
         problems.push(`${pair.ordered ? 'row' : 'sorted row'} ${r} column ${duck.columns[c]}` +
                       ` (${duck.types[c]}, ${tolerances[c]}): quarry ${show(ours[r][c])},` +
                       ` DuckDB ${show(theirs[r][c])}`);
