@@ -9,6 +9,7 @@
 #include "quarry/formats/orc/orc_file_reader.h"
 #include "tests/formats/parquet/filter_differential.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/sanitizer.h"
 
 // Differential test of ORC filtering: chDB writes ORC files
 // (tests/differential/orc_filter_oracle.mjs), random FilterPredicates select rows
@@ -185,15 +186,17 @@ class OrcFilterDifferentialTest : public ::testing::Test {
     if (!dir_.empty() && !std::getenv("QUARRY_PREDICATE_KEEP")) std::filesystem::remove_all(dir_);
   }
 
-  /// Runs `defaultCases` random predicates over `file` (chDB queries `oracleFile`,
-  /// the same rows) and checks quarry with pruning on and off against chDB.
+  /// Runs `defaultCases` random predicates (sanitizerScaledCases) over `file`
+  /// (chDB queries `oracleFile`, the same rows) and checks quarry with pruning on
+  /// and off against chDB.
   void run(const std::string& file, const std::string& oracleFile, int64_t rows, int defaultCases,
            OrcScanMetrics& metrics) {
     if (skip_.rfind("failed", 0) == 0) FAIL() << skip_;
     if (!skip_.empty()) GTEST_SKIP() << "*** SKIPPED: " << skip_ << " ***";
     const char* casesEnv = std::getenv("QUARRY_PREDICATE_CASES");
     const char* seedEnv = std::getenv("QUARRY_PREDICATE_SEED");
-    const int cases = casesEnv ? std::atoi(casesEnv) : defaultCases;
+    const int cases =
+        casesEnv ? std::atoi(casesEnv) : ::quarry::testing::sanitizerScaledCases(defaultCases);
     const uint64_t seed = seedEnv ? std::strtoull(seedEnv, nullptr, 10) : 20261130;
     std::printf("[          ] %s: %d cases, seed %llu\n", file.c_str(), cases,
                 static_cast<unsigned long long>(seed));

@@ -22,6 +22,7 @@
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/row_reader.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/sanitizer.h"
 
 // The machinery of the FilterPredicate differential tests
 // (filter_differential_test.cc, filter_differential_written_types_test.cc): random
@@ -299,7 +300,8 @@ inline std::string selectedIds(ParquetFileReader& file, const FilterPredicate& p
 /// Compares quarry with DuckDB on random predicates over the Parquet file at
 /// `fixture` (its columns drawn from `gens`, null tests on `nullable`); with
 /// `alsoWithoutPruning`, also checks that a read with metadata pruning off
-/// selects the same rows. Cases: QUARRY_PREDICATE_CASES, else `defaultCases`.
+/// selects the same rows. Cases: QUARRY_PREDICATE_CASES, else `defaultCases` (a
+/// quarter of them in the sanitizer build: sanitizerScaledCases).
 /// The pruned reads' metrics, summed, go to `prunedMetrics` where given.
 inline void runDifferential(const std::string& fixture, const std::vector<ColumnGen>& gens,
                             const std::vector<std::string>& nullable, bool alsoWithoutPruning,
@@ -311,7 +313,8 @@ inline void runDifferential(const std::string& fixture, const std::vector<Column
   }
   const char* casesEnv = std::getenv("QUARRY_PREDICATE_CASES");
   const char* seedEnv = std::getenv("QUARRY_PREDICATE_SEED");
-  const int cases = casesEnv ? std::atoi(casesEnv) : defaultCases;
+  const int cases =
+      casesEnv ? std::atoi(casesEnv) : ::quarry::testing::sanitizerScaledCases(defaultCases);
   uint64_t seed = 20260101;
   if (seedEnv && std::string(seedEnv) == "random") {
     seed = std::random_device{}();
