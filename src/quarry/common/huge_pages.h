@@ -15,6 +15,11 @@
 /// a buffer that asks for them faults once per 2 MiB instead: printing
 /// parquet-testing's large_string_map.brotli.parquet (two 1 GiB strings) went from
 /// about a minute to a fraction of it.
+///
+/// Only output text asks for them. The decoders' buffers (RawVector) did too for a
+/// while, and the lineitem queries lost 10-25 % (Q6-like 100 -> 129 ms): a
+/// short-lived buffer of a few MiB pays for the kernel's zeroing and compaction
+/// of whole huge pages and gains little.
 namespace quarry {
 
 /// Buffers at least this large ask for huge pages; smaller ones would not fill one.

@@ -8,8 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "quarry/common/huge_pages.h"
-
 /// Vectors for decoded data that a decoder overwrites as soon as it grows them.
 ///
 /// `std::vector::resize` value-initializes every new element, so growing a byte
@@ -32,14 +30,6 @@ class DefaultInitAllocator : public std::allocator<T> {
   struct rebind {
     using other = DefaultInitAllocator<U>;
   };
-
-  /// A large buffer asks for huge pages (huge_pages.h): it is about to be written
-  /// from one end to the other.
-  T* allocate(size_t n) {
-    T* p = std::allocator<T>::allocate(n);
-    adviseHugePages(p, n * sizeof(T));
-    return p;
-  }
 
   /// resize(n) and emplace_back() with no arguments: default-initialized.
   template <typename U>
