@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "quarry/common/percent_decoding.h"
 #include "quarry/io/sigv4.h"
 
 namespace quarry::testing {
@@ -118,8 +119,8 @@ std::map<std::string, std::string> parseQuery(std::string_view query) {
     if (end == std::string_view::npos) end = query.size();
     const std::string_view param = query.substr(start, end - start);
     const size_t eq = param.find('=');
-    out[io::percentDecode(param.substr(0, eq))] =
-        eq == std::string_view::npos ? "" : io::percentDecode(param.substr(eq + 1));
+    out[percentDecode(param.substr(0, eq))] =
+        eq == std::string_view::npos ? "" : percentDecode(param.substr(eq + 1));
     start = end + 1;
   }
   return out;
@@ -447,7 +448,7 @@ bool S3TestServer::answer(int fd, const Request& request) {
   }
 
   const size_t question = request.target.find('?');
-  const std::string path = io::percentDecode(request.target.substr(0, question));
+  const std::string path = percentDecode(request.target.substr(0, question));
   const auto query = parseQuery(question == std::string::npos
                                     ? std::string_view()
                                     : std::string_view(request.target).substr(question + 1));

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <string>
 
+#include "quarry/common/percent_decoding.h"
+
 namespace quarry::io {
 namespace {
 

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "quarry/common/error.h"
+#include "quarry/common/percent_decoding.h"
 
 namespace quarry::io {
 namespace {
@@ -24,13 +25,6 @@ std::string lowercase(std::string_view text) {
 bool isUnreserved(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '.' || c == '_' || c == '~';
-}
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 // Trims the value and folds each run of spaces or tabs inside it into one space.
@@ -103,21 +97,6 @@ std::string awsUriEncode(std::string_view bytes, bool keepSlash) {
       out.push_back('%');
       out.push_back(kDigits[c >> 4]);
       out.push_back(kDigits[c & 0xF]);
-    }
-  }
-  return out;
-}
-
-std::string percentDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && hexValue(text[i + 1]) >= 0 &&
-        hexValue(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hexValue(text[i + 1]) * 16 + hexValue(text[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
     }
   }
   return out;

@@ -45,9 +45,6 @@ inline constexpr std::string_view kEmptyPayloadSha256 =
 /// (uppercase hex); '/' is kept when `keepSlash` (paths) and encoded otherwise (query values).
 std::string awsUriEncode(std::string_view bytes, bool keepSlash);
 
-/// Decodes %XX escapes (a malformed escape is kept as it is); '+' stays '+'.
-std::string percentDecode(std::string_view text);
-
 struct CanonicalRequest {
   std::string text;
   std::string signedHeaders;  // "host;x-amz-date"

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "quarry/common/error.h"
+#include "quarry/common/percent_decoding.h"
 #include "quarry/common/uri_redaction.h"
 #include "quarry/common/values.h"
 
@@ -11,13 +12,6 @@ namespace quarry::engine {
 namespace {
 
 constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 bool isNullText(std::string_view text) {
   if (text == kDefaultPartition) return true;
@@ -129,20 +123,7 @@ std::optional<int64_t> parseInteger(std::string_view text, bool strict) {
 }  // namespace
 
 std::string decodeHiveValue(std::string_view raw) {
-  std::string out;
-  out.reserve(raw.size());
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] == '%' && i + 2 < raw.size()) {
-      const int high = hexDigit(raw[i + 1]), low = hexDigit(raw[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out += static_cast<char>(high * 16 + low);
-        i += 2;
-        continue;
-      }
-    }
-    out += raw[i];
-  }
-  return out;
+  return percentDecode(raw);
 }
 
 std::vector<std::pair<std::string, std::optional<std::string>>> hivePathSegments(
