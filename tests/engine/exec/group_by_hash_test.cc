@@ -7,7 +7,13 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
+
+#include "quarry/engine/data/key_hash.h"
 
 namespace quarry::engine {
 namespace {
@@ -66,6 +72,52 @@ TEST(GroupByHash, SeveralKeysGroupByAllOfThem) {
   hash.addRows({&a, &b}, ids);
   // (0,x) (1,y) (0,y) (1,x) (0,y) (1,null)
   EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 2, 3, 2, 4}));
+}
+
+// group_by_hash.h: a slot keeps 32 bits of its key's hash (its tag), so keys whose hashes agree
+// in those bits share a tag and are told apart by their bytes.
+TEST(GroupByHash, KeysWhoseHashesShareTheTagStayApart) {
+  std::unordered_map<uint32_t, std::string> byTag;
+  std::pair<std::string, std::string> twins;
+  for (int i = 0; twins.first.empty(); ++i) {
+    ASSERT_LT(i, 2'000'000) << "no two keys with one tag";
+    std::string key = "key-" + std::to_string(i);
+    const uint32_t tag = static_cast<uint32_t>(key_hash::hashBytes(key.data(), key.size()));
+    auto [it, fresh] = byTag.emplace(tag, key);
+    if (!fresh) twins = {it->second, key};
+  }
+  Block keys(DataType::string());
+  for (const std::string& key : {twins.first, twins.second, twins.first, twins.second}) keys.appendBytes(key);
+  GroupByHash hash({DataType::string()});
+  std::vector<uint32_t> ids;
+  hash.addRows({&keys}, ids);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 0, 1})) << twins.first << " / " << twins.second;
+}
+
+// Many groups of two fixed-width keys (the serialized path), over pages and through the table's
+// growth: each row's group is the one a std::map gives its pair.
+TEST(GroupByHash, ManyGroupsOfTwoKeysAgreeWithAMapAcrossPages) {
+  GroupByHash hash({DataType::int64(), DataType::int32()});
+  std::map<std::pair<int64_t, int32_t>, uint32_t> expected;
+  std::vector<uint32_t> ids;
+  for (int page = 0; page < 30; ++page) {
+    Block a(DataType::int64());
+    Block b(DataType::int32());
+    std::vector<std::pair<int64_t, int32_t>> rows;
+    for (int r = 0; r < 10'000; ++r) {
+      const int64_t k = (int64_t{page} * 7919 + r * 104729) % 150'000;  // repeats across pages
+      rows.emplace_back(k * 1'000'003, static_cast<int32_t>(k % 7) - 3);
+      a.append<int64_t>(rows.back().first);
+      b.append<int32_t>(rows.back().second);
+    }
+    hash.addRows({&a, &b}, ids);
+    for (size_t r = 0; r < rows.size(); ++r) {
+      auto [it, fresh] = expected.emplace(rows[r], static_cast<uint32_t>(expected.size()));
+      ASSERT_EQ(ids[r], it->second) << "page " << page << " row " << r;
+    }
+  }
+  EXPECT_EQ(hash.groupCount(), expected.size());
+  EXPECT_GT(expected.size(), 100'000u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "quarry/common/error.h"
 #include "quarry/engine/data/key_hash.h"
 
 namespace quarry::engine {
@@ -162,18 +163,19 @@ void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupId
 uint32_t GroupByHash::findOrInsert(uint64_t hash, const char* key, size_t length,
                                    const std::vector<const Block*>& keys, size_t row) {
   uint64_t i = hash & mask_;
+  const uint32_t tag = tagOf(hash);
   while (true) {
     Slot& slot = slots_[i];
     if (slot.group == kEmpty) {
       const uint32_t group = newGroup(keys, row);
-      slot.hash = hash;
+      slot.tag = tag;
       slot.group = group;
       groupKeyBytes_.append(key, length);
       groupKeyOffsets_.push_back(groupKeyBytes_.size());
       if (groupCount() * 2 > slots_.size()) grow();
       return group;
     }
-    if (slot.hash == hash) {
+    if (slot.tag == tag) {
       const uint64_t begin = groupKeyOffsets_[slot.group];
       const uint64_t end = groupKeyOffsets_[slot.group + 1];
       if (end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length)) return slot.group;
@@ -378,12 +380,16 @@ void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) 
 }
 
 void GroupByHash::grow() {
+  static_assert(sizeof(Slot) == 8, "a slot is a tag and a group id");
+  // A slot's tag holds 32 bits of its hash: enough for an index into 2^32 slots, which hold
+  // 2^31 groups.
+  if (slots_.size() * 2 > (uint64_t{1} << 32)) throw Unsupported("GROUP BY: more than 2^31 groups");
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(old.size() * 2, Slot{});
   mask_ = slots_.size() - 1;
   for (const Slot& slot : old) {
     if (slot.group == kEmpty) continue;
-    uint64_t i = slot.hash & mask_;
+    uint64_t i = slot.tag & mask_;
     while (slots_[i].group != kEmpty) i = (i + 1) & mask_;
     slots_[i] = slot;
   }

@@ -175,6 +175,7 @@ class AvgAggregator final : public Aggregator {
   Block writeFinal() const override {
     Block out(DataType::float64());
     out.reserve(sums_.size());
+    const long double scaleFactor = std::pow(10.0L, scale_);  // once, not per group
     for (size_t g = 0; g < sums_.size(); ++g) {
       if (counts_[g] == 0) {
         out.appendNull();
@@ -182,7 +183,7 @@ class AvgAggregator final : public Aggregator {
         out.append<double>(sums_[g] / static_cast<double>(counts_[g]));
       } else {
         // Exact sum, then one division in long double (as DuckDB's AVG of integers and decimals).
-        const long double divisor = static_cast<long double>(counts_[g]) * std::pow(10.0L, scale_);
+        const long double divisor = static_cast<long double>(counts_[g]) * scaleFactor;
         out.append<double>(static_cast<double>(static_cast<long double>(sums_[g]) / divisor));
       }
     }
