@@ -120,5 +120,44 @@ TEST(GroupByHash, ManyGroupsOfTwoKeysAgreeWithAMapAcrossPages) {
   EXPECT_GT(expected.size(), 100'000u);
 }
 
+// group_by_hash.h: four keys pack 16-bit codes; a key of more values than that leaves the packed
+// path for good (its values only grow), instead of coding every later page before giving up.
+TEST(GroupByHash, AKeyThatOutgrowsItsCodesLeavesThePackedPath) {
+  const std::vector<DataType> types(4, DataType::int32());
+  GroupByHash hash(types);
+  EXPECT_TRUE(hash.packsKeys());
+  std::vector<uint32_t> ids;
+  auto page = [&](int32_t rows, int32_t distinct) {  // row r has the keys (v, v-1, v-2, v-3), v = r % distinct
+    std::vector<Block> blocks(4, Block(DataType::int32()));
+    for (int32_t r = 0; r < rows; ++r)
+      for (int k = 0; k < 4; ++k) blocks[k].append<int32_t>(r % distinct - k);
+    hash.addRows({&blocks[0], &blocks[1], &blocks[2], &blocks[3]}, ids);
+  };
+  page(1000, 10);  // few combinations: the packed path serves them
+  EXPECT_TRUE(hash.packsKeys());
+  EXPECT_EQ(ids[999], 9u);
+  page(70'000, 70'000);  // 70,000 values of each key: more than 2^16 codes
+  EXPECT_FALSE(hash.packsKeys());
+  EXPECT_EQ(ids[9], 9u);
+  EXPECT_EQ(ids[69'999], 69'999u);
+  EXPECT_EQ(hash.groupCount(), 70'000u);
+}
+
+// key_hash.h: keysEqual compares short keys without a library call, in overlapping words; every
+// byte of a key of any length up to 40 must count.
+TEST(KeyHash, KeysEqualSeesEveryByteOfEveryLength) {
+  for (size_t length = 0; length <= 40; ++length) {
+    std::string a(length, '\0');
+    for (size_t k = 0; k < length; ++k) a[k] = static_cast<char>('a' + k % 26);
+    std::string b = a;
+    EXPECT_TRUE(key_hash::keysEqual(a.data(), b.data(), length)) << length;
+    for (size_t k = 0; k < length; ++k) {
+      b[k] ^= 1;
+      EXPECT_FALSE(key_hash::keysEqual(a.data(), b.data(), length)) << length << " byte " << k;
+      b[k] ^= 1;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace quarry::engine

@@ -269,7 +269,7 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
         codes.values->addRows({&entries}, codes.entryCodes);
         codes.dictionary = block.dictionary();
       }
-      if (codes.values->groupCount() >= limit) return false;
+      if (codes.values->groupCount() >= limit) return stopPackingKeys();
       const uint32_t* entryCodes = codes.entryCodes.data();
       const std::span<const uint32_t> ids = block.dictionaryIds();
       if (!block.hasNulls()) {
@@ -281,7 +281,7 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
       }
     } else {
       codes.values->addRows({&block}, columnCodes_);  // a null is a value of its own there
-      if (codes.values->groupCount() >= limit) return false;
+      if (codes.values->groupCount() >= limit) return stopPackingKeys();
       for (size_t r = 0; r < rows; ++r) words[r] |= uint64_t{columnCodes_[r] + 1} << shift;
     }
   }
@@ -308,8 +308,15 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
   // Mostly new combinations (many groups): the cache only adds work, so later
   // pages take the serialized path alone.
   constexpr size_t kMinMisses = 256;
-  if (misses > kMinMisses && misses * 4 > rows) packedKeys_ = false;
+  if (misses > kMinMisses && misses * 4 > rows) stopPackingKeys();
   return true;
+}
+
+bool GroupByHash::stopPackingKeys() {
+  packedKeys_ = false;
+  keyCodes_.clear();
+  packed_ = WordTable{};
+  return false;
 }
 
 void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) {

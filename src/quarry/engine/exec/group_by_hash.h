@@ -44,6 +44,8 @@ class GroupByHash {
   /// creating groups in first-seen order and keeping their key values.
   void addRows(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
   size_t groupCount() const { return groups_; }
+  /// Whether the next page tries the packed-codes path (see above; for tests).
+  bool packsKeys() const { return packedKeys_; }
   /// The key values of groups [0, groupCount()), one block per key column.
   const std::vector<Block>& groupKeys() const { return groupKeys_; }
   std::vector<Block> takeGroupKeys() { return std::move(groupKeys_); }
@@ -111,6 +113,9 @@ class GroupByHash {
   void addDictionaryKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   /// The packed-codes path; false (nothing done) when a page does not suit it.
   bool addPackedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
+  /// Leaves the packed path for good (a key's values outgrew their codes, which only grow, or
+  /// most rows missed the cache) and frees its tables; returns false.
+  bool stopPackingKeys();
   /// Per page: the serialized path's group of each row.
   void addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
 
