@@ -13,7 +13,7 @@
 /// doubles with -0.0 as +0.0 and every NaN as one NaN; bytes kinds a length and
 /// the bytes), so nulls form one group, NaN one group, and -0.0 and +0.0 one group.
 /// The serialization runs column by column over a page; the keys then go through
-/// one open-addressing table of (hash, group id) whose keys live in one arena.
+/// one open-addressing table of (32-bit hash tag, group id) whose keys live in one arena.
 /// Memory is proportional to the number of groups. The common case of one
 /// fixed-width key of at most 8 bytes (integers, dates, times, timestamps,
 /// doubles, booleans) skips the serialization: its values, widened to 64 bits
