@@ -53,11 +53,11 @@ TEST(HivePathSegments, DefaultPartitionAndNullAreNull) {
   EXPECT_EQ(hivePathSegments("d/k=nulls/f.parquet"), (Segments{{"k", "nulls"}}));
 }
 
-TEST(DecodeHiveValue, PercentEscapesDecodedPlusKept) {
-  EXPECT_EQ(decodeHiveValue("S%C3%A3o%20Paulo"), "S\xC3\xA3o Paulo");
-  EXPECT_EQ(decodeHiveValue("a%2Bb+c"), "a+b+c");
-  EXPECT_EQ(decodeHiveValue("%zz%4"), "%zz%4");  // not an escape: kept
-  EXPECT_EQ(decodeHiveValue("%41%3a"), "A:");
+TEST(HivePathSegments, PercentEscapesDecodedPlusKept) {
+  EXPECT_EQ(hivePathSegments("d/k=S%C3%A3o%20Paulo/f.parquet"), (Segments{{"k", "S\xC3\xA3o Paulo"}}));
+  EXPECT_EQ(hivePathSegments("d/k=a%2Bb+c/f.parquet"), (Segments{{"k", "a+b+c"}}));
+  EXPECT_EQ(hivePathSegments("d/k=%zz%4/f.parquet"), (Segments{{"k", "%zz%4"}}));  // not an escape: kept
+  EXPECT_EQ(hivePathSegments("d/k=%41%3a/f.parquet"), (Segments{{"k", "A:"}}));
   EXPECT_EQ(hivePathSegments("d/k%3Dx=a%2Fb/f.parquet"),
             (Segments{{"k%3Dx", "a/b"}}));  // keys as written
 }

@@ -122,10 +122,6 @@ std::optional<int64_t> parseInteger(std::string_view text, bool strict) {
 
 }  // namespace
 
-std::string decodeHiveValue(std::string_view raw) {
-  return percentDecode(raw);
-}
-
 std::vector<std::pair<std::string, std::optional<std::string>>> hivePathSegments(
     std::string_view uri) {
   std::vector<std::pair<std::string, std::optional<std::string>>> out;
@@ -144,7 +140,7 @@ std::vector<std::pair<std::string, std::optional<std::string>>> hivePathSegments
       const bool seen =
           std::any_of(out.begin(), out.end(), [&](const auto& kv) { return kv.first == key; });
       if (!seen) {
-        std::string value = decodeHiveValue(segment.substr(eq + 1));
+        std::string value = percentDecode(segment.substr(eq + 1));
         out.emplace_back(std::move(key), isNullText(value)
                                              ? std::nullopt
                                              : std::optional<std::string>(std::move(value)));

@@ -36,13 +36,11 @@
 /// Partition columns come after the file columns, sorted by name (DuckDB's order).
 namespace quarry::engine {
 
-/// A path's `key=value` segments, values decoded, in path order, first of each key.
+/// A path's `key=value` segments, values percent-decoded (common/percent_decoding.h: %XX in
+/// either hex case; a '%' not followed by two hex digits stays), in path order, first of each key.
 /// nullopt values are null (the default partition, NULL).
 std::vector<std::pair<std::string, std::optional<std::string>>> hivePathSegments(
     std::string_view uri);
-
-/// Decodes %XX escapes (either hex case); a '%' not followed by two hex digits stays.
-std::string decodeHiveValue(std::string_view raw);
 
 /// The type `values` (non-null) autocast to: date, timestamp(us), int64, else string.
 DataType autocastHiveType(std::span<const std::string> values);
