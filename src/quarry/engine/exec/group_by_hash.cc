@@ -269,7 +269,10 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
         codes.values->addRows({&entries}, codes.entryCodes);
         codes.dictionary = block.dictionary();
       }
-      if (codes.values->groupCount() >= limit) return stopPackingKeys();
+      if (codes.values->groupCount() >= limit) {
+        stopPackingKeys();
+        return false;
+      }
       const uint32_t* entryCodes = codes.entryCodes.data();
       const std::span<const uint32_t> ids = block.dictionaryIds();
       if (!block.hasNulls()) {
@@ -281,7 +284,10 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
       }
     } else {
       codes.values->addRows({&block}, columnCodes_);  // a null is a value of its own there
-      if (codes.values->groupCount() >= limit) return stopPackingKeys();
+      if (codes.values->groupCount() >= limit) {
+        stopPackingKeys();
+        return false;
+      }
       for (size_t r = 0; r < rows; ++r) words[r] |= uint64_t{columnCodes_[r] + 1} << shift;
     }
   }
@@ -312,11 +318,10 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
   return true;
 }
 
-bool GroupByHash::stopPackingKeys() {
+void GroupByHash::stopPackingKeys() {
   packedKeys_ = false;
   keyCodes_.clear();
   packed_ = WordTable{};
-  return false;
 }
 
 void GroupByHash::serialize(const std::vector<const Block*>& keys, size_t rows) {

@@ -114,8 +114,8 @@ class GroupByHash {
   /// The packed-codes path; false (nothing done) when a page does not suit it.
   bool addPackedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
   /// Leaves the packed path for good (a key's values outgrew their codes, which only grow, or
-  /// most rows missed the cache) and frees its tables; returns false.
-  bool stopPackingKeys();
+  /// most rows missed the cache) and frees its tables.
+  void stopPackingKeys();
   /// Per page: the serialized path's group of each row.
   void addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
 
