@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "quarry/common/error.h"
+#include "quarry/common/huge_pages.h"
 #include "quarry/engine/data/key_hash.h"
 #include "quarry/engine/expr/aggregate_families.h"
 #include "quarry/engine/expr/aggregator_columns.h"
@@ -351,7 +352,7 @@ class CountDistinctAggregator final : public Aggregator {
 
   /// Moves the words into a table of `slots` slots (a power of two, larger).
   void growWords(size_t slots) {
-    std::vector<WordSlot> old = std::move(wordSlots_);
+    HugePageVector<WordSlot> old = std::move(wordSlots_);
     wordSlots_.assign(slots, WordSlot{});
     mask_ = wordSlots_.size() - 1;
     for (const WordSlot& s : old) {
@@ -363,7 +364,7 @@ class CountDistinctAggregator final : public Aggregator {
   }
 
   void growBytes() {
-    std::vector<BytesSlot> old = std::move(bytesSlots_);
+    HugePageVector<BytesSlot> old = std::move(bytesSlots_);
     bytesSlots_.assign(old.size() * 2, BytesSlot{});
     mask_ = bytesSlots_.size() - 1;
     for (const BytesSlot& s : old) {
@@ -379,8 +380,8 @@ class CountDistinctAggregator final : public Aggregator {
   size_t width_;
   std::vector<int64_t> counts_;
   std::vector<uint8_t> seen_;
-  std::vector<WordSlot> wordSlots_;
-  std::vector<BytesSlot> bytesSlots_;
+  HugePageVector<WordSlot> wordSlots_;
+  HugePageVector<BytesSlot> bytesSlots_;
   uint64_t mask_ = 0;
   size_t filled_ = 0;
   /// The bytes of the values kept as bytes.
