@@ -1,5 +1,6 @@
-// GroupByHash: rows to dense group ids, on each of its three paths (one
-// fixed-width key, one bytes key, serialized keys).
+// GroupByHash: rows to dense group ids, on each of its paths (one fixed-width
+// key, one bytes key, fixed-width keys packed into words, packed codes,
+// serialized keys).
 
 #include "quarry/engine/exec/group_by_hash.h"
 
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -94,23 +96,31 @@ TEST(GroupByHash, KeysWhoseHashesShareTheTagStayApart) {
   EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 0, 1})) << twins.first << " / " << twins.second;
 }
 
-// Many groups of two fixed-width keys (the serialized path), over pages and through the table's
-// growth: each row's group is the one a std::map gives its pair.
-TEST(GroupByHash, ManyGroupsOfTwoKeysAgreeWithAMapAcrossPages) {
-  GroupByHash hash({DataType::int64(), DataType::int32()});
-  std::map<std::pair<int64_t, int32_t>, uint32_t> expected;
+// Many groups over pages and through the table's growth: each row's group is the one a std::map
+// gives its keys. (int64, int32) takes the fixed-keys path; (int64, int64, int32), 20 bytes, is
+// too wide for it and ends on the serialized path once its combinations swamp the packed cache.
+void expectGroupsOfAMap(const std::vector<DataType>& types) {
+  GroupByHash hash(types);
+  std::map<std::vector<int64_t>, uint32_t> expected;
   std::vector<uint32_t> ids;
   for (int page = 0; page < 30; ++page) {
-    Block a(DataType::int64());
-    Block b(DataType::int32());
-    std::vector<std::pair<int64_t, int32_t>> rows;
+    std::vector<Block> blocks;
+    for (const DataType& type : types) blocks.emplace_back(type);
+    std::vector<std::vector<int64_t>> rows;
     for (int r = 0; r < 10'000; ++r) {
       const int64_t k = (int64_t{page} * 7919 + r * 104729) % 150'000;  // repeats across pages
-      rows.emplace_back(k * 1'000'003, static_cast<int32_t>(k % 7) - 3);
-      a.append<int64_t>(rows.back().first);
-      b.append<int32_t>(rows.back().second);
+      std::vector<int64_t> row;
+      for (size_t c = 0; c < types.size(); ++c) {
+        const int64_t v = c + 1 == types.size() ? k % 7 - 3 : k * 1'000'003 + static_cast<int64_t>(c);
+        row.push_back(v);
+        types[c].kind == TypeKind::kInt32 ? blocks[c].append<int32_t>(static_cast<int32_t>(v))
+                                          : blocks[c].append<int64_t>(v);
+      }
+      rows.push_back(std::move(row));
     }
-    hash.addRows({&a, &b}, ids);
+    std::vector<const Block*> keys;
+    for (const Block& block : blocks) keys.push_back(&block);
+    hash.addRows(keys, ids);
     for (size_t r = 0; r < rows.size(); ++r) {
       auto [it, fresh] = expected.emplace(rows[r], static_cast<uint32_t>(expected.size()));
       ASSERT_EQ(ids[r], it->second) << "page " << page << " row " << r;
@@ -120,17 +130,86 @@ TEST(GroupByHash, ManyGroupsOfTwoKeysAgreeWithAMapAcrossPages) {
   EXPECT_GT(expected.size(), 100'000u);
 }
 
+TEST(GroupByHash, ManyGroupsOfTwoKeysAgreeWithAMapAcrossPages) {
+  expectGroupsOfAMap({DataType::int64(), DataType::int32()});
+}
+
+TEST(GroupByHash, ManyGroupsOfThreeWideKeysAgreeWithAMapAcrossPages) {
+  expectGroupsOfAMap({DataType::int64(), DataType::int64(), DataType::int32()});
+}
+
+// group_by_hash.h: fixed-width keys of together at most 16 bytes are packed into two words and
+// their nulls into a third, "so nulls form one group, NaN one group, and -0.0 and +0.0 one group";
+// a null is not the zero its value bytes hold.
+TEST(GroupByHash, FixedKeysTellNullFromZeroAndGroupZerosAndNans) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Block a(DataType::int32());
+  Block b(DataType::float64());
+  const std::vector<std::pair<std::optional<int32_t>, std::optional<double>>> rows = {
+      {0, 0.0}, {std::nullopt, 0.0}, {0, -0.0}, {0, std::nullopt}, {std::nullopt, std::nullopt},
+      {0, nan}, {0, -nan},          {std::nullopt, std::nullopt}, {-1, 0.0}};
+  for (const auto& [x, y] : rows) {
+    x ? a.append<int32_t>(*x) : a.appendNull();
+    y ? b.append<double>(*y) : b.appendNull();
+  }
+  GroupByHash hash({DataType::int32(), DataType::float64()});
+  std::vector<uint32_t> ids;
+  hash.addRows({&a, &b}, ids);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 0, 2, 3, 4, 4, 3, 5}));
+  ASSERT_EQ(hash.groupCount(), 6u);
+  const Block& keyA = hash.groupKeys()[0];
+  const Block& keyB = hash.groupKeys()[1];
+  EXPECT_TRUE(keyA.isNull(1));
+  EXPECT_FALSE(keyB.isNull(1));
+  EXPECT_TRUE(keyB.isNull(2));
+  EXPECT_TRUE(keyA.isNull(3) && keyB.isNull(3));
+  EXPECT_TRUE(std::isnan(keyB.values<double>()[4]));
+  EXPECT_EQ(keyA.values<int32_t>()[5], -1);
+}
+
+// Four int32 keys fill the two words exactly (ClickBench's Q36: ClientIP, ClientIP - 1, ...): a
+// null in any of them is its own group, and every byte of every key counts.
+TEST(GroupByHash, FourInt32KeysFillTheWordsAndKeepEveryByte) {
+  std::vector<Block> blocks(4, Block(DataType::int32()));
+  std::map<std::vector<std::optional<int32_t>>, uint32_t> expected;
+  std::vector<std::vector<std::optional<int32_t>>> rows;
+  for (int32_t v : {0, 1, -1, 256, 65536, 1 << 24, INT32_MIN, INT32_MAX}) {
+    for (int k = 0; k < 4; ++k) {  // v in key k alone, then v with key k null
+      std::vector<std::optional<int32_t>> row(4, 7);
+      row[k] = v;
+      rows.push_back(row);
+      row[k] = std::nullopt;
+      rows.push_back(row);
+    }
+  }
+  const auto firstRows = rows;
+  rows.insert(rows.end(), firstRows.begin(), firstRows.end());  // each again: found, not made
+  for (const auto& row : rows) {
+    for (int k = 0; k < 4; ++k) row[k] ? blocks[k].append<int32_t>(*row[k]) : blocks[k].appendNull();
+  }
+  GroupByHash hash(std::vector<DataType>(4, DataType::int32()));
+  std::vector<uint32_t> ids;
+  hash.addRows({&blocks[0], &blocks[1], &blocks[2], &blocks[3]}, ids);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    auto [it, fresh] = expected.emplace(rows[r], static_cast<uint32_t>(expected.size()));
+    EXPECT_EQ(ids[r], it->second) << "row " << r;
+  }
+  EXPECT_EQ(hash.groupCount(), expected.size());
+  EXPECT_FALSE(hash.packsKeys());  // the fixed-keys path, not the packed codes
+}
+
 // group_by_hash.h: four keys pack 16-bit codes; a key of more values than that leaves the packed
 // path for good (its values only grow), instead of coding every later page before giving up.
+// (Four int64 keys, 32 bytes, are too wide for the fixed-keys path.)
 TEST(GroupByHash, AKeyThatOutgrowsItsCodesLeavesThePackedPath) {
-  const std::vector<DataType> types(4, DataType::int32());
+  const std::vector<DataType> types(4, DataType::int64());
   GroupByHash hash(types);
   EXPECT_TRUE(hash.packsKeys());
   std::vector<uint32_t> ids;
   auto page = [&](int32_t rows, int32_t distinct) {  // row r has the keys (v, v-1, v-2, v-3), v = r % distinct
-    std::vector<Block> blocks(4, Block(DataType::int32()));
+    std::vector<Block> blocks(4, Block(DataType::int64()));
     for (int32_t r = 0; r < rows; ++r)
-      for (int k = 0; k < 4; ++k) blocks[k].append<int32_t>(r % distinct - k);
+      for (int k = 0; k < 4; ++k) blocks[k].append<int64_t>(r % distinct - k);
     hash.addRows({&blocks[0], &blocks[1], &blocks[2], &blocks[3]}, ids);
   };
   page(1000, 10);  // few combinations: the packed path serves them

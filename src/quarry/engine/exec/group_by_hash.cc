@@ -69,10 +69,17 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
   wordKeys_ = width > 0 && width <= 8;
   bytesKey_ = keyTypes_.size() == 1 && keyTypes_[0].isBytes();
   packedKeys_ = keyTypes_.size() >= 2 && keyTypes_.size() <= 4;
+  fixedKeys_ = keyTypes_.size() >= 2 && keyTypes_.size() <= 64;
+  size_t fixedBytes = 0;
   for (const DataType& type : keyTypes_) {
     const size_t keyWidth = fixedWidth(type.kind);
     packedKeys_ &= type.isBytes() || (keyWidth > 0 && keyWidth <= 8);
+    fixedKeys_ &= keyWidth > 0 && keyWidth <= 8;
+    fixedOffsets_.push_back(fixedBytes);
+    fixedBytes += keyWidth;
   }
+  fixedKeys_ &= fixedBytes <= sizeof(FixedKey::words);
+  if (fixedKeys_) packedKeys_ = false;  // one lookup of words does less than per-key codes
   if (wordKeys_) {
     words_.reset(1024);
   } else {
@@ -108,7 +115,7 @@ void keyWords(const Block& block, std::vector<uint64_t>& words) {
 }  // namespace
 
 void GroupByHash::WordTable::grow() {
-  std::vector<WordSlot> old = std::move(slots);
+  HugePageVector<WordSlot> old = std::move(slots);
   reset(old.size() * 2);
   for (const WordSlot& filled : old) {
     if (filled.group == kEmpty) continue;
@@ -160,8 +167,9 @@ void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupId
   }
 }
 
-uint32_t GroupByHash::findOrInsert(uint64_t hash, const char* key, size_t length,
-                                   const std::vector<const Block*>& keys, size_t row) {
+template <typename SameKey, typename KeepKey>
+uint32_t GroupByHash::probe(uint64_t hash, SameKey&& sameKey, KeepKey&& keepKey,
+                            const std::vector<const Block*>& keys, size_t row) {
   uint64_t i = hash & mask_;
   const uint32_t tag = tagOf(hash);
   while (true) {
@@ -170,18 +178,29 @@ uint32_t GroupByHash::findOrInsert(uint64_t hash, const char* key, size_t length
       const uint32_t group = newGroup(keys, row);
       slot.tag = tag;
       slot.group = group;
-      groupKeyBytes_.append(key, length);
-      groupKeyOffsets_.push_back(groupKeyBytes_.size());
+      keepKey();
       if (groupCount() * 2 > slots_.size()) grow();
       return group;
     }
-    if (slot.tag == tag) {
-      const uint64_t begin = groupKeyOffsets_[slot.group];
-      const uint64_t end = groupKeyOffsets_[slot.group + 1];
-      if (end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length)) return slot.group;
-    }
+    if (slot.tag == tag && sameKey(slot.group)) return slot.group;
     i = (i + 1) & mask_;
   }
+}
+
+uint32_t GroupByHash::findOrInsert(uint64_t hash, const char* key, size_t length,
+                                   const std::vector<const Block*>& keys, size_t row) {
+  return probe(
+      hash,
+      [&](uint32_t group) {
+        const uint64_t begin = groupKeyOffsets_[group];
+        const uint64_t end = groupKeyOffsets_[group + 1];
+        return end - begin == length && keysEqual(groupKeyBytes_.data() + begin, key, length);
+      },
+      [&] {
+        groupKeyBytes_.append(key, length);
+        groupKeyOffsets_.push_back(groupKeyBytes_.size());
+      },
+      keys, row);
 }
 
 void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupIds) {
@@ -396,7 +415,7 @@ void GroupByHash::grow() {
   // A slot's tag holds 32 bits of its hash: enough for an index into 2^32 slots, which hold
   // 2^31 groups.
   if (slots_.size() * 2 > (uint64_t{1} << 32)) throw Unsupported("GROUP BY: more than 2^31 groups");
-  std::vector<Slot> old = std::move(slots_);
+  HugePageVector<Slot> old = std::move(slots_);
   slots_.assign(old.size() * 2, Slot{});
   mask_ = slots_.size() - 1;
   for (const Slot& slot : old) {
@@ -424,8 +443,78 @@ void GroupByHash::addRows(const std::vector<const Block*>& keys, std::vector<uin
     }
     return;
   }
+  if (fixedKeys_) {
+    addFixedKeys(keys, groupIds);
+    return;
+  }
   if (packedKeys_ && addPackedKeys(keys, groupIds)) return;
   addSerializedKeys(keys, groupIds);
+}
+
+namespace {
+
+/// Writes each row's value of `block` at byte `offset` of its key's words, or its null bit.
+template <typename T>
+void packFixed(const Block& block, size_t offset, uint64_t nullBit, auto* rowKeys) {
+  const std::span<const T> values = block.values<T>();
+  const bool nulls = block.hasNulls();
+  for (size_t r = 0; r < values.size(); ++r) {
+    if (nulls && block.isNull(r)) {
+      rowKeys[r].nulls |= nullBit;  // its value bytes stay zero
+      continue;
+    }
+    T v = values[r];
+    if constexpr (std::is_same_v<T, double>) {
+      if (v == 0.0) v = 0.0;                                            // -0.0 groups with +0.0
+      if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();  // one NaN group
+    }
+    std::memcpy(reinterpret_cast<char*>(rowKeys[r].words) + offset, &v, sizeof(T));
+  }
+}
+
+}  // namespace
+
+void GroupByHash::addFixedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+  const size_t rows = keys[0]->size();
+  rowFixedKeys_.assign(rows, FixedKey{});
+  FixedKey* rowKeys = rowFixedKeys_.data();
+  for (size_t c = 0; c < keys.size(); ++c) {
+    const Block& block = *keys[c];
+    const size_t offset = fixedOffsets_[c];
+    const uint64_t nullBit = uint64_t{1} << c;
+    switch (keyTypes_[c].kind) {
+      case TypeKind::kBoolean:
+        packFixed<uint8_t>(block, offset, nullBit, rowKeys);
+        break;
+      case TypeKind::kInt32:
+      case TypeKind::kDate:
+        packFixed<int32_t>(block, offset, nullBit, rowKeys);
+        break;
+      case TypeKind::kUInt64:
+        packFixed<uint64_t>(block, offset, nullBit, rowKeys);
+        break;
+      case TypeKind::kDouble:
+        packFixed<double>(block, offset, nullBit, rowKeys);
+        break;
+      default:  // kInt64, kTime, kTimestamp (the constructor admits no other kind)
+        packFixed<int64_t>(block, offset, nullBit, rowKeys);
+        break;
+    }
+  }
+  rowHashes_.resize(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    const FixedKey& key = rowKeys[r];
+    rowHashes_[r] = mix(key.words[0] ^ mix(key.words[1] ^ (key.nulls * 0x9E3779B97F4A7C15ULL)));
+  }
+  constexpr size_t kPrefetchDistance = 8;
+  for (size_t r = 0; r < rows; ++r) {
+    if (r + kPrefetchDistance < rows)
+      __builtin_prefetch(&slots_[rowHashes_[r + kPrefetchDistance] & mask_]);
+    const FixedKey& key = rowKeys[r];
+    groupIds[r] = probe(
+        rowHashes_[r], [&](uint32_t group) { return fixedGroupKeys_[group] == key; },
+        [&] { fixedGroupKeys_.push_back(key); }, keys, r);
+  }
 }
 
 void GroupByHash::addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {

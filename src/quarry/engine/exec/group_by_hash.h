@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "quarry/common/huge_pages.h"
 #include "quarry/engine/data/block.h"
 
 /// Assigns rows to groups by the values of their key columns, for hash
@@ -19,7 +20,11 @@
 /// doubles, booleans) skips the serialization: its values, widened to 64 bits
 /// (doubles canonical), are the table's keys, and nulls have a group of their own.
 /// So does one bytes key (string, binary, uuid): its bytes are hashed and kept as
-/// they are, and nulls have a group of their own.
+/// they are, and nulls have a group of their own. Two or more fixed-width keys of
+/// together at most 16 bytes (Q33's WatchID and ClientIP, four int32s) skip it too:
+/// a row's values are packed side by side into two words, its nulls into a third,
+/// and a group's key is those three words (a comparison of words, not of bytes in an
+/// arena reached through an offset).
 ///
 /// Dictionary blocks (block.h) skip the per-row bytes: a single bytes key maps
 /// each dictionary entry to its group once per dictionary (kept while consecutive
@@ -71,7 +76,7 @@ class GroupByHash {
   /// two of slots, at most half full): the single fixed-width key's table and the
   /// packed-codes cache.
   struct WordTable {
-    std::vector<WordSlot> slots;
+    HugePageVector<WordSlot> slots;
     uint64_t mask = 0;
     size_t count = 0;
 
@@ -106,6 +111,11 @@ class GroupByHash {
   /// `keys`) when new; the probe both the bytes and the serialized paths use.
   uint32_t findOrInsert(uint64_t hash, const char* key, size_t length, const std::vector<const Block*>& keys,
                         size_t row);
+  /// The probe of the slots: the group whose slot has `hash`'s tag and whose key `sameKey(group)`
+  /// says is the row's, else a new group (from row `row` of `keys`), its key kept by `keepKey()`.
+  template <typename SameKey, typename KeepKey>
+  uint32_t probe(uint64_t hash, SameKey&& sameKey, KeepKey&& keepKey, const std::vector<const Block*>& keys,
+                 size_t row);
   /// The single bytes key path: the values' bytes as the keys.
   void addBytesKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
@@ -119,6 +129,16 @@ class GroupByHash {
   /// Per page: the serialized path's group of each row.
   void addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
 
+  /// The fixed-keys path's key: the values at their offsets (fixedOffsets_) in two words, a null
+  /// left zero there and flagged by its column's bit in `nulls`.
+  struct FixedKey {
+    uint64_t words[2] = {0, 0};
+    uint64_t nulls = 0;
+    bool operator==(const FixedKey&) const = default;
+  };
+  /// Per page: the fixed-keys path's group of each row.
+  void addFixedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
+
   /// What the packed path keeps per key column: the column's values, each with
   /// an id (a GroupByHash of that key alone), and the last dictionary's entries' ids.
   struct KeyCodes {
@@ -131,11 +151,15 @@ class GroupByHash {
   size_t groups_ = 0;
   bool wordKeys_ = false;
   bool bytesKey_ = false;
+  bool fixedKeys_ = false;
+  std::vector<size_t> fixedOffsets_;     // per key column, its byte offset in FixedKey::words
+  std::vector<FixedKey> rowFixedKeys_;    // per page, each row's
+  HugePageVector<FixedKey> fixedGroupKeys_;  // per group
   WordTable words_;
   uint32_t nullGroup_ = kEmpty;
   std::vector<uint64_t> rowWords_;
   std::vector<Block> groupKeys_;
-  std::vector<Slot> slots_;
+  HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
   std::string groupKeyBytes_;
   std::vector<uint64_t> groupKeyOffsets_{0};
