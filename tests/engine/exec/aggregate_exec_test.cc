@@ -533,6 +533,133 @@ TEST(AggregateExec, InitialPartsMergedByFinalEqualSingleForEveryAggregate) {
   }
 }
 
+// aggregate_exec.h: a merge given several threads "goes parallel once it holds more than
+// kPartitionAfterGroups groups" and each group is still made once. Three keys (g, a, t) of
+// ~100,000 groups, every aggregate, INITIAL parts merged by FINAL on 1 and on 3 tables.
+TEST(AggregateExec, AMergeSplitOverTablesEqualsTheMergeOnOneThread) {
+  const std::vector<Row> rows = randomRows(150'000, 41);
+  const std::vector<int> groups{0, 1, 6};
+  std::vector<AggregateSpec> merged = rawSpecs();
+  for (size_t i = 0; i < merged.size(); ++i) merged[i].inputChannel = static_cast<int>(groups.size() + 2 * i);
+  Schema intermediateSchema;
+  std::vector<Page> intermediate;
+  constexpr size_t kParts = 4;
+  for (size_t p = 0; p < kParts; ++p) {
+    std::vector<Page> pages;
+    for (size_t i = p * 1000; i < rows.size(); i += kParts * 1000) {
+      pages.push_back(pageOfRows(kSplitSchema, {rows.begin() + i, rows.begin() + std::min(rows.size(), i + 1000)}));
+    }
+    AggregateExec initial(sourceOf(kSplitSchema, std::move(pages)), AggregatorMode::kInitial, groups, rawSpecs());
+    intermediateSchema = initial.schema();
+    for (Page& page : drainPages(initial)) intermediate.push_back(std::move(page));
+  }
+  const auto merge = [&](int threads) {
+    AggregateExec finalAgg(sourceOf(intermediateSchema, intermediate), AggregatorMode::kFinal, {0, 1, 2}, merged,
+                           threads);
+    return normalized(drain(finalAgg));
+  };
+  const std::vector<Row> one = merge(1);
+  std::set<std::vector<Scalar>> keys;
+  for (const Row& row : rows) keys.insert({row[0], row[1], row[6]});
+  EXPECT_EQ(one.size(), keys.size());
+  EXPECT_GT(one.size(), AggregateExec::kPartitionAfterGroups * 3 / 2);
+  EXPECT_EQ(merge(3), one);
+  EXPECT_EQ(merge(2), one);
+}
+
+// A failure on one of the merge's threads (here SUM's overflow, of a group whose two halves come
+// from two parts) reaches the caller as the same error, and no thread is left running.
+TEST(AggregateExec, AFailureOnAMergeThreadReachesTheCaller) {
+  const Schema schema{{"k", DataType::int64()}, {"a", DataType::int64()}};
+  const std::vector<AggregateSpec> raw{spec(AggregateFunction::kSum, 1, DataType::int64(), "total")};
+  std::vector<AggregateSpec> merged = raw;
+  merged[0].inputChannel = 1;
+  std::vector<Page> intermediate;
+  Schema intermediateSchema;
+  for (int part = 0; part < 2; ++part) {
+    std::vector<Row> part_rows;
+    for (int64_t k = 0; k < 100'000; ++k) part_rows.push_back({i64(k + part * 100'000), i64(1)});
+    part_rows.push_back({i64(-1), i64(std::numeric_limits<int64_t>::max())});  // in both parts
+    AggregateExec initial(sourceOf(schema, {pageOfRows(schema, part_rows)}), AggregatorMode::kInitial, {0}, raw);
+    intermediateSchema = initial.schema();
+    for (Page& page : drainPages(initial)) intermediate.push_back(std::move(page));
+  }
+  AggregateExec finalAgg(sourceOf(intermediateSchema, std::move(intermediate)), AggregatorMode::kFinal, {0},
+                         merged, 2);
+  try {
+    finalAgg.next();
+    FAIL() << "no overflow error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("SUM (total)"), std::string::npos) << e.what();
+  }
+}
+
+/// Passes its input's pages on, counting them.
+class CountingSource final : public Operator {
+ public:
+  explicit CountingSource(OperatorPtr input) : input_(std::move(input)) {}
+  const Schema& schema() const override { return input_->schema(); }
+  std::optional<Page> next() override {
+    std::optional<Page> page = input_->next();
+    if (page) ++pulled;
+    return page;
+  }
+  void collectStats(std::vector<OperatorStats>& out) const override { input_->collectStats(out); }
+  size_t pulled = 0;
+
+ private:
+  OperatorPtr input_;
+};
+
+// aggregate_exec.h: "a grouped INITIAL that does not reduce (after kPassThroughAfterRows rows, more
+// groups than half its rows) ... returns the groups so far, then aggregates each later page on its
+// own"; one that reduces reads all its input first. Either way FINAL makes the same groups.
+TEST(AggregateExec, AnInitialThatDoesNotReduceReturnsPagesAsItReadsThem) {
+  const Schema schema{{"k", DataType::int64()}, {"a", DataType::int64()}};
+  const std::vector<AggregateSpec> raw{spec(AggregateFunction::kCountStar, -1, DataType::null(), "n"),
+                                       spec(AggregateFunction::kSum, 1, DataType::int64(), "total")};
+  constexpr size_t kPages = 30;
+  constexpr int64_t kRows = 8192;
+  for (const int64_t distinct : {int64_t{1} << 40, int64_t{100}}) {  // every row its own key; 100 keys
+    std::vector<Page> pages;
+    std::map<int64_t, std::pair<int64_t, int64_t>> expected;  // key -> count, sum
+    for (size_t p = 0; p < kPages; ++p) {
+      std::vector<Row> rows;
+      for (int64_t r = 0; r < kRows; ++r) {
+        const int64_t key = (p == kPages - 1 && r == 0) ? 7 : (static_cast<int64_t>(p) * kRows + r) % distinct;
+        rows.push_back({i64(key), i64(r)});
+        expected[key].first += 1;
+        expected[key].second += r;
+      }
+      pages.push_back(pageOfRows(schema, rows));
+    }
+    auto counting = std::make_unique<CountingSource>(sourceOf(schema, std::move(pages)));
+    CountingSource* source = counting.get();
+    AggregateExec initial(std::move(counting), AggregatorMode::kInitial, {0}, raw);
+    std::vector<Page> intermediate;
+    std::optional<Page> first = initial.next();
+    ASSERT_TRUE(first.has_value());
+    if (distinct == 100) {
+      EXPECT_EQ(source->pulled, kPages);
+    } else {
+      EXPECT_LT(source->pulled, kPages);  // output began before the input ended
+      EXPECT_GE(source->pulled * kRows, AggregateExec::kPassThroughAfterRows);
+    }
+    intermediate.push_back(std::move(*first));
+    for (Page& page : drainPages(initial)) intermediate.push_back(std::move(page));
+    std::vector<AggregateSpec> merged = raw;
+    merged[0].inputChannel = 1;
+    merged[1].inputChannel = 3;
+    AggregateExec finalAgg(sourceOf(initial.schema(), std::move(intermediate)), AggregatorMode::kFinal, {0},
+                           merged, 2);
+    std::vector<Row> want;
+    for (const auto& [key, value] : expected) want.push_back({i64(value.first), i64(value.second), i64(key)});
+    std::vector<Row> got = drain(finalAgg);
+    for (Row& row : got) row = {row[1], row[2], row[0]};  // aggregates first, as `want`
+    EXPECT_EQ(sorted(got), sorted(want)) << "keys " << distinct;
+  }
+}
+
 TEST(AggregateExec, AllNullGroupHasCountZeroAndNullValues) {
   const std::vector<Row> rows = randomRows(3000, 5);
   const std::vector<Row> single = runSingle(rows, true);

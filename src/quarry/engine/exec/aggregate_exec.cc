@@ -1,18 +1,212 @@
 #include "quarry/engine/exec/aggregate_exec.h"
 
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "quarry/common/error.h"
 #include "quarry/engine/exec/operator_timer.h"
 
 namespace quarry::engine {
 
+namespace {
+
+/// One table of groups and their aggregation states: the whole of an aggregation on one thread,
+/// or one partition of a parallel merge.
+class GroupTable {
+ public:
+  GroupTable(const std::vector<DataType>& keyTypes, const std::vector<int>& groupChannels,
+             const std::vector<AggregateSpec>& aggregates, bool rawInput)
+      : groupChannels_(groupChannels), rawInput_(rawInput), keys_(groupChannels.size()) {
+    for (const AggregateSpec& spec : aggregates) aggregators_.push_back(makeAggregator(spec));
+    if (groupChannels_.empty()) {
+      groups_ = 1;
+    } else {
+      hash_ = std::make_unique<GroupByHash>(keyTypes);
+    }
+    for (auto& aggregator : aggregators_) aggregator->resize(groups_);
+  }
+
+  size_t groupCount() const { return groups_; }
+
+  void add(const Page& page) {
+    if (hash_) {
+      for (size_t c = 0; c < groupChannels_.size(); ++c) keys_[c] = &page.block(groupChannels_[c]);
+      hash_->addRows(keys_, groupIds_);
+      if (hash_->groupCount() != groups_) {
+        groups_ = hash_->groupCount();
+        for (auto& aggregator : aggregators_) aggregator->resize(groups_);
+      }
+    } else {
+      groupIds_.assign(page.positionCount(), 0);
+    }
+    for (auto& aggregator : aggregators_) {
+      if (rawInput_) {
+        aggregator->addInput(page, groupIds_);
+      } else {
+        aggregator->addIntermediate(page, groupIds_);
+      }
+    }
+  }
+
+  /// The groups' keys, then per aggregate its final value or its intermediate columns; nothing
+  /// when there is no group. Empties the table.
+  std::optional<Page> finish(bool finalOutput) {
+    const size_t groups = groups_;
+    std::vector<Block> blocks;
+    if (hash_) blocks = hash_->takeGroupKeys();
+    hash_.reset();
+    for (auto& aggregator : aggregators_) {
+      if (finalOutput) {
+        blocks.push_back(aggregator->writeFinal());
+      } else {
+        aggregator->writeIntermediate(blocks);
+      }
+    }
+    aggregators_.clear();
+    groups_ = 0;
+    if (groups == 0) return std::nullopt;
+    return Page(std::move(blocks), groups);
+  }
+
+ private:
+  std::vector<int> groupChannels_;
+  bool rawInput_;
+  std::unique_ptr<GroupByHash> hash_;
+  std::vector<std::unique_ptr<Aggregator>> aggregators_;
+  size_t groups_ = 0;
+  std::vector<const Block*> keys_;
+  std::vector<uint32_t> groupIds_;
+};
+
+/// A merge split over tables by a hash of the keys, each table merged on a thread of its own;
+/// pages are routed on the caller's thread, through a short queue per table.
+class PartitionedMerge {
+ public:
+  PartitionedMerge(size_t partitions, const std::vector<DataType>& keyTypes, const std::vector<int>& groupChannels,
+                   const std::vector<AggregateSpec>& aggregates)
+      : groupChannels_(groupChannels), keys_(groupChannels.size()), rows_(partitions) {
+    for (size_t p = 0; p < partitions; ++p) {
+      partitions_.push_back(std::make_unique<Partition>(keyTypes, groupChannels, aggregates));
+    }
+    try {
+      for (auto& partition : partitions_) partition->thread = std::thread([p = partition.get()] { p->run(); });
+    } catch (...) {  // a thread the system would not start: join those that did
+      stop();
+      throw;
+    }
+  }
+  ~PartitionedMerge() { stop(); }
+  PartitionedMerge(const PartitionedMerge&) = delete;
+  PartitionedMerge& operator=(const PartitionedMerge&) = delete;
+
+  /// Hands each row of `page` to its key's table.
+  void add(const Page& page) {
+    for (size_t c = 0; c < groupChannels_.size(); ++c) keys_[c] = &page.block(groupChannels_[c]);
+    GroupByHash::hashRows(keys_, hashes_);
+    const uint64_t count = partitions_.size();
+    for (auto& rows : rows_) rows.clear();
+    for (size_t r = 0; r < hashes_.size(); ++r) {
+      rows_[((hashes_[r] >> 32) * count) >> 32].push_back(static_cast<uint32_t>(r));
+    }
+    for (size_t p = 0; p < partitions_.size(); ++p) {
+      if (!rows_[p].empty()) partitions_[p]->push(rows_[p].size() == page.positionCount() ? page : page.take(rows_[p]));
+    }
+  }
+
+  /// Waits for every table, then returns their groups (see GroupTable::finish), or rethrows the
+  /// failure of the first table that failed.
+  std::vector<Page> finish(bool finalOutput) {
+    stop();
+    for (auto& partition : partitions_) {
+      if (partition->failure) std::rethrow_exception(partition->failure);
+    }
+    std::vector<Page> pages;
+    for (auto& partition : partitions_) {
+      if (std::optional<Page> page = partition->table.finish(finalOutput)) pages.push_back(std::move(*page));
+    }
+    return pages;
+  }
+
+ private:
+  struct Partition {
+    static constexpr size_t kMaxQueuedPages = 4;
+
+    Partition(const std::vector<DataType>& keyTypes, const std::vector<int>& groupChannels,
+              const std::vector<AggregateSpec>& aggregates)
+        : table(keyTypes, groupChannels, aggregates, /*rawInput=*/false) {}
+
+    void push(Page page) {
+      std::unique_lock lock(mutex);
+      notFull.wait(lock, [&] { return queue.size() < kMaxQueuedPages || failure; });
+      if (failure) return;  // finish() rethrows it
+      queue.push_back(std::move(page));
+      notEmpty.notify_one();
+    }
+    void close() {
+      std::lock_guard lock(mutex);
+      closed = true;
+      notEmpty.notify_one();
+    }
+    void run() {
+      while (true) {
+        Page page;
+        {
+          std::unique_lock lock(mutex);
+          notEmpty.wait(lock, [&] { return !queue.empty() || closed; });
+          if (queue.empty()) return;
+          page = std::move(queue.front());
+          queue.pop_front();
+          notFull.notify_one();
+        }
+        try {
+          table.add(page);
+        } catch (...) {
+          std::lock_guard lock(mutex);
+          failure = std::current_exception();
+          queue.clear();
+          notFull.notify_one();
+          return;
+        }
+      }
+    }
+
+    GroupTable table;
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable notEmpty;
+    std::condition_variable notFull;
+    std::deque<Page> queue;
+    bool closed = false;
+    std::exception_ptr failure;  // set under mutex; read after the thread is joined
+  };
+
+  void stop() {
+    for (auto& partition : partitions_) partition->close();
+    for (auto& partition : partitions_) {
+      if (partition->thread.joinable()) partition->thread.join();
+    }
+  }
+
+  std::vector<int> groupChannels_;
+  std::vector<std::unique_ptr<Partition>> partitions_;
+  std::vector<const Block*> keys_;
+  std::vector<uint64_t> hashes_;
+  std::vector<std::vector<uint32_t>> rows_;
+};
+
+}  // namespace
+
 AggregateExec::AggregateExec(OperatorPtr input, AggregatorMode mode, std::vector<int> groupChannels,
-                             std::vector<AggregateSpec> aggregates)
+                             std::vector<AggregateSpec> aggregates, int threads)
     : input_(std::move(input)),
       mode_(mode),
       groupChannels_(std::move(groupChannels)),
-      aggregates_(std::move(aggregates)) {
+      aggregates_(std::move(aggregates)),
+      threads_(static_cast<size_t>(std::max(threads, 1))) {
   stats_.name = std::string("AggregateExec[") + aggregatorModeName(mode_) + "]";
   const Schema& in = input_->schema();
   const auto checkChannel = [&](int channel, const std::string& what) {
@@ -21,11 +215,10 @@ AggregateExec::AggregateExec(OperatorPtr input, AggregatorMode mode, std::vector
                             " of an input of " + std::to_string(in.size()) + " columns");
     }
   };
-  std::vector<DataType> keyTypes;
   for (int channel : groupChannels_) {
     checkChannel(channel, "a group column");
     schema_.push_back(in[channel]);
-    keyTypes.push_back(in[channel].type);
+    keyTypes_.push_back(in[channel].type);
   }
   const bool rawInput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kInitial;
   const bool finalOutput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kFinal;
@@ -42,51 +235,59 @@ AggregateExec::AggregateExec(OperatorPtr input, AggregatorMode mode, std::vector
     } else {
       for (Field& field : intermediateFields(spec)) schema_.push_back(std::move(field));
     }
-    aggregators_.push_back(makeAggregator(spec));
   }
-  if (!groupChannels_.empty()) hash_ = std::make_unique<GroupByHash>(std::move(keyTypes));
+  // Builds the aggregators once, so that an unknown aggregate fails here rather than on a thread.
+  for (const AggregateSpec& spec : aggregates_) (void)makeAggregator(spec);
+}
+
+bool AggregateExec::inputIsIntermediateLayout() const {
+  const Schema& in = input_->schema();
+  size_t channel = 0;
+  for (int group : groupChannels_) {
+    if (group != static_cast<int>(channel++)) return false;
+  }
+  for (const AggregateSpec& spec : aggregates_) {
+    if (spec.inputChannel != static_cast<int>(channel)) return false;
+    const std::vector<Field> fields = intermediateFields(spec);
+    for (size_t k = 0; k < fields.size(); ++k) {
+      if (channel + k >= in.size() || !(in[channel + k].type == fields[k].type)) return false;
+    }
+    channel += fields.size();
+  }
+  return channel == in.size();
 }
 
 void AggregateExec::consumeInput() {
   const bool rawInput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kInitial;
-  std::vector<uint32_t> groupIds;
-  std::vector<const Block*> keys(groupChannels_.size());
-  size_t groups = hash_ ? 0 : 1;
-  for (auto& aggregator : aggregators_) aggregator->resize(groups);
-  while (std::optional<Page> page = input_->next()) {
-    const size_t rows = page->positionCount();
-    if (hash_) {
-      for (size_t c = 0; c < groupChannels_.size(); ++c) keys[c] = &page->block(groupChannels_[c]);
-      hash_->addRows(keys, groupIds);
-      if (hash_->groupCount() != groups) {
-        groups = hash_->groupCount();
-        for (auto& aggregator : aggregators_) aggregator->resize(groups);
-      }
-    } else {
-      groupIds.assign(rows, 0);
-    }
-    for (auto& aggregator : aggregators_) {
-      if (rawInput) {
-        aggregator->addInput(*page, groupIds);
-      } else {
-        aggregator->addIntermediate(*page, groupIds);
-      }
-    }
-  }
-  if (groups == 0) return;
-  std::vector<Block> blocks;
-  if (hash_) blocks = hash_->takeGroupKeys();
-  hash_.reset();
   const bool finalOutput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kFinal;
-  for (auto& aggregator : aggregators_) {
-    if (finalOutput) {
-      blocks.push_back(aggregator->writeFinal());
-    } else {
-      aggregator->writeIntermediate(blocks);
+  const bool mayPartition = threads_ > 1 && !rawInput && !groupChannels_.empty() && inputIsIntermediateLayout();
+  const bool mayPassThrough =
+      mode_ == AggregatorMode::kInitial && !groupChannels_.empty() &&
+      std::none_of(keyTypes_.begin(), keyTypes_.end(), [](const DataType& type) { return type.isBytes(); });
+  GroupTable table(keyTypes_, groupChannels_, aggregates_, rawInput);
+  std::unique_ptr<PartitionedMerge> partitions;
+  size_t rows = 0;
+  while (std::optional<Page> page = input_->next()) {
+    if (partitions) {
+      partitions->add(*page);
+      continue;
+    }
+    table.add(*page);
+    rows += page->positionCount();
+    if (mayPassThrough && rows >= kPassThroughAfterRows && table.groupCount() * 2 > rows) {
+      pageAtATime_ = true;
+      break;
+    }
+    if (mayPartition && table.groupCount() > kPartitionAfterGroups) {
+      partitions = std::make_unique<PartitionedMerge>(threads_, keyTypes_, groupChannels_, aggregates_);
+      if (std::optional<Page> merged = table.finish(/*finalOutput=*/false)) partitions->add(*merged);
     }
   }
-  aggregators_.clear();
-  output_.emplace(std::move(blocks), groups);
+  if (partitions) {
+    for (Page& page : partitions->finish(finalOutput)) output_.push_back(std::move(page));
+  } else if (std::optional<Page> page = table.finish(finalOutput)) {
+    output_.push_back(std::move(*page));
+  }
 }
 
 std::optional<Page> AggregateExec::next() {
@@ -95,17 +296,29 @@ std::optional<Page> AggregateExec::next() {
     consumed_ = true;
     consumeInput();
   }
-  if (!output_ || outputOffset_ >= output_->positionCount()) {
-    output_.reset();
-    return std::nullopt;
+  while (!output_.empty() && outputOffset_ >= output_.front().positionCount()) {
+    output_.pop_front();
+    outputOffset_ = 0;
   }
+  while (output_.empty() && pageAtATime_) {
+    std::optional<Page> input = input_->next();
+    if (!input) {
+      pageAtATime_ = false;
+      break;
+    }
+    GroupTable table(keyTypes_, groupChannels_, aggregates_, /*rawInput=*/true);
+    table.add(*input);
+    if (std::optional<Page> groups = table.finish(/*finalOutput=*/false)) output_.push_back(std::move(*groups));
+  }
+  if (output_.empty()) return std::nullopt;
   Page page;
-  if (outputOffset_ == 0 && output_->positionCount() <= kOutputPageRows) {
-    page = std::move(*output_);
-    output_.reset();
+  Page& front = output_.front();
+  if (outputOffset_ == 0 && front.positionCount() <= kOutputPageRows) {
+    page = std::move(front);
+    output_.pop_front();
   } else {
-    const size_t length = std::min(kOutputPageRows, output_->positionCount() - outputOffset_);
-    page = output_->slice(outputOffset_, length);
+    const size_t length = std::min(kOutputPageRows, front.positionCount() - outputOffset_);
+    page = front.slice(outputOffset_, length);
     outputOffset_ += length;
   }
   ++stats_.pagesOut;

@@ -56,7 +56,7 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, con
     }
     case PlanKind::kAggregate:
       return std::make_unique<AggregateExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.mode, node.groupChannels,
-                                             node.aggregates);
+                                             node.aggregates, node.threads);
     case PlanKind::kTopN:
       return std::make_unique<TopNExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.sortKeys, node.limit);
     case PlanKind::kLimit:

@@ -114,6 +114,60 @@ void keyWords(const Block& block, std::vector<uint64_t>& words) {
 
 }  // namespace
 
+void GroupByHash::hashRows(const std::vector<const Block*>& keys, std::vector<uint64_t>& hashes) {
+  const size_t rows = keys.empty() ? 0 : keys[0]->size();
+  hashes.assign(rows, 0x9E3779B97F4A7C15ULL);
+  std::vector<uint64_t> words;
+  for (const Block* block : keys) {
+    constexpr uint64_t kNullHash = 0x2545F4914F6CDD1DULL;
+    const bool nulls = block->hasNulls();
+    const TypeKind kind = block->type().kind;
+    if (kind == TypeKind::kNull) {
+      for (uint64_t& hash : hashes) hash = mix(hash + kNullHash);
+      continue;
+    }
+    if (block->type().isBytes() || kind == TypeKind::kDecimal) {
+      for (size_t r = 0; r < rows; ++r) {
+        uint64_t h = kNullHash;
+        if (!(nulls && block->isNull(r))) {
+          if (kind == TypeKind::kDecimal) {
+            const Int128 v = block->values<Int128>()[r];
+            h = hashBytes(reinterpret_cast<const char*>(&v), sizeof(v));
+          } else {
+            const std::string_view v = block->bytes(r);
+            h = hashBytes(v.data(), v.size());
+          }
+        }
+        hashes[r] = mix(hashes[r] + h);
+      }
+      continue;
+    }
+    switch (kind) {
+      case TypeKind::kBoolean:
+        keyWords<uint8_t>(*block, words);
+        break;
+      case TypeKind::kInt32:
+      case TypeKind::kDate:
+        keyWords<int32_t>(*block, words);
+        break;
+      case TypeKind::kUInt64:
+        keyWords<uint64_t>(*block, words);
+        break;
+      case TypeKind::kDouble:
+        keyWords<double>(*block, words);
+        break;
+      case TypeKind::kList:  // refused by the constructor
+        throw std::logic_error("GroupByHash: a list key");
+      default:
+        keyWords<int64_t>(*block, words);
+        break;
+    }
+    for (size_t r = 0; r < rows; ++r) {
+      hashes[r] = mix(hashes[r] + (nulls && block->isNull(r) ? kNullHash : mix(words[r])));
+    }
+  }
+}
+
 void GroupByHash::WordTable::grow() {
   HugePageVector<WordSlot> old = std::move(slots);
   reset(old.size() * 2);

@@ -48,6 +48,10 @@ class GroupByHash {
   /// Sets groupIds[r] to the group of row r of `keys` (one block per key column),
   /// creating groups in first-seen order and keeping their key values.
   void addRows(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds);
+  /// A hash of each row's keys that agrees for rows of one group (nulls alike, -0.0 and +0.0
+  /// alike, every NaN alike, a dictionary's value as its bytes): what a merge split over several
+  /// tables partitions rows by.
+  static void hashRows(const std::vector<const Block*>& keys, std::vector<uint64_t>& hashes);
   size_t groupCount() const { return groups_; }
   /// Whether the next page tries the packed-codes path (see above; for tests).
   bool packsKeys() const { return packedKeys_; }

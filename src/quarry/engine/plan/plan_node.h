@@ -70,7 +70,8 @@ struct PlanNode {
   // kTopN: keys; limit (kTopN optional, kLimit required)
   std::vector<SortSpec> sortKeys;
   std::optional<int64_t> limit;
-  // kExchange
+  // kExchange: its driver threads; kAggregate FINAL: how many tables a merge of many groups is
+  // split over (AggregateExec)
   int threads = 1;
 
   const PlanNodePtr& input() const { return children.at(0); }

@@ -548,6 +548,7 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
     }
     auto final = std::make_shared<PlanNode>(*node);
     final->mode = AggregatorMode::kFinal;
+    final->threads = threads;  // a merge of many groups is split over as many tables
     final->children = {exchangeOver(initial)};
     final->groupChannels.clear();
     for (size_t g = 0; g < node->groupChannels.size(); ++g) final->groupChannels.push_back(static_cast<int>(g));
