@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 /// Transparent huge pages for large buffers.
 ///
@@ -18,11 +16,7 @@
 /// parquet-testing's large_string_map.brotli.parquet (two 1 GiB strings) went from
 /// about a minute to a fraction of it.
 ///
-/// Output text asks for them, and so do the hash tables of GROUP BY and
-/// COUNT_DISTINCT (HugePageVector), which live as long as the query and are probed
-/// at random: a table of 10M groups spans 256 MiB, and on 4 KiB pages nearly every
-/// probe also misses the TLB (ClickBench's Q33: 55 % of the merging thread's time
-/// was one load of a slot). The decoders' buffers (RawVector) asked for them for a
+/// Only output text asks for them. The decoders' buffers (RawVector) did too for a
 /// while, and the lineitem queries lost 10-25 % (Q6-like 100 -> 129 ms): a
 /// short-lived buffer of a few MiB pays for the kernel's zeroing and compaction
 /// of whole huge pages and gains little.
@@ -35,45 +29,6 @@ inline constexpr size_t kHugePageAdviceBytes = size_t{4} << 20;
 /// huge pages (madvise MADV_HUGEPAGE); a no-op below kHugePageAdviceBytes, and
 /// harmless where the kernel declines.
 void adviseHugePages(void* data, size_t bytes);
-
-/// `bytes` of zeroed memory in a mapping of its own, aligned to 2 MiB and asking for huge pages
-/// (std::bad_alloc when the mapping fails). A mapping rather than the heap: glibc's
-/// aligned_alloc of 2 MiB alignment left a gap of up to 2 MiB in its heap per buffer, and the
-/// heap kept what the tables' growth freed (ClickBench's Q05: 350 -> 435 MB of RSS).
-void* allocateHugePages(size_t bytes);
-/// Returns what allocateHugePages(bytes) gave.
-void freeHugePages(void* data, size_t bytes) noexcept;
-
-/// An allocator whose allocations of kHugePageAdviceBytes or more are mappings of their own that
-/// ask for huge pages (allocateHugePages); smaller ones are std::allocator's.
-template <typename T>
-struct HugePageAllocator {
-  using value_type = T;
-
-  HugePageAllocator() = default;
-  template <typename U>
-  HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
-
-  T* allocate(size_t n) {
-    if (n * sizeof(T) < kHugePageAdviceBytes) return std::allocator<T>().allocate(n);
-    return static_cast<T*>(allocateHugePages(n * sizeof(T)));
-  }
-  void deallocate(T* data, size_t n) noexcept {
-    if (n * sizeof(T) < kHugePageAdviceBytes) {
-      std::allocator<T>().deallocate(data, n);
-    } else {
-      freeHugePages(data, n * sizeof(T));
-    }
-  }
-  template <typename U>
-  bool operator==(const HugePageAllocator<U>&) const noexcept {
-    return true;
-  }
-};
-
-/// A vector whose large buffers ask for huge pages (HugePageAllocator).
-template <typename T>
-using HugePageVector = std::vector<T, HugePageAllocator<T>>;
 
 /// Makes room in `out` for `extra` more bytes when they are many: capacity grows
 /// at least geometrically, with a little to spare for the quote or line break

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "quarry/common/huge_pages.h"
+#include "quarry/common/huge_page_vector.h"
 #include "quarry/engine/data/block.h"
 
 /// Assigns rows to groups by the values of their key columns, for hash

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "quarry/common/error.h"
-#include "quarry/common/huge_pages.h"
+#include "quarry/common/huge_page_vector.h"
 #include "quarry/engine/data/key_hash.h"
 #include "quarry/engine/expr/aggregate_families.h"
 #include "quarry/engine/expr/aggregator_columns.h"

@@ -1,7 +1,7 @@
 // HugePageVector and the mappings under it: what the hash tables of GROUP BY and COUNT_DISTINCT
-// live in (huge_pages.h).
+// live in (huge_page_vector.h).
 
-#include "quarry/common/huge_pages.h"
+#include "quarry/common/huge_page_vector.h"
 
 #include <gtest/gtest.h>
 
