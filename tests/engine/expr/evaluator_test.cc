@@ -226,6 +226,28 @@ TEST(EvaluatorTest, NumericFunctions) {
   EXPECT_EQ(eval("round(q, 1)", numbers()), (V{"10.5", "-0.3", "NULL", "0.0"}));
 }
 
+// LENGTH counts characters, not bytes, eight bytes at a time: a character of 1 to 4 bytes at every
+// position of strings of every length up to 44; a stray byte a file may hold is counted as the
+// byte-at-a-time rule does (a lead byte or 0xFF one character, a continuation byte none).
+TEST(EvaluatorTest, LengthCountsCharactersAtEveryPositionAndLength) {
+  const std::vector<std::string> characters = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff"};
+  std::vector<Scalar> texts;
+  V expected;
+  for (const std::string& c : characters) {
+    for (size_t before = 0; before <= 36; ++before) {
+      for (size_t after : {size_t{0}, size_t{1}, size_t{7}}) {
+        texts.push_back(std::string(before, 'x') + c + std::string(after, 'y'));
+        expected.push_back(std::to_string(before + 1 + after));
+      }
+    }
+  }
+  texts.push_back(std::string("\x80\x80" "abcdefgh"));
+  expected.push_back("8");
+  Table t;
+  t.add("s", DataType::string(), texts);
+  EXPECT_EQ(eval("length(s)", t), expected);
+}
+
 TEST(EvaluatorTest, StringFunctions) {
   EXPECT_EQ(eval("length(s)", numbers()), (V{"3", "3", "NULL", "3"}));
   EXPECT_EQ(eval("to_upper(s)", numbers()), (V{"ABC", "\xc3\x89T\xc3\x89", "NULL", "ABC"}));

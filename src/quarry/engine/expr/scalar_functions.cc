@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -165,10 +166,24 @@ void changeCase(std::string_view in, bool upper, std::string& out) {
   }
 }
 
+/// The characters of `s`: its bytes that do not continue a UTF-8 sequence (10xxxxxx). Counted
+/// eight bytes at a time (a byte continues one when its top bit is set and the next one is not),
+/// which made LENGTH over ClickBench's URLs several times faster than a byte at a time.
 int64_t characterCount(std::string_view s) {
-  int64_t count = 0;
-  for (char c : s) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return count;
+  constexpr uint64_t kTopBits = 0x8080808080808080ULL;
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  const char* p = s.data();
+  const size_t n = s.size();
+  size_t i = 0;
+  uint64_t continuations = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, p + i, 8);
+    const uint64_t marks = (word & ~(word << 1) & kTopBits) >> 7;  // 1 in each continuation byte
+    continuations += (marks * kOnes) >> 56;                         // their sum, at most 8
+  }
+  for (; i < n; ++i) continuations += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
+  return static_cast<int64_t>(n - continuations);
 }
 
 /// The byte offset of character `index` (0-based, <= character count).
