@@ -31,6 +31,9 @@ class GroupTable {
   }
 
   size_t groupCount() const { return groups_; }
+  bool grouped() const { return hash_ != nullptr; }
+  /// See GroupByHash::learnsCodes.
+  bool learnsCodes() const { return hash_ && hash_->learnsCodes(); }
 
   void add(const Page& page) {
     if (hash_) {
@@ -261,10 +264,8 @@ void AggregateExec::consumeInput() {
   const bool rawInput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kInitial;
   const bool finalOutput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kFinal;
   const bool mayPartition = threads_ > 1 && !rawInput && !groupChannels_.empty() && inputIsIntermediateLayout();
-  const bool mayPassThrough =
-      mode_ == AggregatorMode::kInitial && !groupChannels_.empty() &&
-      std::none_of(keyTypes_.begin(), keyTypes_.end(), [](const DataType& type) { return type.isBytes(); });
   GroupTable table(keyTypes_, groupChannels_, aggregates_, rawInput);
+  const bool mayPassThrough = mode_ == AggregatorMode::kInitial && table.grouped() && !table.learnsCodes();
   std::unique_ptr<PartitionedMerge> partitions;
   size_t rows = 0;
   while (std::optional<Page> page = input_->next()) {

@@ -23,14 +23,15 @@
 /// another. Below the threshold the merge stays on the calling thread and its groups
 /// keep their first-seen order.
 ///
-/// A grouped INITIAL over keys of fixed width that does not reduce (after
-/// kPassThroughAfterRows rows, more groups than half its rows: WatchID, a key of every
-/// row) stops building one table: it returns the groups so far, then aggregates each
-/// later page on its own, in a table that stays in cache, and returns it at once. The
-/// merge above makes of them the same groups; the rows skip a probe of a large table
-/// they would have missed. A string key keeps one table: a fresh table per page would
-/// code each page's dictionary anew (ClickBench's Q17, by UserID and SearchPhrase:
-/// INITIAL 2.6 -> 5.5 s of CPU when it did).
+/// A grouped INITIAL that does not reduce (after kPassThroughAfterRows rows, more
+/// groups than half its rows: WatchID, a key of every row) stops building one table:
+/// it returns the groups so far, then aggregates each later page on its own, in a
+/// table that stays in cache, and returns it at once. The merge above makes of them
+/// the same groups; the rows skip a probe of a large table they would have missed.
+/// Keys whose table learns codes as pages come (GroupByHash::learnsCodes: one string
+/// key, or two to four keys with a string among them) keep one table: a fresh table
+/// per page would code each page's dictionary anew (ClickBench's Q17, by UserID and
+/// SearchPhrase: INITIAL 2.6 -> 5.5 s of CPU when it did).
 namespace quarry::engine {
 
 class AggregateExec final : public Operator {
