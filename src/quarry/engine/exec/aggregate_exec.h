@@ -12,7 +12,8 @@
 /// The AggregateExec plan node: STATS over its input, in one AggregatorMode
 /// (aggregator.h). Grouped aggregation hashes the group columns (GroupByHash);
 /// output row order is unspecified. It consumes all its input on the first
-/// next(), then returns the groups in pages of at most kOutputPageRows rows.
+/// next(), then returns the groups in pages of at most kOutputPageRows rows (an
+/// INITIAL that does not reduce streams instead: see below).
 ///
 /// A merge of intermediate rows (FINAL, INTERMEDIATE) given several threads goes
 /// parallel once it holds more than kPartitionAfterGroups groups: its table so far
