@@ -368,6 +368,9 @@ Block Block::take(std::span<const uint32_t> positions) const {
           if constexpr (std::is_same_v<V, Bytes>) {
             Bytes& to = std::get<Bytes>(out.storage_);
             to.offsets.reserve(positions.size() + 1);
+            size_t bytes = 0;  // reserved at once: appending value by value regrew and copied the data
+            for (uint32_t p : positions) bytes += values.offsets[p + 1] - values.offsets[p];
+            to.data.reserve(bytes);
             for (uint32_t p : positions) {
               to.data.append(values.data, values.offsets[p], values.offsets[p + 1] - values.offsets[p]);
               to.offsets.push_back(to.data.size());
