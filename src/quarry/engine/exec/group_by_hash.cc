@@ -113,6 +113,28 @@ void keyWords(const Block& block, std::vector<uint64_t>& words) {
   }
 }
 
+/// keyWords of a block of a fixed-width kind of at most 8 bytes, by its kind.
+void blockWords(const Block& block, std::vector<uint64_t>& words) {
+  switch (block.type().kind) {
+    case TypeKind::kBoolean:
+      keyWords<uint8_t>(block, words);
+      break;
+    case TypeKind::kInt32:
+    case TypeKind::kDate:
+      keyWords<int32_t>(block, words);
+      break;
+    case TypeKind::kUInt64:
+      keyWords<uint64_t>(block, words);
+      break;
+    case TypeKind::kDouble:
+      keyWords<double>(block, words);
+      break;
+    default:  // kInt64, kTime, kTimestamp
+      keyWords<int64_t>(block, words);
+      break;
+  }
+}
+
 }  // namespace
 
 void GroupByHash::hashRows(const std::vector<const Block*>& keys, std::vector<uint64_t>& hashes) {
@@ -127,42 +149,24 @@ void GroupByHash::hashRows(const std::vector<const Block*>& keys, std::vector<ui
       for (uint64_t& hash : hashes) hash = mix(hash + kNullHash);
       continue;
     }
-    if (block->type().isBytes() || kind == TypeKind::kDecimal) {
+    if (kind == TypeKind::kDecimal) {
+      const std::span<const Int128> values = block->values<Int128>();
       for (size_t r = 0; r < rows; ++r) {
-        uint64_t h = kNullHash;
-        if (!(nulls && block->isNull(r))) {
-          if (kind == TypeKind::kDecimal) {
-            const Int128 v = block->values<Int128>()[r];
-            h = hashBytes(reinterpret_cast<const char*>(&v), sizeof(v));
-          } else {
-            const std::string_view v = block->bytes(r);
-            h = hashBytes(v.data(), v.size());
-          }
-        }
-        hashes[r] = mix(hashes[r] + h);
+        const bool null = nulls && block->isNull(r);
+        hashes[r] = mix(hashes[r] + (null ? kNullHash : hashBytes(reinterpret_cast<const char*>(&values[r]), 16)));
       }
       continue;
     }
-    switch (kind) {
-      case TypeKind::kBoolean:
-        keyWords<uint8_t>(*block, words);
-        break;
-      case TypeKind::kInt32:
-      case TypeKind::kDate:
-        keyWords<int32_t>(*block, words);
-        break;
-      case TypeKind::kUInt64:
-        keyWords<uint64_t>(*block, words);
-        break;
-      case TypeKind::kDouble:
-        keyWords<double>(*block, words);
-        break;
-      case TypeKind::kList:  // refused by the constructor
-        throw std::logic_error("GroupByHash: a list key");
-      default:
-        keyWords<int64_t>(*block, words);
-        break;
+    if (block->type().isBytes()) {
+      for (size_t r = 0; r < rows; ++r) {
+        const std::string_view v = block->bytes(r);  // empty when null
+        const bool null = nulls && block->isNull(r);
+        hashes[r] = mix(hashes[r] + (null ? kNullHash : hashBytes(v.data(), v.size())));
+      }
+      continue;
     }
+    if (kind == TypeKind::kList) throw std::logic_error("GroupByHash: a list key");  // refused by the constructor
+    blockWords(*block, words);
     for (size_t r = 0; r < rows; ++r) {
       hashes[r] = mix(hashes[r] + (nulls && block->isNull(r) ? kNullHash : mix(words[r])));
     }
@@ -181,24 +185,7 @@ void GroupByHash::WordTable::grow() {
 
 void GroupByHash::addWordKeys(const Block& block, std::vector<uint32_t>& groupIds) {
   const size_t rows = block.size();
-  switch (keyTypes_[0].kind) {
-    case TypeKind::kBoolean:
-      keyWords<uint8_t>(block, rowWords_);
-      break;
-    case TypeKind::kInt32:
-    case TypeKind::kDate:
-      keyWords<int32_t>(block, rowWords_);
-      break;
-    case TypeKind::kUInt64:
-      keyWords<uint64_t>(block, rowWords_);
-      break;
-    case TypeKind::kDouble:
-      keyWords<double>(block, rowWords_);
-      break;
-    default:
-      keyWords<int64_t>(block, rowWords_);
-      break;
-  }
+  blockWords(block, rowWords_);
   const std::vector<const Block*> keys{&block};
   const bool nulls = block.hasNulls();
   rowHashes_.resize(rows);
