@@ -5,7 +5,8 @@
 // over the rows its predicate selects.
 //
 // Usage: filter_benchmark --query Q [--mode M] [--threads N] [--pruning on|off]
-//                         [--runs R] [--warmup W] [--literal S] FILE...
+//                         [--runs R] [--warmup W] [--literal S]
+//                         [--metadata uncached|cached] FILE...
 //   Q: partkey   l_partkey = 100000          (INT32, 30 rows of 6M: selective,
 //                                             no row group's statistics exclude it)
 //      orderkey  l_orderkey BETWEEN 3000000 AND 3000600   (INT64, about 0.01%,
@@ -32,13 +33,16 @@
 //      (default off: the benchmark measures the filter itself). "on" fails
 //      with exit code 3 when the reader has no such option.
 //   W untimed runs (default 1), then R timed runs (default 1).
+//   --metadata: uncached (default) opens every file in the timing, footer read
+//      and decoded; cached keeps the footers the warm-up decoded (kept_metadata.h),
+//      so the timed runs read none (their storage then counts no footer bytes).
 //
 // Prints one JSON object: the result (count as a string, the sum as a double),
 // each timed run's wall and CPU time (user + system of the whole process) in ms,
 // and what the last run read ("metrics": the readers' ReaderMetrics summed over
 // the files, and "storage": the bytes and requests of each file's storage object
-// including the footer, with the footer's part). Files are opened (footer read
-// and decoded) inside the timing.
+// including the footer, with the footer's part). Files are opened inside the
+// timing (with or without their footers read, as --metadata says).
 
 #include <atomic>
 #include <chrono>
@@ -48,12 +52,14 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "bench_timing.h"
+#include "kept_metadata.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/reader_metrics.h"
@@ -87,6 +93,7 @@ struct Options {
   bool pruning = false;
   int runs = 1;
   int warmup = 1;
+  bool cachedMetadata = false;
   std::vector<std::string> files;
 };
 
@@ -208,12 +215,12 @@ void filterBatch(const Options& options, const ColumnReaders& readers, FilterRes
 }
 
 /// Reads one file into `result`.
-void readFile(const Options& options, const std::string& uri, const FilterPredicate& filter,
-              FilterResult& result) {
+void readFile(const Options& options, bench::KeptMetadata& metadata, const std::string& uri,
+              const FilterPredicate& filter, FilterResult& result) {
   ReaderOptions readerOptions;
   readerOptions.threads = 1;
   readerOptions.metadataPruning = options.pruning;
-  auto file = ParquetFileReader::open(uri, readerOptions);
+  auto file = metadata.openParquet(uri, readerOptions);
   io::StorageObject& storage = file->storage();
   result.footerBytes += storage.bytesRead();
   result.footerRequests += storage.requestCount();
@@ -245,7 +252,7 @@ void readFile(const Options& options, const std::string& uri, const FilterPredic
 }
 
 /// Runs the query once over every file with `options.threads` reader threads.
-FilterResult runQuery(const Options& options) {
+FilterResult runQuery(const Options& options, bench::KeptMetadata& metadata) {
   const FilterPredicate filter = predicateOf(options);
   std::atomic<size_t> nextFile{0};
   std::vector<FilterResult> partial(static_cast<size_t>(options.threads));
@@ -253,7 +260,7 @@ FilterResult runQuery(const Options& options) {
   auto worker = [&](size_t t) {
     try {
       for (size_t f; (f = nextFile.fetch_add(1)) < options.files.size();) {
-        readFile(options, options.files[f], filter, partial[t]);
+        readFile(options, metadata, options.files[f], filter, partial[t]);
       }
     } catch (...) {
       errors[t] = std::current_exception();
@@ -274,9 +281,11 @@ FilterResult runQuery(const Options& options) {
 void printJson(const Options& options, const FilterResult& result,
                const std::vector<std::pair<double, double>>& timings) {
   std::printf(
-      "{\"query\": \"%s\", \"mode\": \"%s\", \"threads\": %d, \"pruning\": %s, \"files\": %zu,\n",
+      "{\"query\": \"%s\", \"mode\": \"%s\", \"threads\": %d, \"pruning\": %s, \"metadata\": \"%s\", "
+      "\"files\": %zu,\n",
       options.queryName.c_str(), options.modeName.c_str(), options.threads,
-      options.pruning ? "true" : "false", options.files.size());
+      options.pruning ? "true" : "false", options.cachedMetadata ? "cached" : "uncached",
+      options.files.size());
   std::printf(" \"result\": {\"count\": \"%" PRId64 "\", \"sum\": %.17g},\n", result.count,
               result.sum);
   const ReaderMetrics& m = result.metrics;
@@ -308,7 +317,7 @@ void printJson(const Options& options, const FilterResult& result,
       stderr,
       "filter_benchmark: %s\nusage: filter_benchmark --query partkey|orderkey|orderkeyeq|quantity|comment "
       "[--mode rows|count|columns] [--threads N] [--pruning on|off] [--runs R] [--warmup W] "
-      "[--literal S] FILE...\n",
+      "[--literal S] [--metadata uncached|cached] FILE...\n",
       problem);
   std::exit(2);
 }
@@ -359,6 +368,10 @@ Options parseArgs(int argc, char** argv) {
       options.runs = std::atoi(value.c_str());
     } else if (arg == "--warmup") {
       options.warmup = std::atoi(value.c_str());
+    } else if (arg == "--metadata") {
+      const std::optional<bool> cached = bench::KeptMetadata::parseState(value);
+      if (!cached) usage("--metadata takes uncached or cached");
+      options.cachedMetadata = *cached;
     } else if (arg == "--literal") {
       options.literal = value;
       haveLiteral = true;
@@ -372,6 +385,7 @@ Options parseArgs(int argc, char** argv) {
   if (options.threads < 1 || options.runs < 1 || options.warmup < 0) {
     usage("--threads and --runs must be at least 1, --warmup at least 0");
   }
+  if (options.cachedMetadata && options.warmup < 1) usage("--metadata cached needs a warm-up run to fill it");
   return options;
 }
 
@@ -382,8 +396,9 @@ int main(int argc, char** argv) {
   using namespace quarry::parquet;
   const Options options = parseArgs(argc, argv);
   try {
-    const auto [result, timings] =
-        quarry::bench::timeRuns(options.warmup, options.runs, [&] { return runQuery(options); });
+    quarry::bench::KeptMetadata metadata(options.cachedMetadata);
+    const auto [result, timings] = quarry::bench::timeRuns(
+        options.warmup, options.runs, [&] { return runQuery(options, metadata); });
     printJson(options, result, timings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "filter_benchmark: %s\n", e.what());

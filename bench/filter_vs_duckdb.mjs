@@ -34,6 +34,13 @@
 // ratio is the median of the per-round ratios. A result that differs between the
 // engines is printed as MISMATCH and the script exits 1.
 //
+// Cache states: the OS page cache is warm on both sides (the warm-up round reads
+// every file). Every comparison but one is uncached: quarry reads and decodes every
+// footer in the timed run, DuckDB runs with parquet_metadata_cache off (its
+// default). The cached pair: quarry with pruning on opening the files with the
+// footers its warm-up run decoded (filter_benchmark --metadata cached) against a
+// second DuckDB instance with parquet_metadata_cache on, warmed by the warm-up round.
+//
 // Below the times, a table of what quarry with pruning on fetched for each query
 // (filter_benchmark's metrics, the same in every round): bytes against the
 // compressed bytes of the filter column's chunks in all files (DuckDB's
@@ -57,11 +64,11 @@ const kSelect = 'count(*), sum(l_extendedprice)';
 
 /// Runs one quarry query in a process of its own; returns { wall, cpu, values,
 /// metrics, storage } (the last two as filter_benchmark prints them).
-function runQuarry(args, query, threads, { pruning = false, mode = 'rows' } = {}) {
+function runQuarry(args, query, threads, { pruning = false, mode = 'rows', cached = false } = {}) {
   const literal = query === 'comment' ? ['--literal', args.literal] : [];
   const r = spawnSync(args.bench, ['--query', query, '--mode', mode, '--threads', String(threads),
                                    '--pruning', pruning ? 'on' : 'off', '--runs', '1', '--warmup', '1',
-                                   ...literal, ...args.files],
+                                   '--metadata', cached ? 'cached' : 'uncached', ...literal, ...args.files],
                       { encoding: 'utf8', maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) {
     console.error(`filter_vs_duckdb: ${args.bench} --query ${query} --mode ${mode} exited with ` +
@@ -82,10 +89,12 @@ function sameValues(a, b, { countOnly = false } = {}) {
   return Math.abs(u - v) <= 1e-9 * Math.max(Math.abs(u), Math.abs(v));
 }
 
-async function openDuckDB(files) {
+/// Opens DuckDB on `files`, with its parquet_metadata_cache on or off.
+async function openDuckDB(files, { metadataCache }) {
   const { DuckDBInstance } = await loadDuckDB();
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  await connection.run(`SET parquet_metadata_cache = ${metadataCache}`);
   const scalar = async (sql) => (await connection.runAndReadAll(sql)).getRows()[0][0];
   const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}]`;
   const info = {
@@ -136,7 +145,8 @@ function check(query, threads, side, mine, theirs, options) {
 /// at the first thread count.
 function variants(args) {
   const list = [['quarry', { pruning: false }, 'RowReader + filter, metadata pruning off'],
-    ['quarryPruned', { pruning: true }, 'RowReader + filter, metadata pruning on']];
+    ['quarryPruned', { pruning: true }, 'RowReader + filter, metadata pruning on'],
+    ['quarryPrunedCached', { pruning: true, cached: true }, 'RowReader + filter, pruning on, footers cached']];
   list.push(['quarryCount', { pruning: false, mode: 'count', first: true },
              'same, pruning off, next() only (no field access)']);
   list.push(['quarryColumns', { mode: 'columns', first: true },
@@ -146,16 +156,19 @@ function variants(args) {
 
 /// Runs one round: every measurement once, quarry's and DuckDB's in turn, so that
 /// a change in the machine's load shifts both sides instead of one.
-async function runRound(args, duckdb, quarryVariants) {
+async function runRound(args, duckdb, duckdbCached, quarryVariants) {
   const sample = {};
   sample.fetched = {};
   for (const threads of args.threads) {
     for (const [query, , where] of kQueries) {
       const d = await duckdb.run(where, threads);
       const dNoPush = await duckdb.run(where, threads, { pushdown: false });
+      const dCached = await duckdbCached.run(where, threads);
       check(query, threads, 'DuckDB without filter pushdown', dNoPush.values, d.values);
+      check(query, threads, 'DuckDB with parquet_metadata_cache', dCached.values, d.values);
       sample[`duckdb/${query}/${threads}`] = { wall: d.wall, cpu: d.cpu };
       sample[`duckdbNoPushdown/${query}/${threads}`] = { wall: dNoPush.wall, cpu: dNoPush.cpu };
+      sample[`duckdbCached/${query}/${threads}`] = { wall: dCached.wall, cpu: dCached.cpu };
       for (const [key, options, label] of quarryVariants) {
         if (options.first && threads !== args.threads[0]) continue;
         const q = runQuarry(args, query, threads, options);
@@ -184,7 +197,8 @@ const kQueries = args.queries.split(',').map((name) => {
 });
 const quarryVariants = variants(args);
 const loadBefore = os.loadavg()[0];
-const duckdb = await openDuckDB(args.files);
+const duckdb = await openDuckDB(args.files, { metadataCache: false });
+const duckdbCached = await openDuckDB(args.files, { metadataCache: true });
 for (const query of kQueries) {
   if (query[0] !== 'comment') continue;
   args.literal = await duckdb.uniqueComment();
@@ -192,10 +206,10 @@ for (const query of kQueries) {
   console.error(`filter_vs_duckdb: the comment query looks up '${args.literal}'`);
 }
 console.error(`filter_vs_duckdb: ${args.runs} rounds (and one warm-up), each running every measurement once`);
-await runRound(args, duckdb, quarryVariants);
+await runRound(args, duckdb, duckdbCached, quarryVariants);
 const samples = [];
 for (let r = 0; r < args.runs; ++r) {
-  samples.push(await runRound(args, duckdb, quarryVariants));
+  samples.push(await runRound(args, duckdb, duckdbCached, quarryVariants));
   process.stderr.write(`\r  round ${r + 1}/${args.runs}`);
 }
 process.stderr.write('\n');
@@ -203,6 +217,7 @@ const info = duckdb.info;
 const columnBytes = {};
 for (const [, , , column] of kQueries) columnBytes[column] ??= await duckdb.columnBytes(column);
 duckdb.close();
+duckdbCached.close();
 const loadAfter = os.loadavg()[0];
 const med = {};
 const medCpu = {};
@@ -240,6 +255,8 @@ for (const threads of args.threads) {
   for (const [query, qLabel] of kQueries) row(qLabel, `duckdb/${query}/${threads}`);
   out(`DuckDB, SET threads = ${threads}, disabled_optimizers = 'filter_pushdown'`);
   for (const [query, qLabel] of kQueries) row(qLabel, `duckdbNoPushdown/${query}/${threads}`);
+  out(`DuckDB, SET threads = ${threads}, parquet_metadata_cache = true (warm)`);
+  for (const [query, qLabel] of kQueries) row(qLabel, `duckdbCached/${query}/${threads}`);
 }
 out();
 // Each ratio is the median of the per-round ratios: a round's figures were taken
@@ -249,7 +266,9 @@ const comparisons = [
   ['quarry', 'duckdbNoPushdown', 'pruning off / DuckDB no pushdown'],
 ];
 comparisons.push(['quarryPruned', 'duckdb', 'pruning on / DuckDB']);
-const labelWidth = Math.max(...kQueries.flatMap(([, qLabel]) => comparisons.map(([, , c]) => `${qLabel}, ${c}`.length))) + 2;
+comparisons.push(['quarryPrunedCached', 'duckdbCached', 'cached: pruning on / DuckDB']);
+const labelWidth = Math.max(...[...kQueries.map(([, qLabel]) => qLabel), 'geomean / worst'].flatMap(
+  (qLabel) => comparisons.map(([, , c]) => `${qLabel}, ${c}`.length))) + 2;
 out('quarry / DuckDB, median of per-round ratios, wall (cpu); below 1: quarry faster');
 out(`  ${''.padEnd(labelWidth)}${args.threads.map((t) => `${t} thread${t === 1 ? '' : 's'}`.padEnd(16)).join('').trimEnd()}`);
 const ratios = {};
@@ -266,6 +285,13 @@ for (const [query, qLabel] of kQueries) {
     }
     out(line.trimEnd());
   }
+}
+// Across the queries, per comparison and thread count: geometric mean and worst.
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+for (const [mine, theirs, cLabel] of comparisons) {
+  const per = (t) => kQueries.map(([query]) => ratios[`${mine}/${query}/${t} vs ${theirs}/${query}/${t}`].wall);
+  out(`  ${`geomean / worst, ${cLabel}`.padEnd(labelWidth)}` +
+      args.threads.map((t) => `${geomean(per(t)).toFixed(2)} / ${Math.max(...per(t)).toFixed(2)}`.padEnd(16)).join('').trimEnd());
 }
 out();
 // What the pruned reader fetched, from the last round at the first thread count

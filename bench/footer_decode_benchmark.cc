@@ -1,6 +1,7 @@
 // Footer decoding of one Parquet file, stage by stage: the thrift decode of bytes
 // already in memory, the schema tree built from it, and the whole readFooter path
-// through storage (open, tail read, second read, decode) that `quarry inspect` takes.
+// through storage (open, tail read, second read, decode) that `quarry inspect` takes,
+// and the open of a file whose footer a repeated query finds in quarry's FooterCache.
 //
 // Usage: footer_decode_benchmark [benchmark flags] FILE
 //    or: QUARRY_BENCH_FILE=FILE footer_decode_benchmark [benchmark flags]
@@ -21,7 +22,9 @@
 #include <vector>
 
 #include "quarry/formats/parquet/footer.h"
+#include "quarry/formats/parquet/footer_cache.h"
 #include "quarry/formats/parquet/metadata_decoder.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
 #include "quarry/formats/parquet/schema.h"
 #include "quarry/io/storage.h"
 
@@ -138,6 +141,29 @@ void BM_ReadFooterTwoColumnsStats(benchmark::State& state) {
   readFooterBench(state, projectedOptions(), true);
 }
 
+/// The cached side: open the file and take its footer from a FooterCache that an
+/// untimed first open filled (keyed by uri, size and modification time, as the
+/// engine keys it), then build the reader and its schema as ParquetFileReader::open
+/// does on a hit. No footer byte is read or decoded.
+void BM_ReadFooterCached(benchmark::State& state) {
+  const std::string& path = benchFile().path;
+  FooterCache cache;
+  auto open = [&] {
+    std::unique_ptr<io::StorageObject> object = io::openObject(path);
+    auto footer = cache.read(*object, [&object] { return object->version(); });
+    return ParquetFileReader::open(std::move(object), std::move(footer), ReaderOptions{});
+  };
+  open();
+  for (auto _ : state) {
+    auto reader = open();
+    benchmark::DoNotOptimize(reader);
+  }
+  if (cache.stats().hits != static_cast<uint64_t>(state.iterations())) {
+    state.SkipWithError("the footer cache missed: the file has no version to key it by");
+  }
+  setCounters(state);
+}
+
 /// Loads the footer once and checks the file decodes, so a broken file fails
 /// before any timing instead of inside a benchmark loop.
 bool loadBenchFile(const std::string& path) {
@@ -185,7 +211,8 @@ int main(int argc, char** argv) {
         std::pair{"DecodeFileMetaData/NoStatistics", &BM_DecodeFileMetaDataNoStatistics},
         std::pair{"FileSchemaBuild", &BM_FileSchemaBuild}, std::pair{"ReadFooter", &BM_ReadFooter},
         std::pair{"ReadFooter/WithSchema", &BM_ReadFooterWithSchema},
-        std::pair{"ReadFooter/WithSchema/TwoColumnsStats", &BM_ReadFooterTwoColumnsStats}}) {
+        std::pair{"ReadFooter/WithSchema/TwoColumnsStats", &BM_ReadFooterTwoColumnsStats},
+        std::pair{"ReadFooter/Cached", &BM_ReadFooterCached}}) {
     benchmark::RegisterBenchmark(name, fn)->Unit(
         fn == &BM_FileSchemaBuild ? benchmark::kMicrosecond : benchmark::kMillisecond);
   }

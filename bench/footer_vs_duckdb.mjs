@@ -16,9 +16,11 @@
 // quarry's and DuckDB's in turn, after one untimed warm-up round.
 //
 // Cache states: the OS page cache is warm on both sides (the warm-up round reads the
-// file); quarry's metadata cache is off (the in-process benchmarks decode every time,
-// `inspect` keeps no cache); DuckDB's parquet_metadata_cache is off (its default)
-// except in the rows labelled "parquet_metadata_cache=true".
+// file). uncached: quarry decodes on every run, DuckDB's parquet_metadata_cache is
+// off (its default). cached: quarry's ReadFooter/Cached opens the file with the
+// footer a FooterCache kept from an untimed first open (as a repeated query does),
+// DuckDB's parquet_metadata_cache is on and warm; `quarry inspect` keeps no cache,
+// so its cached pair is its uncached run against DuckDB's cached one.
 //
 // The ratios compare like with like: quarry's footer read and decode against
 // DuckDB's cheapest full decode (parquet_file_metadata: one row per file), quarry's
@@ -79,8 +81,8 @@ function runGoogleBenchmark(binary, file, name, warmHeap) {
     process.exit(1);
   }
   const b = JSON.parse(result.stdout).benchmarks.find((x) => x.run_name === name);
-  if (!b) {
-    console.error(`footer_vs_duckdb: benchmark ${name} missing from ${binary}'s output`);
+  if (!b || b.error_occurred) {
+    console.error(`footer_vs_duckdb: benchmark ${name} ${b ? `failed: ${b.error_message}` : 'missing'} in ${binary}'s output`);
     process.exit(1);
   }
   const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
@@ -150,6 +152,7 @@ async function openDuckDB(file) {
     selectAll: query(selectAll),
     count: query(count),
     fileMetadata: query(`SELECT * FROM parquet_file_metadata(${quoted})`),
+    fileMetadataCached: query(`SELECT * FROM parquet_file_metadata(${quoted})`, ['parquet_metadata_cache = true']),
     selectAllNoFileCache: query(selectAll, ['enable_external_file_cache = false']),
     selectAllCached: query(selectAll, ['parquet_metadata_cache = true']),
     countCached: query(count, ['parquet_metadata_cache = true']),
@@ -170,6 +173,7 @@ const kQuarryBenchmarks = {
   readFooter: ['ReadFooter', false],
   readFooterSchema: ['ReadFooter/WithSchema', false],
   readFooterTwo: ['ReadFooter/WithSchema/TwoColumnsStats', false],
+  readFooterCached: ['ReadFooter/Cached', false],
   decodeWarm: ['DecodeFileMetaData', true],
   readFooterSchemaWarm: ['ReadFooter/WithSchema', true],
 };
@@ -265,6 +269,7 @@ row('FileSchema::build', 'schema');
 row('readFooter (openObject + tail read + decode)', 'readFooter');
 row('readFooter + FileSchema::build', 'readFooterSchema');
 row('readFooter + FileSchema::build, statistics of 2 columns', 'readFooterTwo');
+row('open with the footer from a warm FooterCache (+ FileSchema::build)', 'readFooterCached');
 row('decodeFileMetaData, warm heap (glibc keeps freed memory)', 'decodeWarm');
 row('readFooter + FileSchema::build, warm heap', 'readFooterSchemaWarm');
 out('quarry, end to end');
@@ -279,24 +284,33 @@ row('SELECT * FROM parquet_file_metadata(F)', 'fileMetadata');
 row('SELECT * FROM parquet_metadata(F), enable_external_file_cache=false', 'selectAllNoFileCache');
 row('SELECT * FROM parquet_metadata(F), parquet_metadata_cache=true', 'selectAllCached');
 row('SELECT count(*) FROM parquet_metadata(F), parquet_metadata_cache=true', 'countCached');
+row('SELECT * FROM parquet_file_metadata(F), parquet_metadata_cache=true', 'fileMetadataCached');
 out();
 // Each ratio is the median of the per-round ratios: a round's two figures were taken
 // seconds apart, under the same load.
 out('quarry / DuckDB, like for like, median of per-round wall-time ratios (below 1: quarry faster);');
 out(`  both decoded the same metadata (${decoded.chunks.toLocaleString('en-US')} chunks, ` +
-    `${decoded.num_rows.toLocaleString('en-US')} rows); metadata caches off, OS page cache warm on both sides`);
+    `${decoded.num_rows.toLocaleString('en-US')} rows); OS page cache warm on both sides`);
 const comparisons = [
-  ['readFooter (open, tail read, decode)', 'readFooter', 'parquet_file_metadata', 'fileMetadata'],
-  ['readFooter + schema, all chunk statistics', 'readFooterSchema', 'count(*) parquet_metadata', 'count'],
-  ['quarry inspect columns --json (process)', 'inspectColumns', 'SELECT * parquet_metadata', 'selectAll'],
+  ['uncached: readFooter (open, tail read, decode)', 'readFooter', 'parquet_file_metadata', 'fileMetadata'],
+  ['uncached: readFooter + schema, all statistics', 'readFooterSchema', 'count(*) parquet_metadata', 'count'],
+  ['uncached: inspect columns --json (process)', 'inspectColumns', 'SELECT * parquet_metadata', 'selectAll'],
+  ['cached: open, footer from FooterCache', 'readFooterCached', 'parquet_file_metadata', 'fileMetadataCached'],
+  ['cached: open, footer from FooterCache', 'readFooterCached', 'count(*) parquet_metadata', 'countCached'],
+  ['cached: inspect columns (keeps no cache)', 'inspectColumns', 'SELECT * parquet_metadata', 'selectAllCached'],
 ];
 const ratios = {};
 for (const [ql, qk, dl, dk] of comparisons) {
   const wall = median(samples.map((s) => s[qk].wall / s[dk].wall));
   const cpu = median(samples.map((s) => s[qk].cpu / s[dk].cpu));
   ratios[`${qk}/${dk}`] = { wall, cpu };
-  out(`  ${ql.padEnd(40)} vs ${dl.padEnd(26)} ${fmtMs(med[qk]).padStart(8)} / ${fmtMs(med[dk]).padStart(8)} ms` +
+  out(`  ${ql.padEnd(48)} vs ${dl.padEnd(26)} ${fmtMs(med[qk]).padStart(8)} / ${fmtMs(med[dk]).padStart(8)} ms` +
       ` = ${wall.toFixed(2).padStart(5)} (cpu ${cpu.toFixed(2)})`);
+}
+for (const state of ['uncached', 'cached']) {
+  const walls = comparisons.filter(([ql]) => ql.startsWith(`${state}:`)).map(([, qk, , dk]) => ratios[`${qk}/${dk}`].wall);
+  const geomean = Math.exp(walls.reduce((a, x) => a + Math.log(x), 0) / walls.length);
+  out(`  ${`${state}: geomean / worst`.padEnd(48)}    ${geomean.toFixed(2)} / ${Math.max(...walls).toFixed(2)}`);
 }
 console.log(lines.join('\n'));
 

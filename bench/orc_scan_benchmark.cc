@@ -2,7 +2,8 @@
 // the ORC benchmark (bench/run.sh orc runs them beside chDB on the lineitem files
 // of bench/make-lineitem.mjs converted to ORC by chDB, bench/orc_vs_chdb.mjs).
 //
-// Usage: orc_scan_benchmark --query Q [--threads N] [--runs R] [--warmup W] FILE...
+// Usage: orc_scan_benchmark --query Q [--threads N] [--runs R] [--warmup W]
+//                           [--metadata uncached|cached] FILE...
 //   Q: extendedprice  sum(l_extendedprice) over every row (DOUBLE)
 //      partkey        count(*) and sum(l_extendedprice) where l_partkey = 100000
 //                     (INT, 30 rows of 6M): both columns decoded stripe by stripe
@@ -12,10 +13,12 @@
 //   N: reader threads (default 1). Files are handed out one at a time to N
 //      threads, each reading its file's stripes in order.
 //   W untimed runs (default 1), then R timed runs (default 1).
+//   --metadata: uncached (default) opens every file in the timing, tail read and
+//      decoded; cached keeps the tails and schemas the warm-up read
+//      (kept_metadata.h), so the timed runs read none.
 //
 // Prints one JSON object: the result (count as a string, the sum as a double) and
 // each timed run's wall and CPU time (user + system of the whole process) in ms.
-// Files are opened (tail read and decoded) inside the timing.
 
 #include <atomic>
 #include <cinttypes>
@@ -24,12 +27,14 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "bench_timing.h"
+#include "kept_metadata.h"
 #include "quarry/common/error.h"
 #include "quarry/formats/orc/orc_file_reader.h"
 
@@ -46,6 +51,7 @@ struct Options {
   int threads = 1;
   int runs = 1;
   int warmup = 1;
+  bool cachedMetadata = false;
   std::vector<std::string> files;
 };
 
@@ -91,7 +97,7 @@ void consumeStripe(Query query, const ColumnVector& root, ScanResult& result) {
   }
 }
 
-ScanResult runQuery(const Options& options) {
+ScanResult runQuery(const Options& options, bench::KeptMetadata& metadata) {
   std::vector<std::string> columns = {"l_extendedprice"};
   if (options.query == Query::kPartKey) columns.emplace_back("l_partkey");
   std::atomic<size_t> nextFile{0};
@@ -100,7 +106,7 @@ ScanResult runQuery(const Options& options) {
   auto worker = [&](size_t t) {
     try {
       for (size_t f; (f = nextFile.fetch_add(1)) < options.files.size();) {
-        auto reader = OrcFileReader::open(options.files[f]);
+        auto reader = metadata.openOrc(options.files[f]);
         const std::vector<bool> projected = reader->project(columns);
         for (size_t s = 0; s < reader->stripeCount(); ++s) {
           consumeStripe(options.query, *reader->readStripe(s, projected), partial[t]);
@@ -127,8 +133,9 @@ ScanResult runQuery(const Options& options) {
 
 void printJson(const Options& options, const ScanResult& result,
                const std::vector<std::pair<double, double>>& timings) {
-  std::printf("{\"query\": \"%s\", \"threads\": %d, \"files\": %zu,\n", options.queryName.c_str(),
-              options.threads, options.files.size());
+  std::printf("{\"query\": \"%s\", \"threads\": %d, \"metadata\": \"%s\", \"files\": %zu,\n",
+              options.queryName.c_str(), options.threads,
+              options.cachedMetadata ? "cached" : "uncached", options.files.size());
   std::printf(" \"result\": {\"count\": \"%" PRId64 "\", \"sum\": %.17g},\n", result.count,
               result.sum);
   std::printf(" \"runs\": [");
@@ -142,7 +149,7 @@ void printJson(const Options& options, const ScanResult& result,
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "orc_scan_benchmark: %s\nusage: orc_scan_benchmark --query extendedprice|partkey "
-               "[--threads N] [--runs R] [--warmup W] FILE...\n",
+               "[--threads N] [--runs R] [--warmup W] [--metadata uncached|cached] FILE...\n",
                problem);
   std::exit(2);
 }
@@ -173,6 +180,10 @@ Options parseArgs(int argc, char** argv) {
       options.runs = std::atoi(value.c_str());
     } else if (arg == "--warmup") {
       options.warmup = std::atoi(value.c_str());
+    } else if (arg == "--metadata") {
+      const std::optional<bool> cached = bench::KeptMetadata::parseState(value);
+      if (!cached) usage("--metadata takes uncached or cached");
+      options.cachedMetadata = *cached;
     } else {
       usage("unknown option");
     }
@@ -182,6 +193,7 @@ Options parseArgs(int argc, char** argv) {
   if (options.threads < 1 || options.runs < 1 || options.warmup < 0) {
     usage("--threads and --runs must be at least 1, --warmup at least 0");
   }
+  if (options.cachedMetadata && options.warmup < 1) usage("--metadata cached needs a warm-up run to fill it");
   return options;
 }
 
@@ -192,8 +204,9 @@ int main(int argc, char** argv) {
   using namespace quarry::orc;
   const Options options = parseArgs(argc, argv);
   try {
-    const auto [result, timings] =
-        quarry::bench::timeRuns(options.warmup, options.runs, [&] { return runQuery(options); });
+    quarry::bench::KeptMetadata metadata(options.cachedMetadata);
+    const auto [result, timings] = quarry::bench::timeRuns(
+        options.warmup, options.runs, [&] { return runQuery(options, metadata); });
     printJson(options, result, timings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orc_scan_benchmark: %s\n", e.what());

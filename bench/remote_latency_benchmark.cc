@@ -11,7 +11,13 @@
 // are served as s3://bench/<name>. The default query is a point lookup on the
 // sorted `id` of the middle file: the footers prove every other row group empty.
 // Prints, per measurement, the median wall time, the requests the server saw, the
-// bound and the ratio; docs/PERFORMANCE.md records the figures.
+// bound and the ratio; docs/PERFORMANCE.md records the figures. Every run's row
+// count is checked: the default query's is 1 (ids are unique), a given query's
+// must equal the warm-up run's; a difference exits 1.
+//
+// Cache state: quarry keeps no footer of a remote file between queries (its
+// metadata cache holds local files only), so every run lists the files and reads
+// their footers again: the uncached case is the only one there is.
 
 #include <algorithm>
 #include <chrono>
@@ -113,6 +119,7 @@ int main(int argc, char** argv) {
   queryOptions.threads = options.threads;
 
   std::vector<Run> runs;
+  uint64_t warmupRows = 0;
   for (int i = 0; i < options.runs + 1; ++i) {  // the first run warms up
     const uint64_t before = server.requestCount();
     const uint64_t listsBefore = server.listPagesServed();
@@ -127,6 +134,13 @@ int main(int argc, char** argv) {
     run.wallMs = std::chrono::duration<double, std::milli>(end - start).count();
     run.prepareMs = std::chrono::duration<double, std::milli>(preparedAt - start).count();
     run.dataRequests = server.requestCount() - before - run.listRequests - run.footerRequests;
+    if (i == 0) warmupRows = run.rows;
+    const uint64_t expectedRows = options.query.empty() ? 1 : warmupRows;
+    if (run.rows != expectedRows) {
+      std::fprintf(stderr, "remote_latency_benchmark: run %d returned %llu rows, expected %llu\n", i,
+                   static_cast<unsigned long long>(run.rows), static_cast<unsigned long long>(expectedRows));
+      return 1;
+    }
     if (i > 0) runs.push_back(run);
   }
   std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.wallMs < b.wallMs; });
@@ -147,6 +161,6 @@ int main(int argc, char** argv) {
               "bound ms", "ratio");
   std::printf("%-20s %10.1f %10.1f %10llu %12.1f %8.2f\n", "selective query", median.wallMs, median.prepareMs,
               static_cast<unsigned long long>(median.requests()), bound, median.wallMs / bound);
-  std::printf("rows returned: %llu\n", static_cast<unsigned long long>(median.rows));
+  std::printf("rows returned: %llu in every run (checked)\n", static_cast<unsigned long long>(median.rows));
   return 0;
 }

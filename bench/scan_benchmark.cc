@@ -3,7 +3,7 @@
 // beside DuckDB on the lineitem-like files of bench/make-lineitem.mjs).
 //
 // Usage: scan_benchmark --query Q [--threads N] [--chunk-threads M] [--runs R]
-//                       [--warmup W] FILE...
+//                       [--warmup W] [--metadata uncached|cached] FILE...
 //   Q: orderkey       sum of l_orderkey (INT64)
 //      extendedprice  sum of l_extendedprice (DOUBLE)
 //      comment        total length in bytes of l_comment (BYTE_ARRAY)
@@ -18,11 +18,14 @@
 //      (default 1: the N reader threads are then all the threads that work;
 //      0 or >1 uses the shared pool sized to the machine).
 //   W untimed runs (default 1), then R timed runs (default 1).
+//   --metadata: uncached (default) opens every file in the timing, footer read
+//      and decoded, as DuckDB reads them within its query without its
+//      parquet_metadata_cache; cached keeps the footers the warm-up decoded
+//      (kept_metadata.h), so the timed runs read none.
 //
 // Prints one JSON object: the query's result (integers as strings, exact) and
 // each timed run's wall and CPU time (user + system of the whole process, every
-// thread included) in milliseconds. Files are opened (footer read and decoded)
-// inside the timing, as DuckDB reads them within its query. String chunks whose pages
+// thread included) in milliseconds. String chunks whose pages
 // are all dictionary-encoded are read in dictionary form (ReaderOptions::dictionaryIds),
 // each value's length still taken one value at a time.
 
@@ -34,12 +37,14 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include "bench_timing.h"
+#include "kept_metadata.h"
 #include "quarry/formats/parquet/column_reader.h"
 #include "quarry/formats/parquet/parquet_file_reader.h"
 
@@ -55,6 +60,7 @@ struct Options {
   int chunkThreads = 1;
   int runs = 1;
   int warmup = 1;
+  bool cachedMetadata = false;
   std::vector<std::string> files;
 };
 
@@ -123,7 +129,7 @@ void consumeBatch(Query query, const ColumnReaders& readers, ScanResult& result)
 }
 
 /// Runs the query once over every file with `options.threads` reader threads.
-ScanResult runQuery(const Options& options) {
+ScanResult runQuery(const Options& options, bench::KeptMetadata& metadata) {
   const ColumnProjection projection = projectionOf(options.query);
   ReaderOptions readerOptions;
   readerOptions.threads = options.chunkThreads;
@@ -136,7 +142,7 @@ ScanResult runQuery(const Options& options) {
   auto worker = [&](size_t t) {
     try {
       for (size_t f; (f = nextFile.fetch_add(1)) < options.files.size();) {
-        auto file = ParquetFileReader::open(options.files[f], readerOptions);
+        auto file = metadata.openParquet(options.files[f], readerOptions);
         auto readers = file->columnReaders(projection);
         while (readers->nextBatch()) consumeBatch(options.query, *readers, partial[t]);
       }
@@ -166,8 +172,10 @@ std::string jsonArray(const std::vector<int64_t>& values) {
 
 void printJson(const Options& options, const ScanResult& result,
                const std::vector<std::pair<double, double>>& timings) {
-  std::printf("{\"query\": \"%s\", \"threads\": %d, \"chunkThreads\": %d, \"files\": %zu,\n",
-              options.queryName.c_str(), options.threads, options.chunkThreads, options.files.size());
+  std::printf("{\"query\": \"%s\", \"threads\": %d, \"chunkThreads\": %d, \"metadata\": \"%s\", "
+              "\"files\": %zu,\n",
+              options.queryName.c_str(), options.threads, options.chunkThreads,
+              options.cachedMetadata ? "cached" : "uncached", options.files.size());
   switch (options.query) {
     case Query::kOrderKey: std::printf(" \"result\": {\"sum\": \"%" PRId64 "\"},\n", result.intSum); break;
     case Query::kExtendedPrice: std::printf(" \"result\": {\"sum\": %.17g},\n", result.doubleSum); break;
@@ -188,7 +196,8 @@ void printJson(const Options& options, const ScanResult& result,
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "scan_benchmark: %s\nusage: scan_benchmark --query orderkey|extendedprice|comment|all "
-               "[--threads N] [--chunk-threads M] [--runs R] [--warmup W] FILE...\n",
+               "[--threads N] [--chunk-threads M] [--runs R] [--warmup W] [--metadata uncached|cached] "
+               "FILE...\n",
                problem);
   std::exit(2);
 }
@@ -220,6 +229,10 @@ Options parseArgs(int argc, char** argv) {
       options.runs = std::atoi(value.c_str());
     } else if (arg == "--warmup") {
       options.warmup = std::atoi(value.c_str());
+    } else if (arg == "--metadata") {
+      const std::optional<bool> cached = bench::KeptMetadata::parseState(value);
+      if (!cached) usage("--metadata takes uncached or cached");
+      options.cachedMetadata = *cached;
     } else {
       usage("unknown option");
     }
@@ -229,6 +242,7 @@ Options parseArgs(int argc, char** argv) {
   if (options.threads < 1 || options.runs < 1 || options.warmup < 0 || options.chunkThreads < 0) {
     usage("--threads and --runs must be at least 1, --warmup and --chunk-threads at least 0");
   }
+  if (options.cachedMetadata && options.warmup < 1) usage("--metadata cached needs a warm-up run to fill it");
   return options;
 }
 
@@ -239,8 +253,9 @@ int main(int argc, char** argv) {
   using namespace quarry::parquet;
   const Options options = parseArgs(argc, argv);
   try {
-    const auto [result, timings] =
-        quarry::bench::timeRuns(options.warmup, options.runs, [&] { return runQuery(options); });
+    quarry::bench::KeptMetadata metadata(options.cachedMetadata);
+    const auto [result, timings] = quarry::bench::timeRuns(
+        options.warmup, options.runs, [&] { return runQuery(options, metadata); });
     printJson(options, result, timings);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "scan_benchmark: %s\n", e.what());

@@ -21,6 +21,14 @@
 // clock stops, to check it. Measurements run in rounds, quarry's and DuckDB's in
 // turn, after one untimed warm-up round; a ratio is the median of the per-round
 // ratios.
+//
+// Cache states: the OS page cache is warm on both sides (the warm-up round reads
+// every file). "uncached" (the headline): quarry reads and decodes every footer in
+// the timed run, DuckDB runs with parquet_metadata_cache off (its default).
+// "cached": quarry's timed run opens the files with the footers its warm-up run
+// decoded (scan_benchmark --metadata cached), DuckDB runs on a second instance with
+// parquet_metadata_cache on, warmed by the warm-up round. Every timed run's result
+// is checked against DuckDB's of the same round.
 import { spawnSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,12 +56,12 @@ const kQueries = [
 const kWarmHeapTunables = 'glibc.malloc.trim_threshold=4294967295:glibc.malloc.mmap_threshold=33554432';
 
 /// Runs one quarry query in a process of its own; returns { wall, cpu, result }.
-function runQuarry(args, query, threads, { warmHeap = false, chunkThreads = 1 } = {}) {
+function runQuarry(args, query, threads, { warmHeap = false, chunkThreads = 1, cached = false } = {}) {
   const env = { ...process.env };
   if (warmHeap) env.GLIBC_TUNABLES = kWarmHeapTunables;
   const r = spawnSync(args.bench, ['--query', query, '--threads', String(threads),
                                    '--chunk-threads', String(chunkThreads), '--runs', '1', '--warmup', '1',
-                                   ...args.files],
+                                   '--metadata', cached ? 'cached' : 'uncached', ...args.files],
                       { encoding: 'utf8', env, maxBuffer: 16 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) {
     console.error(`scan_vs_duckdb: ${args.bench} --query ${query} exited with ${r.status ?? r.signal}: ${r.stderr}`);
@@ -85,10 +93,12 @@ function sameValues(a, b) {
   });
 }
 
-async function openDuckDB(files) {
+/// Opens DuckDB on `files`, with its parquet_metadata_cache on or off.
+async function openDuckDB(files, { metadataCache }) {
   const { DuckDBInstance } = await loadDuckDB();
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  await connection.run(`SET parquet_metadata_cache = ${metadataCache}`);
   const scalar = async (sql) => (await connection.runAndReadAll(sql)).getRows()[0][0];
   const list = `[${files.map((f) => `'${f.replaceAll("'", "''")}'`).join(', ')}]`;
   const info = {
@@ -121,14 +131,20 @@ const mismatches = [];
 
 /// Runs one round: every measurement once, quarry's and DuckDB's in turn, so that
 /// a change in the machine's load shifts both sides instead of one.
-async function runRound(args, duckdb) {
+async function runRound(args, duckdb, duckdbCached) {
   const sample = {};
   for (const threads of args.threads) {
     for (const [query, , select] of kQueries) {
       const q = runQuarry(args, query, threads);
       const qWarm = runQuarry(args, query, threads, { warmHeap: true });
       const d = await duckdb.run(select, threads);
-      for (const [side, s] of [['quarry', q], ['quarry (warm heap)', qWarm]]) {
+      const qCached = runQuarry(args, query, threads, { cached: true });
+      const dCached = await duckdbCached.run(select, threads);
+      if (!sameValues(dCached.values, d.values)) {
+        mismatches.push(`MISMATCH ${query} at ${threads} thread(s): DuckDB cached ${JSON.stringify(dCached.values)}, ` +
+                        `uncached ${JSON.stringify(d.values)}`);
+      }
+      for (const [side, s] of [['quarry', q], ['quarry (warm heap)', qWarm], ['quarry (cached)', qCached]]) {
         const mine = quarryValues(query, s.result);
         if (!sameValues(mine, d.values)) {
           const message = `MISMATCH ${query} at ${threads} thread(s): ${side} ${JSON.stringify(mine)}, ` +
@@ -140,6 +156,8 @@ async function runRound(args, duckdb) {
       sample[`quarry/${query}/${threads}`] = { wall: q.wall, cpu: q.cpu };
       sample[`quarryWarm/${query}/${threads}`] = { wall: qWarm.wall, cpu: qWarm.cpu };
       sample[`duckdb/${query}/${threads}`] = { wall: d.wall, cpu: d.cpu };
+      sample[`quarryCached/${query}/${threads}`] = { wall: qCached.wall, cpu: qCached.cpu };
+      sample[`duckdbCached/${query}/${threads}`] = { wall: dCached.wall, cpu: dCached.cpu };
     }
     if (threads > 1) {
       // The other kind of parallelism: one reader thread, a row group's column
@@ -153,17 +171,19 @@ async function runRound(args, duckdb) {
 
 const args = parseFileArgs(process.argv.slice(2), 'scan_vs_duckdb');
 const loadBefore = os.loadavg()[0];
-const duckdb = await openDuckDB(args.files);
+const duckdb = await openDuckDB(args.files, { metadataCache: false });
+const duckdbCached = await openDuckDB(args.files, { metadataCache: true });
 console.error(`scan_vs_duckdb: ${args.runs} rounds (and one warm-up), each running every measurement once`);
-await runRound(args, duckdb);
+await runRound(args, duckdb, duckdbCached);
 const samples = [];
 for (let r = 0; r < args.runs; ++r) {
-  samples.push(await runRound(args, duckdb));
+  samples.push(await runRound(args, duckdb, duckdbCached));
   process.stderr.write(`\r  round ${r + 1}/${args.runs}`);
 }
 process.stderr.write('\n');
 const info = duckdb.info;
 duckdb.close();
+duckdbCached.close();
 const loadAfter = os.loadavg()[0];
 const med = {};
 const medCpu = {};
@@ -193,33 +213,44 @@ for (const threads of args.threads) {
     out(`quarry, 1 reader thread, ReaderOptions::threads = ${threads} (column chunks in parallel)`);
     row('all 16 columns', `quarryChunks/all/${threads}`);
   }
-  out(`DuckDB, SET threads = ${threads}, one warm connection`);
-  for (const [query, , select] of kQueries) {
-    row(query === 'all' ? 'count() of all 16 + sum(strlen()) of the 5 VARCHARs' : `SELECT ${select}`,
-        `duckdb/${query}/${threads}`);
+  out(`quarry, ${t}, cached (footers the warm-up run decoded)`);
+  for (const [query, label] of kQueries) row(label, `quarryCached/${query}/${threads}`);
+  for (const [variant, state] of [['duckdb', 'off'], ['duckdbCached', 'on']]) {
+    out(`DuckDB, SET threads = ${threads}, one warm connection, parquet_metadata_cache ${state}`);
+    for (const [query, , select] of kQueries) {
+      row(query === 'all' ? 'count() of all 16 + sum(strlen()) of the 5 VARCHARs' : `SELECT ${select}`,
+          `${variant}/${query}/${threads}`);
+    }
   }
 }
 out();
 // Each ratio is the median of the per-round ratios: a round's figures were taken
 // seconds apart, under the same load.
 out('quarry / DuckDB, median of per-round ratios, wall (cpu); below 1: quarry faster');
-out(`  ${''.padEnd(24)}${args.threads.map((t) => `${t} thread${t === 1 ? '' : 's'}`.padEnd(18)).join('')}` +
-    args.threads.map((t) => `warm heap, ${t}`.padEnd(18)).join('').trimEnd());
+// [quarry's variant, DuckDB's variant, column heading]: uncached against uncached,
+// cached against cached, and quarry's warm heap against DuckDB uncached.
+const kPairs = [['quarry', 'duckdb', 'uncached'], ['quarryCached', 'duckdbCached', 'cached'],
+                ['quarryWarm', 'duckdb', 'warm heap']];
+const columns = kPairs.flatMap(([q, d, heading]) => args.threads.map((t) => ({ q, d, heading: `${heading}, ${t}`, t })));
+out(`  ${''.padEnd(24)}${columns.map((c) => c.heading.padEnd(18)).join('').trimEnd()}`);
 const ratios = {};
 for (const [query, label] of kQueries) {
   let line = `  ${label.padEnd(24)}`;
-  for (const variant of ['quarry', 'quarryWarm']) {
-    for (const threads of args.threads) {
-      const q = `${variant}/${query}/${threads}`;
-      const d = `duckdb/${query}/${threads}`;
-      const wall = median(samples.map((s) => s[q].wall / s[d].wall));
-      const cpu = median(samples.map((s) => s[q].cpu / s[d].cpu));
-      ratios[q] = { wall, cpu };
-      line += `${wall.toFixed(2)} (${cpu.toFixed(2)})`.padEnd(18);
-    }
+  for (const c of columns) {
+    const q = `${c.q}/${query}/${c.t}`;
+    const d = `${c.d}/${query}/${c.t}`;
+    const wall = median(samples.map((s) => s[q].wall / s[d].wall));
+    const cpu = median(samples.map((s) => s[q].cpu / s[d].cpu));
+    ratios[q] = { wall, cpu };
+    line += `${wall.toFixed(2)} (${cpu.toFixed(2)})`.padEnd(18);
   }
   out(line.trimEnd());
 }
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+out(`  ${'geomean (wall)'.padEnd(24)}${columns.map((c) =>
+  geomean(kQueries.map(([query]) => ratios[`${c.q}/${query}/${c.t}`].wall)).toFixed(2).padEnd(18)).join('').trimEnd()}`);
+out(`  ${'worst (wall)'.padEnd(24)}${columns.map((c) =>
+  Math.max(...kQueries.map(([query]) => ratios[`${c.q}/${query}/${c.t}`].wall)).toFixed(2).padEnd(18)).join('').trimEnd()}`);
 if (mismatches.length > 0) {
   out();
   out(`RESULTS DIFFER (${mismatches.length}):`);
