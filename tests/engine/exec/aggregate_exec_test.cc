@@ -660,35 +660,47 @@ TEST(AggregateExec, AnInitialThatDoesNotReduceReturnsPagesAsItReadsThem) {
   }
 }
 
-// aggregate_exec.h: a key whose table learns codes as pages come (one string key's dictionary
-// path) keeps one table however little it reduces; five keys, strings among them, take the
-// serialized path, which learns nothing, and go page by page.
-TEST(AggregateExec, AnInitialKeepsOneTableWhereATablePerPageWouldLearnCodesAgain) {
-  constexpr size_t kPages = 20;
-  for (const size_t keys : {size_t{1}, size_t{5}}) {
-    Schema schema;
-    for (size_t k = 0; k < keys; ++k) schema.push_back({"k" + std::to_string(k), DataType::string()});
+// aggregate_exec.h: an INITIAL that does not reduce returns "each later page's rows as groups of
+// their own: its key blocks as they are, and per aggregate each row's intermediate state". Keys
+// (a, s, t, s) -- three columns, one twice, a string among them -- make nearly every row of 90,000
+// a group; INITIAL then FINAL, for every aggregate, equals SINGLE.
+TEST(AggregateExec, AnInitialThatDoesNotReducePassesEachRowAsAGroupForEveryAggregate) {
+  const std::vector<Row> rows = randomRows(90'000, 43);
+  const std::vector<int> groups{1, 3, 6, 3};
+  auto pagesOf = [&] {
     std::vector<Page> pages;
-    for (size_t p = 0; p < kPages; ++p) {
-      std::vector<Row> rows;
-      for (size_t r = 0; r < 8192; ++r) rows.push_back(Row(keys, str("v" + std::to_string(p * 8192 + r))));
-      pages.push_back(pageOfRows(schema, rows));
+    for (size_t i = 0; i < rows.size(); i += 8192) {
+      pages.push_back(pageOfRows(kSplitSchema, {rows.begin() + i, rows.begin() + std::min(rows.size(), i + 8192)}));
     }
-    auto counting = std::make_unique<CountingSource>(sourceOf(schema, std::move(pages)));
-    CountingSource* source = counting.get();
-    std::vector<int> groups;
-    for (size_t k = 0; k < keys; ++k) groups.push_back(static_cast<int>(k));
-    AggregateExec initial(std::move(counting), AggregatorMode::kInitial, groups,
-                          {spec(AggregateFunction::kCountStar, -1, DataType::null(), "n")});
-    ASSERT_TRUE(initial.next().has_value());
-    if (keys == 1) {
-      EXPECT_EQ(source->pulled, kPages);
-    } else {
-      EXPECT_LT(source->pulled, kPages);
-    }
-    size_t rows = 0;
-    for (const Page& page : drainPages(initial)) rows += page.positionCount();
-    EXPECT_GT(rows, 0u);
+    return pages;
+  };
+  const size_t pageCount = pagesOf().size();
+  AggregateExec single(sourceOf(kSplitSchema, pagesOf()), AggregatorMode::kSingle, groups, rawSpecs());
+  const std::vector<Row> want = normalized(drain(single));
+
+  auto counting = std::make_unique<CountingSource>(sourceOf(kSplitSchema, pagesOf()));
+  CountingSource* source = counting.get();
+  AggregateExec initial(std::move(counting), AggregatorMode::kInitial, groups, rawSpecs());
+  std::vector<Page> intermediate;
+  std::optional<Page> first = initial.next();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_LT(source->pulled, pageCount);  // it went page by page
+  intermediate.push_back(std::move(*first));
+  size_t intermediateRows = intermediate[0].positionCount();
+  for (Page& page : drainPages(initial)) {
+    intermediateRows += page.positionCount();
+    intermediate.push_back(std::move(page));
+  }
+  // The rows after the first kPassThroughAfterRows come one intermediate row each.
+  EXPECT_GT(intermediateRows, rows.size() - AggregateExec::kPassThroughAfterRows);
+  std::vector<AggregateSpec> merged = rawSpecs();
+  for (size_t i = 0; i < merged.size(); ++i) merged[i].inputChannel = static_cast<int>(groups.size() + 2 * i);
+  for (int threads : {1, 2}) {
+    AggregateExec finalAgg(sourceOf(initial.schema(), intermediate), AggregatorMode::kFinal, {0, 1, 2, 3}, merged,
+                           threads);
+    const std::vector<Row> got = normalized(drain(finalAgg));
+    EXPECT_EQ(got.size(), want.size());
+    EXPECT_EQ(got, want) << threads << " thread(s)";
   }
 }
 

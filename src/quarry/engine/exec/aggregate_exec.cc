@@ -32,8 +32,6 @@ class GroupTable {
 
   size_t groupCount() const { return groups_; }
   bool grouped() const { return hash_ != nullptr; }
-  /// See GroupByHash::learnsCodes.
-  bool learnsCodes() const { return hash_ && hash_->learnsCodes(); }
 
   void add(const Page& page) {
     if (hash_) {
@@ -84,6 +82,43 @@ class GroupTable {
   std::vector<const Block*> keys_;
   std::vector<uint32_t> groupIds_;
 };
+
+/// The rows of `page` as groups of their own, in the intermediate layout: its key blocks as they
+/// are (moved out of `page`) and per aggregate the intermediate state of each row alone. What an
+/// INITIAL that does not reduce returns: no hash of a key, no key copied; the merge above groups
+/// the rows as it groups any intermediate rows.
+Page rowsAsGroups(Page& page, const std::vector<int>& groupChannels, const std::vector<AggregateSpec>& aggregates,
+                  std::vector<uint32_t>& rowIds) {
+  const size_t rows = page.positionCount();
+  if (rowIds.size() < rows) {
+    const size_t from = rowIds.size();
+    rowIds.resize(rows);
+    for (size_t r = from; r < rows; ++r) rowIds[r] = static_cast<uint32_t>(r);
+  }
+  const std::span<const uint32_t> ids(rowIds.data(), rows);
+  std::vector<Block> states;
+  for (const AggregateSpec& spec : aggregates) {
+    std::unique_ptr<Aggregator> aggregator = makeAggregator(spec);
+    aggregator->resize(rows);
+    aggregator->addInput(page, ids);
+    aggregator->writeIntermediate(states);
+  }
+  std::vector<Block> blocks;
+  blocks.reserve(groupChannels.size() + states.size());
+  // A column that is a key twice is moved once, then copied from where it went (no reallocation:
+  // the capacity is reserved).
+  std::vector<int> placedAt(page.blockCount(), -1);
+  for (int channel : groupChannels) {
+    if (placedAt[channel] >= 0) {
+      blocks.push_back(blocks[placedAt[channel]]);
+      continue;
+    }
+    placedAt[channel] = static_cast<int>(blocks.size());
+    blocks.push_back(std::move(page.block(channel)));
+  }
+  for (Block& state : states) blocks.push_back(std::move(state));
+  return Page(std::move(blocks), rows);
+}
 
 /// A merge split over tables by a hash of the keys, each table merged on a thread of its own;
 /// pages are routed on the caller's thread, through a short queue per table.
@@ -265,7 +300,7 @@ void AggregateExec::consumeInput() {
   const bool finalOutput = mode_ == AggregatorMode::kSingle || mode_ == AggregatorMode::kFinal;
   const bool mayPartition = threads_ > 1 && !rawInput && !groupChannels_.empty() && inputIsIntermediateLayout();
   GroupTable table(keyTypes_, groupChannels_, aggregates_, rawInput);
-  const bool mayPassThrough = mode_ == AggregatorMode::kInitial && table.grouped() && !table.learnsCodes();
+  const bool mayPassThrough = mode_ == AggregatorMode::kInitial && table.grouped();
   std::unique_ptr<PartitionedMerge> partitions;
   size_t rows = 0;
   while (std::optional<Page> page = input_->next()) {
@@ -307,9 +342,7 @@ std::optional<Page> AggregateExec::next() {
       pageAtATime_ = false;
       break;
     }
-    GroupTable table(keyTypes_, groupChannels_, aggregates_, /*rawInput=*/true);
-    table.add(*input);
-    if (std::optional<Page> groups = table.finish(/*finalOutput=*/false)) output_.push_back(std::move(*groups));
+    if (input->positionCount() > 0) output_.push_back(rowsAsGroups(*input, groupChannels_, aggregates_, rowIds_));
   }
   if (output_.empty()) return std::nullopt;
   Page page;

@@ -80,7 +80,6 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
   }
   fixedKeys_ &= fixedBytes <= sizeof(FixedKey::words);
   if (fixedKeys_) packedKeys_ = false;  // one lookup of words does less than per-key codes
-  learnsCodes_ = bytesKey_ || packedKeys_;
   if (wordKeys_) {
     words_.reset(1024);
   } else {

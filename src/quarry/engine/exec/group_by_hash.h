@@ -55,9 +55,6 @@ class GroupByHash {
   size_t groupCount() const { return groups_; }
   /// Whether the next page tries the packed-codes path (see above; for tests).
   bool packsKeys() const { return packedKeys_; }
-  /// Whether the table started on a path that learns codes as pages come (the dictionary path of
-  /// one bytes key, the packed-codes path): a new table per page would learn them anew each time.
-  bool learnsCodes() const { return learnsCodes_; }
   /// The key values of groups [0, groupCount()), one block per key column.
   const std::vector<Block>& groupKeys() const { return groupKeys_; }
   std::vector<Block> takeGroupKeys() { return std::move(groupKeys_); }
@@ -159,7 +156,6 @@ class GroupByHash {
   bool wordKeys_ = false;
   bool bytesKey_ = false;
   bool fixedKeys_ = false;
-  bool learnsCodes_ = false;
   std::vector<size_t> fixedOffsets_;     // per key column, its byte offset in FixedKey::words
   std::vector<FixedKey> rowFixedKeys_;    // per page, each row's
   HugePageVector<FixedKey> fixedGroupKeys_;  // per group
