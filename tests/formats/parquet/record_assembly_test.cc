@@ -50,6 +50,40 @@ TEST(RecordAssemblyTest, ThreeLevelListWorkedExample) {
   EXPECT_EQ(group.slots(&leaf)->valueIndex, (std::vector<int64_t>{0, 1, -1}));
 }
 
+// record_assembly.h: a node's record is found "by the node's elementIndex", and a node whose place
+// another holds by its identity: a node copied by hand keeps its original's elementIndex, and a node
+// of another file's schema at the same place is not this group's.
+TEST(RecordAssemblyTest, NodesAreFoundByIdentityWhenTheirPlacesCollide) {
+  const std::vector<SchemaElement> elements{element("schema", std::nullopt, 2),
+                                            element("a", Rep::OPTIONAL, std::nullopt, PhysicalType::INT32),
+                                            element("b", Rep::OPTIONAL, std::nullopt, PhysicalType::INT32)};
+  const auto schema = FileSchema::build(elements);
+  const auto other = FileSchema::build(elements);
+  const SchemaNode& a = schema.leaf(0);
+  const SchemaNode& b = schema.leaf(1);
+  SchemaNode copyOfB;  // b's place and shape, another identity
+  copyOfB.name = b.name;
+  copyOfB.path = b.path;
+  copyOfB.repetition = b.repetition;
+  copyOfB.physicalType = b.physicalType;
+  copyOfB.maxDefinitionLevel = b.maxDefinitionLevel;
+  copyOfB.elementIndex = b.elementIndex;
+  copyOfB.leafIndex = b.leafIndex;
+  copyOfB.parent = b.parent;
+  std::vector<ColumnChunkData> columns;
+  columns.push_back(levels(a, {}, {1, 0, 1}));
+  columns.push_back(levels(copyOfB, {}, {0, 0, 1}));
+  columns.push_back(levels(b, {}, {0, 1, 1}));
+  const auto group = AssembledRowGroup::assemble(std::move(columns), 3);
+  EXPECT_EQ(group.slots(&a)->present, (std::vector<uint8_t>{1, 0, 1}));
+  EXPECT_EQ(group.slots(&b)->present, (std::vector<uint8_t>{0, 1, 1}));
+  EXPECT_EQ(group.slots(&copyOfB)->present, (std::vector<uint8_t>{0, 0, 1}));
+  EXPECT_EQ(group.column(&b)->leaf, &b);
+  EXPECT_EQ(group.column(&copyOfB)->leaf, &copyOfB);
+  EXPECT_EQ(group.slots(&other.leaf(1)), nullptr);
+  EXPECT_EQ(group.column(&other.leaf(0)), nullptr);
+}
+
 TEST(RecordAssemblyTest, ListOfListsStartsInnerElementsAtDeeperRepetition) {
   // optional group a (LIST) { repeated group list { optional group element (LIST)
   // { repeated group list { optional int32 element } } } }, rows [[1, 2], [3]], [[]]

@@ -105,7 +105,7 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
   group.columns_ = std::move(columns);
   for (size_t c = 0; c < group.columns_.size(); ++c) {
     const ColumnChunkData& column = group.columns_[c];
-    group.columnIndex_[column.leaf] = c;
+    group.record(column.leaf).column = static_cast<int64_t>(c);
     if (isFlat(column)) {
       // One slot per level entry, one entry per row; built when first used.
       if (column.levelCount != numRows) {
@@ -113,11 +113,11 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
                           std::to_string(column.levelCount) + " rows but its row group has " +
                           std::to_string(numRows));
       }
-      auto [it, inserted] = group.slots_.try_emplace(column.leaf);
-      if (inserted) {
-        it->second = std::make_unique<Entry>();
-        it->second->slots.node = column.leaf;
-        it->second->flat = &column;
+      NodeRecord& record = group.record(column.leaf);
+      if (record.entry == nullptr) {
+        record.entry = group.entries_.emplace_back(std::make_unique<Entry>()).get();
+        record.entry->slots.node = column.leaf;
+        record.entry->flat = &column;
       }
       continue;
     }
@@ -129,14 +129,14 @@ AssembledRowGroup AssembledRowGroup::assemble(std::vector<ColumnChunkData> colum
                         " rows but its row group has " + std::to_string(numRows));
     }
     for (auto& slots : path) {
-      auto [it, inserted] = group.slots_.try_emplace(slots.node);
-      if (inserted) {
-        it->second = std::make_unique<Entry>();
-        it->second->slots = std::move(slots);
+      NodeRecord& record = group.record(slots.node);
+      if (record.entry == nullptr) {
+        record.entry = group.entries_.emplace_back(std::make_unique<Entry>()).get();
+        record.entry->slots = std::move(slots);
         // The first node made keeps the path's charge (its slots are released together).
-        it->second->memory = std::move(memory);
-      } else if (it->second->slots.present != slots.present ||
-                 it->second->slots.offsets != slots.offsets) {
+        record.entry->memory = std::move(memory);
+      } else if (record.entry->slots.present != slots.present ||
+                 record.entry->slots.offsets != slots.offsets) {
         throw CorruptFile("columns under '" + slots.node->path +
                           "' disagree about its nesting (column '" + column.leaf->path + "')");
       }
@@ -184,18 +184,40 @@ void AssembledRowGroup::buildValueIndex(Entry& e) const {
   }
 }
 
+const AssembledRowGroup::NodeRecord* AssembledRowGroup::find(const SchemaNode* node) const {
+  const auto at = static_cast<size_t>(node->elementIndex);
+  if (node->elementIndex >= 0 && at < byElement_.size() && byElement_[at].node == node) return &byElement_[at];
+  if (overflow_.empty()) return nullptr;
+  const auto it = overflow_.find(node);
+  return it == overflow_.end() ? nullptr : &it->second;
+}
+
+AssembledRowGroup::NodeRecord& AssembledRowGroup::record(const SchemaNode* node) {
+  if (node->elementIndex >= 0) {
+    const auto at = static_cast<size_t>(node->elementIndex);
+    if (at >= byElement_.size()) byElement_.resize(at + 1);
+    NodeRecord& slot = byElement_[at];
+    if (slot.node == nullptr) slot.node = node;
+    if (slot.node == node) return slot;
+  }
+  NodeRecord& other = overflow_[node];
+  other.node = node;
+  return other;
+}
+
 const AssembledRowGroup::Entry* AssembledRowGroup::entry(const SchemaNode* node) const {
-  const auto it = slots_.find(node);
-  return it == slots_.end() ? nullptr : it->second.get();
+  const NodeRecord* found = find(node);
+  return found == nullptr ? nullptr : found->entry;
 }
 
 const NodeSlots* AssembledRowGroup::slots(const SchemaNode* node) const {
   const Entry* found = entry(node);
   if (found == nullptr) return nullptr;
-  if (found->flat != nullptr) {
+  if (found->flat != nullptr && !found->slotsBuilt.load(std::memory_order_acquire)) {
     auto& e = const_cast<Entry&>(*found);
     std::call_once(e.presentBuilt, [&] { buildPresent(e); });
     std::call_once(e.valueIndexBuilt, [&] { buildValueIndex(e); });
+    e.slotsBuilt.store(true, std::memory_order_release);
   }
   return &found->slots;
 }
@@ -224,13 +246,14 @@ std::span<const int64_t> AssembledRowGroup::valueIndex(const SchemaNode* leaf) c
 }
 
 const ColumnChunkData* AssembledRowGroup::column(const SchemaNode* leaf) const {
-  const auto it = columnIndex_.find(leaf);
-  return it == columnIndex_.end() ? nullptr : &columns_[it->second];
+  const NodeRecord* found = find(leaf);
+  return found == nullptr || found->column < 0 ? nullptr : &columns_[static_cast<size_t>(found->column)];
 }
 
 std::vector<ColumnChunkData> AssembledRowGroup::releaseColumns() {
-  slots_.clear();
-  columnIndex_.clear();
+  byElement_.clear();
+  overflow_.clear();
+  entries_.clear();
   return std::move(columns_);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -83,17 +84,33 @@ class AssembledRowGroup {
     const ColumnChunkData* flat = nullptr;
     std::once_flag presentBuilt;
     std::once_flag valueIndexBuilt;
+    /// Set once both are built: what slots() checks first, on every value a row reader reads.
+    std::atomic<bool> slotsBuilt{false};
     /// What `slots` are charged against the query's memory limit.
     MemoryCharge memory;
   };
+  /// What the group holds of one node: its entry, and for a leaf the index of its column.
+  struct NodeRecord {
+    const SchemaNode* node = nullptr;
+    Entry* entry = nullptr;
+    int64_t column = -1;
+  };
+  /// The record of `node`, or nullptr. Found by the node's elementIndex (its place in the file's
+  /// schema): a row reader asks on every value it reads, and an index costs less than a hash.
+  const NodeRecord* find(const SchemaNode* node) const;
+  /// The record of `node`, made empty when it has none (while assembling).
+  NodeRecord& record(const SchemaNode* node);
   const Entry* entry(const SchemaNode* node) const;
   void buildPresent(Entry& e) const;
   void buildValueIndex(Entry& e) const;
 
   int64_t numRows_ = 0;
   std::vector<ColumnChunkData> columns_;
-  std::unordered_map<const SchemaNode*, std::unique_ptr<Entry>> slots_;
-  std::unordered_map<const SchemaNode*, size_t> columnIndex_;
+  std::vector<std::unique_ptr<Entry>> entries_;
+  /// Records by elementIndex; a node whose place another holds (schemas built by hand, where
+  /// every elementIndex may be 0) goes to overflow_.
+  std::vector<NodeRecord> byElement_;
+  std::unordered_map<const SchemaNode*, NodeRecord> overflow_;
   /// numRows_ ones: the validity of every flat leaf without nulls.
   std::unique_ptr<std::once_flag> allPresentBuilt_ = std::make_unique<std::once_flag>();
   mutable std::vector<uint8_t> allPresent_;
