@@ -78,6 +78,37 @@ TEST(QueryLexer, ResolvesStringEscapesInBothQuotes) {
   EXPECT_EQ(tokens[4].text, "'");
 }
 
+// ES|QL's LIKE reference: "To reduce the overhead of escaping, we suggest using
+// triple quotes strings """": `LIKE """foo \* bar"""` is `LIKE "foo \\* bar"`.
+TEST(QueryLexer, TripleQuotedStringsKeepBackslashesAsWritten) {
+  const auto tokens = tokenize(R"-("""foo \* bar""" "foo \\* bar" """it's "quoted" \n""")-");
+  ASSERT_EQ(tokens.size(), 4u);
+  EXPECT_EQ(tokens[0].kind, TokenKind::kString);
+  EXPECT_EQ(tokens[0].text, "foo \\* bar");
+  EXPECT_EQ(tokens[0].text, tokens[1].text);
+  EXPECT_EQ(tokens[2].text, "it's \"quoted\" \\n");
+}
+
+TEST(QueryLexer, TripleQuotedStringTakesUpToTwoClosingQuotesMore) {
+  // ES|QL's grammar: '"""' (~[\r\n])*? '"""' '"'? '"'?
+  EXPECT_EQ(tokenize(R"("""""")")[0].text, "");
+  EXPECT_EQ(tokenize(R"("""a"""")")[0].text, "a\"");
+  EXPECT_EQ(tokenize(R"("""a""""")")[0].text, "a\"\"");
+  const auto tokens = tokenize(R"("""a"""""" x")");  // a"" then the string " x"
+  ASSERT_EQ(tokens.size(), 3u);
+  EXPECT_EQ(tokens[0].text, "a\"\"");
+  EXPECT_EQ(tokens[1].text, " x");
+  // "" is still the empty string when no third quote follows.
+  EXPECT_EQ(tokenize(R"("" a)")[0].text, "");
+}
+
+TEST(QueryLexer, RejectsUnclosedTripleQuotedString) {
+  const QueryError error = lexError(R"(a == """abc"")");
+  EXPECT_EQ(error.column(), 6);
+  EXPECT_NE(error.message().find("no closing \"\"\""), std::string::npos);
+  EXPECT_NE(lexError("\"\"\"\xFF\"\"\"").message().find("not valid UTF-8"), std::string::npos);
+}
+
 TEST(QueryLexer, CountsColumnsInCodePointsAndLinesFromOne) {
   const auto tokens = tokenize("'\xC3\xA9\xC3\xA9' x\n  y");
   EXPECT_EQ(tokens[1].position.line, 1);

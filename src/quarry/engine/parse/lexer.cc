@@ -250,6 +250,7 @@ class Lexer {
     token.kind = TokenKind::kString;
     const SourcePosition start = position();
     const char quote = peek();
+    if (quote == '"' && peek(1) == '"' && peek(2) == '"') return lexRawString(token, start);
     advance();
     std::string value;
     while (true) {
@@ -302,6 +303,31 @@ class Lexer {
       }
     }
     advance();
+    if (!isValidUtf8(value)) fail(start, "string is not valid UTF-8");
+    token.text = std::move(value);
+  }
+
+  /// ES|QL's triple-quoted string: no escapes, so that a LIKE or RLIKE pattern
+  /// is written as the pattern itself (`"""a\*b"""` is `"a\\*b"`). It ends at
+  /// the first `"""`; up to two more quotes right after it belong to the text, as
+  /// in ES|QL's grammar (`"""say "hi""""` is `say "hi"`).
+  void lexRawString(Token& token, SourcePosition start) {
+    for (int i = 0; i < 3; ++i) advance();
+    const size_t begin = pos_;
+    while (!(peek() == '"' && peek(1) == '"' && peek(2) == '"')) {
+      if (atEnd()) {
+        fail(start, "unclosed string: no closing \"\"\" before the end of the query",
+             "close the string with \"\"\"");
+      }
+      advance();
+    }
+    size_t end = pos_;
+    for (int i = 0; i < 3; ++i) advance();
+    for (int i = 0; i < 2 && peek() == '"'; ++i) {
+      advance();
+      ++end;
+    }
+    std::string value(text_.substr(begin, end - begin));
     if (!isValidUtf8(value)) fail(start, "string is not valid UTF-8");
     token.text = std::move(value);
   }

@@ -11,9 +11,11 @@ namespace quarry::engine {
 /// (`// to end of line`, `/* ... */`, not nested) separate tokens.
 ///
 /// Strings are '...' or "..." with backslash escapes \\ \' \" \n \r \t \0 and
-/// \uXXXX; identifiers are bare (a letter or '_', then letters, digits, '_')
-/// or backquoted (`` `a b` ``, a backquote doubled inside), joined by '.'
-/// without spaces into one dotted identifier. Numbers: `12` integer, `1.25`
+/// \uXXXX, or ES|QL's """...""", which has no escapes (a backslash is itself:
+/// """a\*b""" is the LIKE pattern a\*b, as "a\\*b" is); identifiers are bare
+/// (a letter or '_', then letters, digits, '_') or backquoted (`` `a b` ``, a
+/// backquote doubled inside), joined by '.' without spaces into one dotted
+/// identifier. Numbers: `12` integer, `1.25`
 /// decimal, `1e3` / `1.5E-2` double.
 ///
 /// Throws QueryError for a character no token starts with, an unclosed
