@@ -110,7 +110,7 @@ while IFS= read -r query; do
   n=$((n + 1))
 done <<'QUERIES'
 FROM "data/*.parquet" WITH {"format": "parquet", "schema_resolution": "union_by_name"} | LIMIT 10
-FROM "t" | WHERE x > 5 AND NOT y IS NULL OR z NOT IN (1, 2.5, -3e2) AND s LIKE 'a\\%'
+FROM "t" | WHERE x > 5 AND NOT y IS NULL OR z NOT IN (1, 2.5, -3e2) AND s LIKE 'a\\*'
 FROM "t" | EVAL r = round(x, 2), c = CASE WHEN a THEN `w n` ELSE case(b, 1, 2) END
 FROM "t" | STATS n = COUNT(*), AVG(x) BY k, d = date_trunc("month", DATE '1995-06-17')
 FROM "t" | SORT n DESC NULLS LAST, k /* c */ | KEEP a.b, _file.size | DROP q // x

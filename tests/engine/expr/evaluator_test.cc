@@ -176,18 +176,41 @@ TEST(EvaluatorTest, IsNullAndIn) {
   EXPECT_EQ(eval("s IN (\"ABC\", \"abc\")", numbers()), (V{"true", "false", "NULL", "true"}));
 }
 
-TEST(EvaluatorTest, LikeMatchesSqlWildcardsOnCharacters) {
-  EXPECT_EQ(eval("s LIKE \"a%\"", numbers()), (V{"true", "false", "NULL", "false"}));
-  EXPECT_EQ(eval("s LIKE \"_t_\"", numbers()),
+// ES|QL's LIKE: "`*` matches zero or more characters. `?` matches one character."
+TEST(EvaluatorTest, LikeMatchesEsqlWildcardsOnCharacters) {
+  EXPECT_EQ(eval("s LIKE \"a*\"", numbers()), (V{"true", "false", "NULL", "false"}));
+  EXPECT_EQ(eval("s LIKE \"?t?\"", numbers()),
             (V{"false", "true", "NULL", "false"}));  // é is one character
-  EXPECT_EQ(eval("s LIKE \"%B%\"", numbers()), (V{"false", "false", "NULL", "true"}));
-  EXPECT_EQ(eval("s NOT LIKE \"%c\"", numbers()), (V{"false", "true", "NULL", "true"}));
+  EXPECT_EQ(eval("s LIKE \"*B*\"", numbers()), (V{"false", "false", "NULL", "true"}));
+  EXPECT_EQ(eval("s NOT LIKE \"*c\"", numbers()), (V{"false", "true", "NULL", "true"}));
   EXPECT_EQ(eval("s LIKE \"abc\"", numbers()), (V{"true", "false", "NULL", "false"}));
-  EXPECT_EQ(eval1("\"abxcd\" LIKE \"a%c_\""), "true");
-  EXPECT_EQ(eval1("\"ac\" LIKE \"a%c_\""), "false");
-  EXPECT_EQ(eval1("\"aaab\" LIKE \"%a%ab\""), "true");
-  EXPECT_EQ(eval1("\"\" LIKE \"%\""), "true");
+  EXPECT_EQ(eval1("\"abxcd\" LIKE \"a*c?\""), "true");
+  EXPECT_EQ(eval1("\"ac\" LIKE \"a*c?\""), "false");
+  EXPECT_EQ(eval1("\"aaab\" LIKE \"*a*ab\""), "true");
+  EXPECT_EQ(eval1("\"\" LIKE \"*\""), "true");
   EXPECT_EQ(eval1("\"x\" LIKE \"\""), "false");
+  EXPECT_EQ(eval1("NULL LIKE \"*\""), "NULL");
+}
+
+// SQL's wildcards are ordinary characters to ES|QL's LIKE.
+TEST(EvaluatorTest, LikeTakesPercentAndUnderscoreLiterally) {
+  EXPECT_EQ(eval("s LIKE \"%\"", numbers()), (V{"false", "false", "NULL", "false"}));
+  EXPECT_EQ(eval("s LIKE \"a_c\"", numbers()), (V{"false", "false", "NULL", "false"}));
+  EXPECT_EQ(eval1("\"100%\" LIKE \"100%\""), "true");
+  EXPECT_EQ(eval1("\"a_c\" LIKE \"a_c\""), "true");
+  EXPECT_EQ(eval1("\"abc\" LIKE \"a_c\""), "false");
+}
+
+// ES|QL's LIKE reference: "Matching the exact characters `*` and `.` will require
+// escaping. The escape character is backslash `\`. Since also backslash is a
+// special character in string literals, it will require further escaping."
+TEST(EvaluatorTest, LikeEscapesWildcardsWithABackslash) {
+  EXPECT_EQ(eval1("\"foo * bar\" LIKE \"foo \\\\* bar\""), "true");
+  EXPECT_EQ(eval1("\"foo x bar\" LIKE \"foo \\\\* bar\""), "false");
+  EXPECT_EQ(eval1("\"foo * bar\" LIKE \"\"\"foo \\* bar\"\"\""), "true");
+  EXPECT_EQ(eval1("\"a?\" LIKE \"\"\"a\\?\"\"\""), "true");
+  EXPECT_EQ(eval1("\"ab\" LIKE \"\"\"a\\?\"\"\""), "false");
+  EXPECT_EQ(eval1("\"a\\\\b\" LIKE \"\"\"a\\\\*\"\"\""), "true");
 }
 
 TEST(EvaluatorTest, CaseTakesTheFirstTrueConditionInTheCommonType) {

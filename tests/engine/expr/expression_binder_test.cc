@@ -121,9 +121,21 @@ TEST(ExpressionBinderTest, ComparingIncompatibleTypesIsAQueryErrorWithAHint) {
   EXPECT_NE(bindError("l_returnflag + 1").message().find("cannot compute"), std::string::npos);
   EXPECT_NE(bindError("NOT i").message().find("NOT needs a boolean"), std::string::npos);
   EXPECT_NE(bindError("i AND flag").message().find("AND needs booleans"), std::string::npos);
-  EXPECT_NE(bindError("i LIKE \"a%\"").message().find("LIKE needs a string"), std::string::npos);
+  EXPECT_NE(bindError("i LIKE \"a*\"").message().find("LIKE needs a string"), std::string::npos);
   EXPECT_NE(bindError("i IN (1, \"x\")").message().find("cannot compare"), std::string::npos);
   EXPECT_NE(bindError("CASE WHEN flag THEN 1 ELSE \"x\" END").message().find("do not mix"),
+            std::string::npos);
+}
+
+// ES|QL refuses a LIKE pattern whose escape character is "not followed by special
+// wildcard char": a query error at the LIKE, with how to write the pattern.
+TEST(ExpressionBinderTest, LikePatternWithABadEscapeIsAQueryError) {
+  const QueryError e = bindError("l_returnflag LIKE \"100\\\\%\"");
+  EXPECT_NE(e.message().find("LIKE pattern \"100\\\\%\" escapes '%'"), std::string::npos)
+      << e.message();
+  EXPECT_EQ(e.column(), 14);
+  EXPECT_NE(e.hint().find("wildcards are * and ?"), std::string::npos);
+  EXPECT_NE(bindError("l_returnflag NOT LIKE \"\"\"a\\\"\"\"").message().find("ends with an escape"),
             std::string::npos);
 }
 
@@ -167,7 +179,7 @@ TEST(ExpressionBinderTest, ToStringIsCanonical) {
             "((l_shipdate >= DATE '1994-01-01') AND (l_discount < 0.07))");
   EXPECT_EQ(text("NOT flag OR i IS NOT NULL"), "((NOT flag) OR (i IS NOT NULL))");
   EXPECT_EQ(text("i NOT IN (1, -2, NULL)"), "(i NOT IN (1, -2, NULL))");
-  EXPECT_EQ(text("l_returnflag LIKE \"A%\""), "(l_returnflag LIKE \"A%\")");
+  EXPECT_EQ(text("l_returnflag LIKE \"A*\""), "(l_returnflag LIKE \"A*\")");
   EXPECT_EQ(text("CASE WHEN i > 1 THEN \"x\" ELSE \"y\" END"),
             "CASE WHEN (i > 1) THEN \"x\" ELSE \"y\" END");
   EXPECT_EQ(text("round(d * 2, 1)"), "round((d * 2), 1)");

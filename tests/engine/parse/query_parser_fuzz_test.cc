@@ -123,7 +123,7 @@ TEST(QueryParserFuzz, TruncatedAndMutatedQueriesNeverCrash) {
   const std::string query =
       "FROM \"a/*.parquet\", 'b' WITH {\"format\": \"parquet\", \"schema_resolution\": "
       "\"strict\"}\n"
-      "| WHERE x > 5 AND NOT y IS NULL OR z NOT IN (1, 2.5, -3e2) AND s LIKE 'a\\%'\n"
+      "| WHERE x > 5 AND NOT y IS NULL OR z NOT IN (1, 2.5, -3e2) AND s LIKE 'a\\\\*'\n"
       "| EVAL r = round(x, 2), c = CASE WHEN a THEN `w n` ELSE case(b, 1, 2) END\n"
       "| STATS n = COUNT(*), AVG(x) BY k, d = date_trunc(\"month\", DATE '1995-06-17')\n"
       "| SORT n DESC NULLS LAST, k /* c */ | KEEP a.b, _file.size | DROP q // x\n"

@@ -49,10 +49,10 @@ TEST(QueryParser, LeavesOptionsNotGivenUnset) {
 }
 
 TEST(QueryParser, ReadsWhere) {
-  const Query query = parseQuery(R"(FROM "t" | WHERE x > 5 AND _file.path LIKE '%2024%')");
+  const Query query = parseQuery(R"(FROM "t" | WHERE x > 5 AND _file.path LIKE '*2024*')");
   ASSERT_EQ(query.commands.size(), 1u);
   EXPECT_EQ(printExpr(query.commands[0].as<WhereCommand>().condition),
-            "x > 5 AND _file.path LIKE \"%2024%\"");
+            "x > 5 AND _file.path LIKE \"*2024*\"");
   EXPECT_EQ(query.commands[0].position.column, 12);
 }
 

@@ -7,6 +7,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/data/data_type.h"
+#include "quarry/engine/expr/like_matcher.h"
 #include "quarry/engine/parse/ast.h"
 
 /// A bound expression: the AST (parse/ast.h) resolved against an input schema,
@@ -39,7 +40,10 @@ struct BoundExpr {
   UnaryOp unaryOp{};     // kUnary
   BinaryOp binaryOp{};   // kBinary
   bool negated = false;  // kIsNull (IS NOT NULL), kIn (NOT IN), kLike (NOT LIKE)
-  std::string pattern;   // kLike
+  std::string pattern;   // kLike: as written
+  /// kLike: the pattern compiled once, by the binder (matching is const, so
+  /// every thread evaluating the expression shares it).
+  std::shared_ptr<const LikeMatcher> likeMatcher;
   std::vector<BoundExprPtr> children;  // operands; kIn: operand then list; kCase: c1,v1,...[,else]
 
   /// Returns the canonical text used by EXPLAIN: binary nodes fully

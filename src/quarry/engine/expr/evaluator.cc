@@ -134,7 +134,7 @@ Block likeBlock(const BoundExpr& expr, const Page& page) {
   Block storage;
   const Block& in = evaluateInto(*expr.children[0], page, storage);
   if (in.type().kind == TypeKind::kNull) return Block::nulls(DataType::boolean(), in.size());
-  const LikeMatcher matcher(expr.pattern);
+  const LikeMatcher& matcher = *expr.likeMatcher;
   std::vector<uint8_t> out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
     out[i] = static_cast<uint8_t>(matcher.matches(in.bytes(i)) != expr.negated);

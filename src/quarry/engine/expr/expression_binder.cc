@@ -325,6 +325,14 @@ class Binder {
     auto out = make(Kind::kLike, DataType::boolean());
     out->negated = node.negated;
     out->pattern = node.pattern;
+    try {
+      out->likeMatcher = std::make_shared<const LikeMatcher>(node.pattern);
+    } catch (const InvalidArgument& e) {
+      throw QueryError(e.what(), at.line, at.column,
+                       "LIKE's wildcards are * and ?; write \\* for a literal *, \\? for ? and "
+                       "\\\\ for \\ (in a double-quoted string each \\ is written \\\\, "
+                       "in a \"\"\"triple-quoted\"\"\" one as it is)");
+    }
     out->children.push_back(std::move(operand));
     return out;
   }

@@ -165,8 +165,9 @@ struct InExpr {
   bool negated = false;
   bool operator==(const InExpr&) const = default;
 };
-/// `x LIKE 'pattern'`, `x NOT LIKE '...'` (negated). The pattern is a string
-/// literal kept as written (SQL's wildcards: `%` any run, `_` one character).
+/// `x LIKE "pattern"`, `x NOT LIKE "..."` (negated). The pattern is a string
+/// literal kept as written (ES|QL's wildcards: `*` any run, `?` one character,
+/// `\` escaping either or itself; expr/like_matcher.h reads it).
 struct LikeExpr {
   Box<Expr> operand;
   std::string pattern;

@@ -180,7 +180,7 @@ ExpressionParser::Parsed ExpressionParser::parsePredicate() {
     if (keyword.isKeyword("LIKE")) {
       const Token& pattern = cursor_.expect(
           TokenKind::kString, "a string pattern", "after LIKE",
-          "LIKE takes a quoted pattern: name LIKE 'a%' (% any run, _ one character)");
+          "LIKE takes a quoted pattern: name LIKE \"a*\" (* any run, ? one character)");
       result =
           node(LikeExpr{std::move(left.expr), pattern.text, negated}, op.position, left.height, op);
     } else {
