@@ -27,8 +27,8 @@
 //            terms (a partial sum only grows)
 //   ext      int64 extremes: 2^63 - 1, -2^63, their neighbours, +-2^62, 0, +-1
 //   s_utf8   strings of 1-, 2-, 3- and 4-byte UTF-8 characters, LIKE's own
-//            characters (%, _, \) as data, and ~4 % long strings (1-10 KB, from a
-//            dozen distinct values sharing long prefixes)
+//            characters (*, ?, \) and SQL's (%, _) as data, and ~4 % long
+//            strings (1-10 KB, from a dozen distinct values sharing long prefixes)
 //
 // big and ext are `extreme`: the query generator uses them only where an overflow
 // is expected (query_generator.mjs's overflow queries), in comparisons with
@@ -62,7 +62,8 @@ export const REGIONS = ['north', 'south', 'east', 'west', ''];
 // No character here has a case mapping beyond ASCII and Latin-1: quarry's
 // to_lower/to_upper map ASCII, Latin-1, Greek and Cyrillic, DuckDB's all of Unicode.
 export const UTF8_STRINGS = ['日本', '日本語', '€', '€uro', '→ok', '😀', '😀😀', 'a😀b', '𝄞', 'x%y',
-  '100%', 'under_score', '_', 'back\\slash', 'q"uote', "it's", '', 'ñ日😀', '中文字符', '🎉party'];
+  '100%', 'under_score', '_', 'back\\slash', 'q"uote', "it's", '', 'ñ日😀', '中文字符', '🎉party', 'a*b',
+  'why?', '*?'];
 // The long strings: a repeated 13-byte unit (three 3-byte characters and a 4-byte
 // one) 100, 400 or 700 times, and one of these endings.
 export const LONG_UNIT = '日本語😀';

@@ -9,7 +9,7 @@
 //   - WHERE year == 2024 AND month == 6: files.read == 1, files.pruned_by_partition
 //     == 1199, and footers.requests and requests exactly those of the same query
 //     over that one file named alone (no other file opened, no listing read);
-//   - WHERE _file.path LIKE "%/year=2024/%": 12 files read, 1188 pruned, 12 times
+//   - WHERE _file.path LIKE "*/year=2024/*": 12 files read, 1188 pruned, 12 times
 //     the one file's requests;
 //   - WHERE year >= 2098 AND id > 5 (a file column too): 24 files read;
 //   - each result equals DuckDB's read_parquet(..., hive_partitioning = true).
@@ -51,7 +51,7 @@ async function main() {
   const cases = [
     { name: 'year == 2024 AND month == 6', where: 'year == 2024 AND month == 6', sql: 'year = 2024 AND month = 6',
       read: 1 },
-    { name: '_file.path LIKE "%/year=2024/%"', where: '_file.path LIKE "%/year=2024/%"',
+    { name: '_file.path LIKE "*/year=2024/*"', where: '_file.path LIKE "*/year=2024/*"',
       sql: "filename LIKE '%/year=2024/%'", read: 12 },
     { name: 'year >= 2098 AND id > 5', where: 'year >= 2098 AND id > 5', sql: 'year >= 2098 AND id > 5', read: 24 },
   ];

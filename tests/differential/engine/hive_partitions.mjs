@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
 import { runProcess } from '../../support/processes.mjs';
-import { Random } from './query_generator.mjs';
+import { esqlLikeLiteral, likeSql, Random } from './query_generator.mjs';
 import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare.mjs';
 
 const kSkip = 77;
@@ -149,7 +149,10 @@ function conjunct(rng, L) {
   }
   if (choice === 5) {
     const segment = `${level.key}=${rng.pick(level.values)}`;
-    return { quarry: `_file.path LIKE ${q(`%/${segment}/%`)}`, duck: `filename LIKE ${d(`%/${segment}/%`)}`, pathOnly: true };
+    // ES|QL's LIKE: `*` any run; the segment's `%` (URL-encoded values) and `_`
+    // (__HIVE_DEFAULT_PARTITION__) are themselves, escaped for DuckDB's LIKE.
+    const pattern = `*/${esqlLikeLiteral(segment)}/*`;
+    return { quarry: `_file.path LIKE ${q(pattern)}`, duck: likeSql('filename', '', pattern), pathOnly: true };
   }
   if (choice === 6) {
     const a = literal(level.kind, rng.pick(values));

@@ -197,16 +197,49 @@ function literalFor(rng, col) {
 const colRef = (c) => expr(quarryName(c.name), sqlName(c.name), c.kind,
     { scale: c.scale, values: c.values, extreme: c.extreme });
 
-/// A LIKE pattern made from one of `values` (the strings an expression can give)
-/// or from random characters: some characters become `_`, some runs `%`, `%` added
+/// ES|QL's LIKE pattern as DuckDB's: `*` and `?` become `%` and `_`, ES|QL's
+/// escapes (`\*`, `\?`, `\\`) the character alone, and `%`, `_` and `\` (themselves
+/// in ES|QL) are escaped for DuckDB's `LIKE ... ESCAPE '\'`.
+export function sqlLikePattern(pattern) {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    let c = pattern[i];
+    if (c === '*') {
+      out += '%';
+      continue;
+    }
+    if (c === '?') {
+      out += '_';
+      continue;
+    }
+    if (c === '\\') c = pattern[++i];
+    out += c === '%' || c === '_' || c === '\\' ? `\\${c}` : c;
+  }
+  return out;
+}
+
+/// `text` as an ES|QL LIKE pattern matching it alone: its `*`, `?` and `\` escaped.
+export const esqlLikeLiteral = (text) => text.replace(/[*?\\]/g, (c) => `\\${c}`);
+
+/// A LIKE in both languages: `q` and `s` the operand, `pattern` ES|QL's.
+export const likeSql = (s, negated, pattern) =>
+  `(${s} ${negated}LIKE ${sqlString(sqlLikePattern(pattern))} ESCAPE '\\')`;
+
+/// A LIKE pattern (ES|QL's: `*` any run, `?` one character, `\` escaping either
+/// or itself) made from one of `values` (the strings an expression can give) or
+/// from random characters: some characters become `?`, some runs `*`, `*` added
 /// at either end, sometimes a character changed so that it matches less; for
 /// s_utf8, sometimes a pattern for its long strings (a 13-byte unit repeated).
+/// A `*`, `?` or `\` of the data is escaped (mostly; a `*` or `?` left as it is
+/// is a wildcard); SQL's `%` and `_` are ordinary characters, in the data and in
+/// the alphabet, so that a pattern written with SQL's wildcards meets them.
 export function likePattern(rng, values) {
-  const alphabet = [...'abet0129%_\\', 'ñ', 'ú', '日', '本', '😀', '𝄞', '€'];
+  const alphabet = [...'abet0129%_*?\\', 'ñ', 'ú', '日', '本', '😀', '𝄞', '€'];
+  const literal = (ch) => (/[*?\\]/.test(ch) && (ch === '\\' || rng.chance(0.8)) ? `\\${ch}` : ch);
   let chars;
   if (values.includes('日本語') && rng.chance(0.15)) {
-    const long = `${LONG_UNIT.repeat(rng.int(1, 3))}${rng.pick(['%', '_%', '%_'])}${rng.pick(LONG_ENDINGS)}`;
-    return rng.chance(0.5) ? long : `%${long}`;
+    const long = `${LONG_UNIT.repeat(rng.int(1, 3))}${rng.pick(['*', '?*', '*?'])}${esqlLikeLiteral(rng.pick(LONG_ENDINGS))}`;
+    return rng.chance(0.5) ? long : `*${long}`;
   }
   if (values.length > 0 && rng.chance(0.85)) {
     chars = Array.from(rng.pick(values));
@@ -217,25 +250,30 @@ export function likePattern(rng, values) {
   for (let i = 0; i < chars.length; i++) {
     const r = rng.next();
     if (r < 0.12) {
-      out += '_';
+      out += '?';
     } else if (r < 0.2) {
-      out += '%';
-      i += rng.int(0, 2);  // the run the % stands for
+      out += '*';
+      i += rng.int(0, 2);  // the run the * stands for
     } else if (r < 0.24) {
-      out += rng.pick(alphabet);  // changed: may no longer match
+      out += literal(rng.pick(alphabet));  // changed: may no longer match
     } else {
-      out += chars[i];
+      out += literal(chars[i]);
     }
   }
   if (rng.chance(0.08)) {
-    // A backslash before a wildcard: ES|QL's escape, but quarry's LIKE has none,
-    // so it stands for itself and the wildcard still is one.
-    const at = rng.int(0, out.length);
-    out = `${out.slice(0, at)}\\${rng.pick(['%', '_', ''])}${out.slice(at)}`;
+    // An escaped wildcard or backslash somewhere: a literal `*`, `?` or `\`. The
+    // pattern is cut between characters, not between an escape and what it escapes.
+    const units = Array.from(out);
+    let at = rng.int(0, units.length);
+    let backslashes = 0;
+    while (backslashes < at && units[at - 1 - backslashes] === '\\') backslashes++;
+    if (backslashes % 2 === 1) at -= 1;
+    units.splice(at, 0, `\\${rng.pick(['*', '?', '\\'])}`);
+    out = units.join('');
   }
-  if (rng.chance(0.3)) out = `%${out}`;
-  if (rng.chance(0.3)) out += '%';
-  if (rng.chance(0.05)) out += '%%';
+  if (rng.chance(0.3)) out = `*${out}`;
+  if (rng.chance(0.3)) out += '*';
+  if (rng.chance(0.05)) out += '**';
   return out;
 }
 
@@ -492,25 +530,31 @@ class QueryBuilder {
                 `(${c.s} ${negated}IN (${lits.map((l) => l.s).join(', ')}))`, 'boolean');
   }
 
-  /// A random LIKE pattern over a string expression. quarry's LIKE has `%` and
-  /// `_` (one UTF-8 character) and no escape character (like_matcher.h; ES|QL's
-  /// `\` escape is not implemented): a backslash in a pattern is itself, as in
-  /// DuckDB's LIKE without ESCAPE, which the SQL therefore uses. The data holds
-  /// `%`, `_` and `\` (s_utf8), so patterns where they are wildcards and where a
-  /// backslash stands for itself both meet them. The quarry literal is sometimes
-  /// written with the lexer's escapes (\uXXXX, \\, \").
+  /// A random LIKE pattern over a string expression (likePattern); the SQL is
+  /// DuckDB's LIKE with ESCAPE '\\' (sqlLikePattern). The data holds `%`, `_`, `\`,
+  /// `*` and `?` (s_utf8), so patterns where they are wildcards and where they
+  /// stand for themselves both meet them. The quarry literal is sometimes written
+  /// with the lexer's escapes (\uXXXX, \\, \"), sometimes as a triple-quoted
+  /// string, where a backslash is itself.
   like() {
     const rng = this.rng;
     const c = this.stringExpr(1);
     const pattern = likePattern(rng, c.values ?? []);
     const negated = rng.chance(0.3) ? 'NOT ' : '';
-    const escaped = rng.chance(0.25);
+    const form = rng.weighted([[5, 'plain'], [2, 'escaped'], [2, 'triple']]);
     this.features.add('like');
     if (pattern.includes('\\')) this.features.add('like_backslash');
-    if (escaped && /[^\x00-\x7f]/u.test(pattern)) this.features.add('like_unicode_escape');
+    if (/[%_]/.test(pattern)) this.features.add('like_sql_wildcard');
+    if (form === 'escaped' && /[^\x00-\x7f]/u.test(pattern)) this.features.add('like_unicode_escape');
     if (/[^\x00-\x7f]/u.test(pattern)) this.features.add('like_utf8');
-    return expr(`${c.q} ${negated}LIKE ${escaped ? quarryStringEscaped(pattern) : quarryString(pattern)}`,
-                `(${c.s} ${negated}LIKE ${sqlString(pattern)})`, 'boolean');
+    let literal;
+    if (form === 'triple' && !pattern.includes('"""')) {
+      this.features.add('like_triple_quoted');
+      literal = `"""${pattern}"""`;
+    } else {
+      literal = form === 'escaped' ? quarryStringEscaped(pattern) : quarryString(pattern);
+    }
+    return expr(`${c.q} ${negated}LIKE ${literal}`, likeSql(c.s, negated, pattern), 'boolean');
   }
 
   startsWith() {
