@@ -20,8 +20,9 @@
 // difference is reported as a warning (chDB is a reference for time, not an oracle).
 // Query 18 (GROUP BY without ORDER BY, any 10 groups) is checked group by group.
 // Queries quarry cannot run yet are listed as pending with the reason; those with an
-// interim form (a LIKE in SQL wildcards) are timed and checked with it and marked *,
-// outside the headline geometric means.
+// interim form (clickbench_queries.mjs: a form with the same answer that quarry runs
+// today) are timed and checked with it and marked *, outside the headline geometric
+// means.
 //
 // Ratios are quarry / DuckDB (below 1: quarry faster), the median of the per-round
 // ratios; the geometric mean and the worst query are printed for hot and cold.
