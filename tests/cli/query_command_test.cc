@@ -226,6 +226,30 @@ TEST(QueryCommand, ABadQueryExitsWith2AndPointsAtTheError) {
   EXPECT_NE(run.err.find("^"), std::string::npos) << run.err;
 }
 
+// Issue 27: "A query using LIKE with `%` (SQL's wildcard) gets a hint that
+// ES|QL's wildcard is `*`." The query runs all the same: `%` matches itself.
+TEST(QueryCommand, ALikeWithSqlWildcardsRunsWithAWarningNamingEsqlWildcards) {
+  const auto run = runQuarry({"query", "--format", "csv",
+                              from() + " | WHERE payment_type LIKE \"c%\" | STATS n = COUNT(*)"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "n\n0\n");
+  EXPECT_NE(run.err.find("quarry: warning: LIKE \"c%\" has no ES|QL wildcard"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("hint: ES|QL's LIKE wildcards are * (any run of characters) and ? (one "
+                         "character); for SQL's meaning write LIKE \"c*\""),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("^"), std::string::npos) << run.err;
+  const auto esql = runQuarry({"query", "--format", "csv",
+                               from() + " | WHERE payment_type LIKE \"c*\" | STATS n = COUNT(*)"});
+  ASSERT_EQ(esql.exitCode, 0) << esql.err;
+  EXPECT_EQ(esql.out, "n\n7939\n");
+  EXPECT_EQ(esql.err, "");
+  const auto explain = runQuarry({"explain", from() + " | WHERE payment_type NOT LIKE \"_ash\""});
+  ASSERT_EQ(explain.exitCode, 0) << explain.err;
+  EXPECT_NE(explain.err.find("warning: NOT LIKE \"_ash\""), std::string::npos) << explain.err;
+}
+
 // A map (or another column quarry leaves out) named in a query is not "unknown".
 TEST(QueryCommand, NamingAMapColumnSaysQuarryDoesNotReadItYet) {
   QUARRY_SKIP_WITHOUT_TESTDATA();

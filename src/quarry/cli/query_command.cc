@@ -239,6 +239,14 @@ int guarded(const QueryOptions& options, F&& body) {
   }
 }
 
+/// Writes the query's warnings on stderr, each as an error is written
+/// ("quarry: warning: ..." with the query line and a caret).
+void writeWarnings(const engine::PreparedQuery& prepared, const QueryOptions& options) {
+  for (const engine::QueryWarning& warning : prepared.warnings) {
+    std::cerr << "quarry: " << engine::renderQueryWarning(warning, options.query) << std::flush;
+  }
+}
+
 engine::QueryOptions engineOptionsOf(const QueryOptions& options) {
   engine::QueryOptions engineOptions;
   engineOptions.threads = options.threads;
@@ -290,6 +298,7 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     // Only a placement (a coordinator's) looks at the plan before the optimizer.
     engineOptions.keepUnoptimizedPlan = placement != nullptr;
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
+    writeWarnings(prepared, options);
     ResultWriter writer(options, prepared);
     engine::QueryProfile profile;
     {
@@ -331,6 +340,7 @@ int runExplain(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
     const engine::QueryOptions engineOptions = engineOptionsOf(options);
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
+    writeWarnings(prepared, options);
     std::string text = redactUris(engine::explainQuery(prepared));
     if (placement != nullptr) text += "\n== placement\n" + placement->explainLine(prepared) + "\n";
     std::fwrite(text.data(), 1, text.size(), stdout);

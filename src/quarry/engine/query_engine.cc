@@ -6,6 +6,7 @@
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/parse/query_parser.h"
 #include "quarry/engine/plan/planner.h"
+#include "quarry/engine/plan/query_warnings.h"
 #include "quarry/engine/source/partition_pruning.h"
 
 namespace quarry::engine {
@@ -55,6 +56,7 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   planner.threads = options.threads;
   planner.text = text;
   prepared.unoptimized = planQuery(prepared.ast, prepared.source, planner);
+  prepared.warnings = queryWarnings(prepared.ast);
   setMetrics(*prepared.unoptimized, prepared.metrics.get());
   if (options.keepUnoptimizedPlan) {
     prepared.plan = prepared.unoptimized->clone();

@@ -12,6 +12,7 @@
 #include "quarry/engine/exec/operator.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/ast.h"
+#include "quarry/engine/parse/query_diagnostic.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/external_source_resolver.h"
 #include "quarry/engine/source/scan_metrics.h"
@@ -34,6 +35,9 @@ struct QueryOptions {
 
 struct PreparedQuery {
   Query ast;
+  /// What the query likely does not mean (plan/query_warnings.h), for the
+  /// caller to show; the query runs all the same.
+  std::vector<QueryWarning> warnings;
   /// The files and schema the FROM clause resolved to; their splits are the plan's.
   ResolvedSource source;
   /// The plan as the planner made it (null unless QueryOptions::keepUnoptimizedPlan),

@@ -26,6 +26,16 @@ TEST(QueryDiagnostic, ShowsTheLineWithACaretAndTheHint) {
             "hint: LIMIT takes a whole number of rows, e.g. LIMIT 10\n");
 }
 
+TEST(QueryDiagnostic, RendersAWarningAsAnErrorHeadedWarning) {
+  const std::string query = R"(FROM "t" | WHERE u LIKE "%x")";
+  EXPECT_EQ(renderQueryWarning(QueryWarning{"a message", 1, 20, "a hint"}, query),
+            "warning: a message\n"
+            "  at line 1, column 20:\n"
+            "  FROM \"t\" | WHERE u LIKE \"%x\"\n"
+            "                     ^\n"
+            "hint: a hint\n");
+}
+
 TEST(QueryDiagnostic, ShowsOnlyTheLineOfAMultiLineQuery) {
   EXPECT_EQ(rendered("FROM \"t\"\r\n| WHERE x >\r\n| LIMIT 1"),
             "error: expected an expression, found '|'\n"

@@ -23,23 +23,23 @@ std::string_view lineOf(std::string_view text, int number) {
   return text.substr(start, end - start);
 }
 
-}  // namespace
-
-std::string renderQueryError(const QueryError& error, std::string_view query) {
-  std::string out = "error: " + redactUris(error.message()) + "\n  at line " +
-                    std::to_string(error.line()) + ", column " + std::to_string(error.column()) +
-                    ":\n";
-  const std::string_view line = lineOf(query, error.line());
+/// The text of renderQueryError and renderQueryWarning: `label` ("error",
+/// "warning"), the message and where, the query line with a caret, the hint.
+std::string renderDiagnostic(std::string_view label, const std::string& message, int lineNumber,
+                             int columnNumber, const std::string& hint, std::string_view query) {
+  std::string out = std::string(label) + ": " + redactUris(message) + "\n  at line " +
+                    std::to_string(lineNumber) + ", column " + std::to_string(columnNumber) + ":\n";
+  const std::string_view line = lineOf(query, lineNumber);
   // The byte the caret points at: one code point per column, as the lexer counts
   // them (each ill-formed byte as one); columns past the line's end as spaces.
   int column = 1;
   size_t pos = 0;
-  while (column < error.column() && pos < line.size()) {
+  while (column < columnNumber && pos < line.size()) {
     const size_t length = utf8SequenceLength(line, pos);
     pos += length == 0 ? 1 : length;
     ++column;
   }
-  const int pastEnd = error.column() - column;
+  const int pastEnd = columnNumber - column;
   // The line is shown with its URIs' credentials redacted, the caret moved with
   // the text (to the start of a "***" it pointed into).
   const std::vector<std::pair<size_t, size_t>> secrets = uriSecrets(line);
@@ -64,8 +64,20 @@ std::string renderQueryError(const QueryError& error, std::string_view query) {
   }
   for (int i = 0; i < pastEnd; ++i) out += ' ';
   out += "^\n";
-  if (!error.hint().empty()) out += "hint: " + redactUris(error.hint()) + "\n";
+  if (!hint.empty()) out += "hint: " + redactUris(hint) + "\n";
   return out;
+}
+
+}  // namespace
+
+std::string renderQueryError(const QueryError& error, std::string_view query) {
+  return renderDiagnostic("error", error.message(), error.line(), error.column(), error.hint(),
+                          query);
+}
+
+std::string renderQueryWarning(const QueryWarning& warning, std::string_view query) {
+  return renderDiagnostic("warning", warning.message, warning.line, warning.column, warning.hint,
+                          query);
 }
 
 }  // namespace quarry::engine
