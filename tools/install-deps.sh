@@ -26,6 +26,7 @@ packages=(
   libdeflate-dev      # the pages' CRC-32 (formats/codec/page_crc.cc)
   libxxhash-dev
   liblzo2-dev         # ORC's LZO chunks (formats/codec/lzo_decompression.cc)
+  libre2-dev          # RLIKE's regular expressions (engine/expr/regex_matcher.cc)
   libcli11-dev
   libncurses-dev      # quarry-dive, the terminal UI of `quarry dive` (ncursesw)
   tmux                # the `quarry dive` acceptance tests drive it in a tmux pane

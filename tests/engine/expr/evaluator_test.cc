@@ -213,6 +213,19 @@ TEST(EvaluatorTest, LikeEscapesWildcardsWithABackslash) {
   EXPECT_EQ(eval1("\"a\\\\b\" LIKE \"\"\"a\\\\*\"\"\""), "true");
 }
 
+// ES|QL's RLIKE: "Use `RLIKE` to filter data based on string patterns using
+// regular expressions"; the whole value must match. A null value gives null.
+TEST(EvaluatorTest, RlikeMatchesTheWholeValueAndIsNullOnNull) {
+  EXPECT_EQ(eval("s RLIKE \"a.*\"", numbers()), (V{"true", "false", "NULL", "false"}));
+  EXPECT_EQ(eval("s RLIKE \"b\"", numbers()), (V{"false", "false", "NULL", "false"}));
+  EXPECT_EQ(eval("s RLIKE \".t.\"", numbers()),
+            (V{"false", "true", "NULL", "false"}));  // é is one character
+  EXPECT_EQ(eval("s NOT RLIKE \"[a-z]+\"", numbers()), (V{"false", "true", "NULL", "true"}));
+  EXPECT_EQ(eval1("NULL RLIKE \".*\""), "NULL");
+  EXPECT_EQ(eval1("\"foo ( bar\" RLIKE \"foo \\\\( bar\""), "true");
+  EXPECT_EQ(eval1("\"foo ( bar\" RLIKE \"\"\"foo \\( bar\"\"\""), "true");
+}
+
 TEST(EvaluatorTest, CaseTakesTheFirstTrueConditionInTheCommonType) {
   EXPECT_EQ(eval("CASE WHEN i > 0 THEN 1 WHEN i < 0 THEN 2.5 END", numbers()),
             (V{"1.0", "2.5", "NULL", "NULL"}));

@@ -135,8 +135,21 @@ TEST(ExpressionBinderTest, LikePatternWithABadEscapeIsAQueryError) {
       << e.message();
   EXPECT_EQ(e.column(), 14);
   EXPECT_NE(e.hint().find("wildcards are * and ?"), std::string::npos);
-  EXPECT_NE(bindError("l_returnflag NOT LIKE \"\"\"a\\\"\"\"").message().find("ends with an escape"),
-            std::string::npos);
+  EXPECT_NE(
+      bindError("l_returnflag NOT LIKE \"\"\"a\\\"\"\"").message().find("ends with an escape"),
+      std::string::npos);
+}
+
+// "An invalid regex is an error naming the pattern and RE2's message", at the RLIKE.
+TEST(ExpressionBinderTest, RlikePatternRe2CannotReadIsAQueryError) {
+  const QueryError e = bindError("l_returnflag RLIKE \"(A\"");
+  EXPECT_NE(e.message().find("RLIKE pattern \"(A\" is not a regular expression RE2 reads: "
+                             "missing ): (A"),
+            std::string::npos)
+      << e.message();
+  EXPECT_EQ(e.column(), 14);
+  EXPECT_NE(e.hint().find("RE2's syntax"), std::string::npos);
+  EXPECT_NE(bindError("i RLIKE \"1\"").message().find("RLIKE needs a string"), std::string::npos);
 }
 
 TEST(ExpressionBinderTest, TimestampLiteralTakesTheUtcFlagOfTheColumnItIsComparedWith) {
@@ -180,6 +193,7 @@ TEST(ExpressionBinderTest, ToStringIsCanonical) {
   EXPECT_EQ(text("NOT flag OR i IS NOT NULL"), "((NOT flag) OR (i IS NOT NULL))");
   EXPECT_EQ(text("i NOT IN (1, -2, NULL)"), "(i NOT IN (1, -2, NULL))");
   EXPECT_EQ(text("l_returnflag LIKE \"A*\""), "(l_returnflag LIKE \"A*\")");
+  EXPECT_EQ(text("l_returnflag NOT RLIKE \"A|R\""), "(l_returnflag NOT RLIKE \"A|R\")");
   EXPECT_EQ(text("CASE WHEN i > 1 THEN \"x\" ELSE \"y\" END"),
             "CASE WHEN (i > 1) THEN \"x\" ELSE \"y\" END");
   EXPECT_EQ(text("round(d * 2, 1)"), "round((d * 2), 1)");

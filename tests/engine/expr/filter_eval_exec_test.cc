@@ -81,6 +81,21 @@ TEST(FilterExecTest, NullPredicateKeepsNothing) {
   EXPECT_FALSE(unknown.next());
 }
 
+// WHERE keeps the rows where RLIKE is true: a null name (RLIKE null) is dropped,
+// under NOT RLIKE too.
+TEST(FilterExecTest, RlikeOnANullValueKeepsNothing) {
+  const auto names = [](const char* condition) {
+    FilterExec filter(input(), bindText(condition, schema()));
+    V out;
+    while (std::optional<Page> p = filter.next()) {
+      for (const std::string& name : renderAll(p->block(1))) out.push_back(name);
+    }
+    return out;
+  };
+  EXPECT_EQ(names("name RLIKE \"[a-d]\""), (V{"a", "b", "c", "d"}));
+  EXPECT_EQ(names("name NOT RLIKE \"[a-d]\""), (V{"e", "f"}));
+}
+
 TEST(FilterExecTest, RejectsANonBooleanPredicate) {
   EXPECT_THROW(FilterExec(input(), bindText("x + 1", schema())), std::invalid_argument);
 }

@@ -132,6 +132,22 @@ TEST(ExpressionParser, ReadsIsNullInAndLikeWithNegations) {
   EXPECT_TRUE(parseExpression("name NOT LIKE \"b\"").as<LikeExpr>().negated);
 }
 
+TEST(ExpressionParser, ReadsRlikeAndNotRlikeAsPatternMatches) {
+  const Expr rlike = parseExpression("name RLIKE \"a.*\"");
+  EXPECT_TRUE(rlike.as<LikeExpr>().regex);
+  EXPECT_FALSE(rlike.as<LikeExpr>().negated);
+  EXPECT_EQ(rlike.as<LikeExpr>().pattern, "a.*");
+  const Expr notRlike = parseExpression("name not rlike \"b\"");
+  EXPECT_TRUE(notRlike.as<LikeExpr>().regex);
+  EXPECT_TRUE(notRlike.as<LikeExpr>().negated);
+  EXPECT_FALSE(parseExpression("name LIKE \"b\"").as<LikeExpr>().regex);
+  EXPECT_NE(expressionError("name RLIKE 1").hint().find("RLIKE takes a quoted regular expression"),
+            std::string::npos);
+  EXPECT_NE(expressionError("a RLIKE \"x\" RLIKE \"y\"").message().find("do not chain"),
+            std::string::npos);
+  EXPECT_NE(expressionError("rlike == 1").message().find("reserved"), std::string::npos);
+}
+
 TEST(ExpressionParser, LikeTakesOnlyAStringPattern) {
   const QueryError error = expressionError("name LIKE other");
   EXPECT_NE(error.message().find("expected a string pattern after LIKE"), std::string::npos);

@@ -64,6 +64,7 @@ TEST(QueryParserFuzz, RandomTokenSequencesNeverCrash) {
                                         "NULL",
                                         "IN",
                                         "LIKE",
+                                        "RLIKE",
                                         "CASE",
                                         "WHEN",
                                         "THEN",
@@ -173,7 +174,7 @@ class RandomExpressions {
       case 6:
         return make(InExpr{expr(depth - 1), list(depth - 1, 1), below(2) == 1});
       case 7:
-        return make(LikeExpr{expr(depth - 1), text(), below(2) == 1});
+        return make(LikeExpr{expr(depth - 1), text(), below(2) == 1, below(2) == 1});
       case 8: {
         CaseExpr result;
         for (int i = 1 + below(3); i > 0; --i) {

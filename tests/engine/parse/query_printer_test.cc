@@ -30,7 +30,7 @@ const char* const kCorpus[] = {
     R"(FROM "t" | SORT c DESC, k NULLS FIRST, x ASC NULLS LAST, y DESC NULLS LAST)",
     R"(FROM "t" | KEEP a.b, `weird name`, `a``b`, _file.path, _file.size | DROP x | RENAME a AS b, `c d` AS e)",
     R"(FROM "t" | WHERE d >= DATE '1995-06-17' AND t < TIMESTAMP '1995-06-17 10:00:00.125' AND u == TIMESTAMP '2000-01-01 00:00')",
-    R"(FROM "t" | WHERE s LIKE 'a*' AND s NOT LIKE 'b\\?*' AND s LIKE "100%" AND s LIKE """c\*""" AND x NOT IN (1, -2, 3.5) AND y IS NOT NULL)",
+    R"(FROM "t" | WHERE s LIKE 'a*' AND s NOT LIKE 'b\\?*' AND s LIKE "100%" AND s LIKE """c\*""" AND s RLIKE "a.*" AND NOT s NOT RLIKE """\(b\)c""" AND x NOT IN (1, -2, 3.5) AND y IS NOT NULL)",
     R"(FROM "t" | EVAL c = CASE WHEN a > 1 THEN 'x' WHEN a > 0 THEN 'y' ELSE NULL END, e = case(a, 1, 2))",
     R"(FROM "t" | EVAL d = 12.50, e = 18446744073709551615, f = 123456789012345678901234567890, g = 1.5e3, h = 0.000)",
     R"(FROM "t" | EVAL h = "quote \" backslash \\ newline \n tab \t nul \0 e\u00e9", i = '\'')",

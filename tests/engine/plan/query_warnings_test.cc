@@ -17,7 +17,8 @@ std::vector<QueryWarning> warningsOf(const std::string& pipeline) {
 TEST(QueryWarnings, ALikeWithSqlWildcardsAndNoEsqlOnesIsWarnedAbout) {
   const std::vector<QueryWarning> warnings = warningsOf("WHERE url LIKE \"%google%\"");
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].message, "LIKE \"%google%\" has no ES|QL wildcard: its % and _ match themselves");
+  EXPECT_EQ(warnings[0].message,
+            "LIKE \"%google%\" has no ES|QL wildcard: its % and _ match themselves");
   EXPECT_EQ(warnings[0].hint,
             "ES|QL's LIKE wildcards are * (any run of characters) and ? (one character); for SQL's "
             "meaning write LIKE \"*google*\"");
@@ -28,8 +29,10 @@ TEST(QueryWarnings, ALikeWithSqlWildcardsAndNoEsqlOnesIsWarnedAbout) {
 TEST(QueryWarnings, UnderscoreAndNotLikeAreWarnedAboutToo) {
   const std::vector<QueryWarning> warnings = warningsOf("WHERE s NOT LIKE \"a_c\\\\\\\\\"");
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].message, "NOT LIKE \"a_c\\\\\\\\\" has no ES|QL wildcard: its % and _ match themselves");
-  EXPECT_NE(warnings[0].hint.find("write NOT LIKE \"a?c\\\\\\\\\""), std::string::npos) << warnings[0].hint;
+  EXPECT_EQ(warnings[0].message,
+            "NOT LIKE \"a_c\\\\\\\\\" has no ES|QL wildcard: its % and _ match themselves");
+  EXPECT_NE(warnings[0].hint.find("write NOT LIKE \"a?c\\\\\\\\\""), std::string::npos)
+      << warnings[0].hint;
 }
 
 TEST(QueryWarnings, PatternsWithEsqlWildcardsOrNoSqlOnesAreNot) {
@@ -38,6 +41,7 @@ TEST(QueryWarnings, PatternsWithEsqlWildcardsOrNoSqlOnesAreNot) {
   EXPECT_TRUE(warningsOf("WHERE s LIKE \"a_?\"").empty());
   EXPECT_TRUE(warningsOf("WHERE s LIKE \"abc\"").empty());
   EXPECT_TRUE(warningsOf("WHERE s == \"%\" | EVAL x = \"_\"").empty());
+  EXPECT_TRUE(warningsOf("WHERE s RLIKE \"100%|a_b\"").empty());  // a regular expression
   // An escaped * or ? is no wildcard: the % is still SQL's.
   EXPECT_EQ(warningsOf("WHERE s LIKE \"\"\"%\\*\"\"\"").size(), 1u);
 }

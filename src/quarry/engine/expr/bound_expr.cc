@@ -90,6 +90,9 @@ std::string BoundExpr::toString() const {
     case Kind::kLike:
       return "(" + children[0]->toString() + (negated ? " NOT LIKE " : " LIKE ") +
              quoteString(pattern) + ")";
+    case Kind::kRLike:
+      return "(" + children[0]->toString() + (negated ? " NOT RLIKE " : " RLIKE ") +
+             quoteString(pattern) + ")";
     case Kind::kCase: {
       std::string out = "CASE";
       size_t i = 0;

@@ -17,6 +17,7 @@
 /// them while it evaluates (type_rules.h says how), so the tree stays as written.
 namespace quarry::engine {
 
+class RegexMatcher;
 struct BoundExpr;
 using BoundExprPtr = std::shared_ptr<const BoundExpr>;
 
@@ -29,6 +30,7 @@ struct BoundExpr {
     kIsNull,
     kIn,
     kLike,
+    kRLike,
     kCase,
     kCall
   };
@@ -39,11 +41,12 @@ struct BoundExpr {
   Scalar literal;        // kLiteral (monostate = NULL); storage type of `type`
   UnaryOp unaryOp{};     // kUnary
   BinaryOp binaryOp{};   // kBinary
-  bool negated = false;  // kIsNull (IS NOT NULL), kIn (NOT IN), kLike (NOT LIKE)
-  std::string pattern;   // kLike: as written
-  /// kLike: the pattern compiled once, by the binder (matching is const, so
-  /// every thread evaluating the expression shares it).
+  bool negated = false;  // kIsNull (IS NOT NULL), kIn (NOT IN), kLike / kRLike (NOT ...)
+  std::string pattern;   // kLike, kRLike: as written
+  /// kLike, kRLike: the pattern compiled once, by the binder (matching is
+  /// const, so every thread evaluating the expression shares it).
   std::shared_ptr<const LikeMatcher> likeMatcher;
+  std::shared_ptr<const RegexMatcher> regexMatcher;
   std::vector<BoundExprPtr> children;  // operands; kIn: operand then list; kCase: c1,v1,...[,else]
 
   /// Returns the canonical text used by EXPLAIN: binary nodes fully

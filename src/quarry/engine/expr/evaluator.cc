@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "quarry/engine/expr/like_matcher.h"
+#include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/vector_kernels.h"
 
@@ -130,11 +131,13 @@ Block inBlock(const BoundExpr& expr, const Page& page) {
   return expr.negated ? notBlock(result) : result;
 }
 
-Block likeBlock(const BoundExpr& expr, const Page& page) {
+/// LIKE and RLIKE: `matcher` (the expression's compiled pattern) over each
+/// value; null where the value is.
+template <typename Matcher>
+Block patternBlock(const BoundExpr& expr, const Page& page, const Matcher& matcher) {
   Block storage;
   const Block& in = evaluateInto(*expr.children[0], page, storage);
   if (in.type().kind == TypeKind::kNull) return Block::nulls(DataType::boolean(), in.size());
-  const LikeMatcher& matcher = *expr.likeMatcher;
   std::vector<uint8_t> out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
     out[i] = static_cast<uint8_t>(matcher.matches(in.bytes(i)) != expr.negated);
@@ -275,7 +278,9 @@ Block evaluate(const BoundExpr& expr, const Page& page) {
     case BoundExpr::Kind::kIn:
       return inBlock(expr, page);
     case BoundExpr::Kind::kLike:
-      return likeBlock(expr, page);
+      return patternBlock(expr, page, *expr.likeMatcher);
+    case BoundExpr::Kind::kRLike:
+      return patternBlock(expr, page, *expr.regexMatcher);
     case BoundExpr::Kind::kCase:
       return caseBlock(expr, page);
     case BoundExpr::Kind::kCall: {

@@ -8,6 +8,7 @@
 #include "quarry/common/name_hint.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/mv_functions.h"
+#include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/parse/query_printer.h"
@@ -316,22 +317,32 @@ class Binder {
   }
 
   BoundExprPtr bindLike(const LikeExpr& node, const SourcePosition& at) {
-    BoundExprPtr operand = bindScalar(*node.operand, "LIKE");
+    const char* op = node.regex ? "RLIKE" : "LIKE";
+    BoundExprPtr operand = bindScalar(*node.operand, op);
     if (operand->type.kind != TypeKind::kString && operand->type.kind != TypeKind::kNull) {
-      throw QueryError("LIKE needs a string, got " + operand->toString() + " of type " +
-                           operand->type.toString(),
-                       at.line, at.column, "LIKE matches strings; compare other types with = or <");
+      throw QueryError(std::string(op) + " needs a string, got " + operand->toString() +
+                           " of type " + operand->type.toString(),
+                       at.line, at.column,
+                       std::string(op) + " matches strings; compare other types with = or <");
     }
-    auto out = make(Kind::kLike, DataType::boolean());
+    auto out = make(node.regex ? Kind::kRLike : Kind::kLike, DataType::boolean());
     out->negated = node.negated;
     out->pattern = node.pattern;
     try {
-      out->likeMatcher = std::make_shared<const LikeMatcher>(node.pattern);
+      if (node.regex) {
+        out->regexMatcher = std::make_shared<const RegexMatcher>(node.pattern);
+      } else {
+        out->likeMatcher = std::make_shared<const LikeMatcher>(node.pattern);
+      }
     } catch (const InvalidArgument& e) {
       throw QueryError(e.what(), at.line, at.column,
-                       "LIKE's wildcards are * and ?; write \\* for a literal *, \\? for ? and "
-                       "\\\\ for \\ (in a double-quoted string each \\ is written \\\\, "
-                       "in a \"\"\"triple-quoted\"\"\" one as it is)");
+                       node.regex
+                           ? "RLIKE takes RE2's syntax and matches the whole value; write \\ "
+                             "before a character to match it literally (\\\\( in a "
+                             "double-quoted string, \\( in a \"\"\"triple-quoted\"\"\" one)"
+                           : "LIKE's wildcards are * and ?; write \\* for a literal *, \\? for ? "
+                             "and \\\\ for \\ (in a double-quoted string each \\ is written "
+                             "\\\\, in a \"\"\"triple-quoted\"\"\" one as it is)");
     }
     out->children.push_back(std::move(operand));
     return out;

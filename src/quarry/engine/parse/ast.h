@@ -165,13 +165,16 @@ struct InExpr {
   bool negated = false;
   bool operator==(const InExpr&) const = default;
 };
-/// `x LIKE "pattern"`, `x NOT LIKE "..."` (negated). The pattern is a string
-/// literal kept as written (ES|QL's wildcards: `*` any run, `?` one character,
-/// `\` escaping either or itself; expr/like_matcher.h reads it).
+/// `x LIKE "pattern"`, `x NOT LIKE "..."` (negated), and with `regex`
+/// `x RLIKE "regex"`, `x NOT RLIKE "..."`. The pattern is a string literal kept
+/// as written: for LIKE ES|QL's wildcards (`*` any run, `?` one character, `\`
+/// escaping either or itself; expr/like_matcher.h reads it), for RLIKE a regular
+/// expression matching the whole value (expr/regex_matcher.h).
 struct LikeExpr {
   Box<Expr> operand;
   std::string pattern;
   bool negated = false;
+  bool regex = false;
   bool operator==(const LikeExpr&) const = default;
 };
 struct WhenClause {

@@ -13,9 +13,14 @@ namespace {
 
 constexpr int kMaxDecimalPrecision = 38;
 
-constexpr std::array<std::string_view, 14> kReservedWords = {"AND",  "OR",   "NOT",  "IS",   "NULL",
-                                                             "IN",   "LIKE", "CASE", "WHEN", "THEN",
-                                                             "ELSE", "END",  "TRUE", "FALSE"};
+constexpr std::array<std::string_view, 15> kReservedWords = {
+    "AND",  "OR",   "NOT",  "IS",   "NULL", "IN",   "LIKE", "RLIKE",
+    "CASE", "WHEN", "THEN", "ELSE", "END",  "TRUE", "FALSE"};
+
+/// Whether `token` starts the operator of an IN, LIKE or RLIKE (NOT included).
+bool isListOrPatternKeyword(const Token& token) {
+  return token.isKeyword("IN") || token.isKeyword("LIKE") || token.isKeyword("RLIKE");
+}
 
 std::string at(SourcePosition position) {
   return "line " + std::to_string(position.line) + ", column " + std::to_string(position.column);
@@ -171,9 +176,8 @@ ExpressionParser::Parsed ExpressionParser::parsePredicate() {
     const bool negated = cursor_.acceptKeyword("NOT");
     cursor_.expectKeyword("NULL", "after IS", "write IS NULL or IS NOT NULL");
     result = node(IsNullExpr{std::move(left.expr), negated}, op.position, left.height, op);
-  } else if (op.isKeyword("IN") || op.isKeyword("LIKE") ||
-             (op.isKeyword("NOT") &&
-              (cursor_.peek(1).isKeyword("IN") || cursor_.peek(1).isKeyword("LIKE")))) {
+  } else if (isListOrPatternKeyword(op) ||
+             (op.isKeyword("NOT") && isListOrPatternKeyword(cursor_.peek(1)))) {
     cursor_.next();
     const bool negated = op.isKeyword("NOT");
     const Token& keyword = negated ? cursor_.next() : op;
@@ -183,6 +187,12 @@ ExpressionParser::Parsed ExpressionParser::parsePredicate() {
           "LIKE takes a quoted pattern: name LIKE \"a*\" (* any run, ? one character)");
       result =
           node(LikeExpr{std::move(left.expr), pattern.text, negated}, op.position, left.height, op);
+    } else if (keyword.isKeyword("RLIKE")) {
+      const Token& pattern = cursor_.expect(TokenKind::kString, "a string pattern", "after RLIKE",
+                                            "RLIKE takes a quoted regular expression: name RLIKE "
+                                            "\"a.*\" (it matches the whole value)");
+      result = node(LikeExpr{std::move(left.expr), pattern.text, negated, true}, op.position,
+                    left.height, op);
     } else {
       const Token& open = cursor_.expect(TokenKind::kLeftParen, "'('", "after IN",
                                          "IN takes a parenthesized list: x IN (1, 2, 3)");
@@ -204,10 +214,8 @@ ExpressionParser::Parsed ExpressionParser::parsePredicate() {
     return left;
   }
   const Token& after = cursor_.peek();
-  if (isComparison(after.kind) || after.isKeyword("IS") || after.isKeyword("IN") ||
-      after.isKeyword("LIKE") ||
-      (after.isKeyword("NOT") &&
-       (cursor_.peek(1).isKeyword("IN") || cursor_.peek(1).isKeyword("LIKE")))) {
+  if (isComparison(after.kind) || after.isKeyword("IS") || isListOrPatternKeyword(after) ||
+      (after.isKeyword("NOT") && isListOrPatternKeyword(cursor_.peek(1)))) {
     TokenCursor::fail(after,
                       "comparisons do not chain: found " + after.describe() +
                           " after the comparison at " + at(op.position),

@@ -10,14 +10,14 @@ namespace quarry::engine {
 /// Reads expressions by recursive descent, one function per precedence level,
 /// loosest first (ES|QL's and SQL's order):
 ///
-///   OR < AND < NOT < comparison, IS [NOT] NULL, [NOT] IN, [NOT] LIKE
+///   OR < AND < NOT < comparison, IS [NOT] NULL, [NOT] IN, [NOT] LIKE, [NOT] RLIKE
 ///      < + - < * / % < unary -
 ///
 /// Binary operators associate to the left (`a - b - c` is `(a - b) - c`);
 /// comparisons do not chain (`a < b < c` is an error asking for AND).
 ///
 /// Reserved words, which a column name must backquote: AND OR NOT IS NULL IN
-/// LIKE CASE WHEN THEN ELSE END TRUE FALSE. Other keywords (BY, ASC, DATE, ...)
+/// LIKE RLIKE CASE WHEN THEN ELSE END TRUE FALSE. Other keywords (BY, ASC, DATE, ...)
 /// are keywords only where the grammar expects them.
 class ExpressionParser {
  public:

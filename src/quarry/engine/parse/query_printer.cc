@@ -15,7 +15,7 @@ enum Precedence : int {
   kOr = 1,
   kAnd = 2,
   kNot = 3,
-  kComparison = 4,  // also IS NULL, IN, LIKE
+  kComparison = 4,  // also IS NULL, IN, LIKE, RLIKE
   kAdditive = 5,
   kMultiplicative = 6,
   kUnary = 7,
@@ -146,7 +146,8 @@ class ExprPrinter {
   }
   void write(const LikeExpr& like) {
     print(*like.operand, kAdditive);
-    out_ += like.negated ? " NOT LIKE " : " LIKE ";
+    out_ += like.negated ? " NOT " : " ";
+    out_ += like.regex ? "RLIKE " : "LIKE ";
     out_ += quoteString(like.pattern);
   }
   void write(const CaseExpr& caseExpr) {

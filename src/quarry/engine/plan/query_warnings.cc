@@ -21,14 +21,17 @@ std::string withEsqlWildcards(std::string_view pattern) {
 }
 
 void checkLike(const LikeExpr& like, const SourcePosition& at, std::vector<QueryWarning>& out) {
-  if (like.pattern.find_first_of("%_") == std::string::npos || LikeMatcher::hasWildcard(like.pattern))
+  if (like.regex || like.pattern.find_first_of("%_") == std::string::npos ||
+      LikeMatcher::hasWildcard(like.pattern))
     return;
   const std::string op = like.negated ? "NOT LIKE " : "LIKE ";
+  std::string hint =
+      "ES|QL's LIKE wildcards are * (any run of characters) and ? (one character); for SQL's "
+      "meaning write ";
+  hint += op + quoteString(withEsqlWildcards(like.pattern));
   out.push_back(QueryWarning{
       op + quoteString(like.pattern) + " has no ES|QL wildcard: its % and _ match themselves",
-      at.line, at.column,
-      "ES|QL's LIKE wildcards are * (any run of characters) and ? (one character); for SQL's "
-      "meaning write " + op + quoteString(withEsqlWildcards(like.pattern))});
+      at.line, at.column, std::move(hint)});
 }
 
 void visit(const Expr& expr, std::vector<QueryWarning>& out) {
