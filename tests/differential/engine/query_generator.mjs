@@ -33,6 +33,9 @@
 //   date_trunc keeps a DATE a DATE           -> CAST(date_trunc(...) AS DATE)
 //   date_extract("part", x)                  -> date_part('part', x)
 //   COUNT_DISTINCT(x)                        -> count(DISTINCT x)
+//   x LIKE "a*b?" (ES|QL's wildcards)        -> x LIKE 'a%b_' ESCAPE '\' (sqlLikePattern:
+//                                               % _ \ escaped, ES|QL's \* \? \\ unescaped)
+//   x RLIKE "re" (anchored, . takes \n)      -> regexp_full_match(x, 're', 's')
 //
 // Output columns are named (`name =`), except some aggregates that are one call
 // of a column or `*` (`MAX(i32)`): their column is named by the text as written.
@@ -277,6 +280,54 @@ export function likePattern(rng, values) {
   return out;
 }
 
+// RLIKE's regular expressions, in the syntax RE2 (quarry) and DuckDB (RE2 too)
+// read alike, and Lucene's (ES|QL's) as well: literals, `.`, `[...]`, `[^...]`,
+// `?`, `+`, `*`, `{n,m}`, `(a|b)` and `\` before a special character. DuckDB's
+// regexp_full_match anchors both ends as RLIKE does; its option 's' makes `.`
+// take a line break, as quarry's (Lucene's) does.
+const RE_SPECIAL = /[\\.+*?()|[\]{}^$]/;
+const reLiteral = (ch) => (RE_SPECIAL.test(ch) ? `\\${ch}` : ch);
+const reClassMember = (ch) => (/[\\\]\[^-]/.test(ch) ? `\\${ch}` : ch);
+
+/// An RLIKE pattern made from one of `values` (the strings an expression can
+/// give) or from random characters: some characters become `.`, a class or a
+/// repeated literal, some runs `.*`, `.*` added at either end, sometimes a
+/// character changed, sometimes two such patterns as alternatives.
+export function rlikePattern(rng, values) {
+  const alphabet = [...'abet019%_*?.\\(', 'ñ', '日', '😀'];
+  const source = () => (values.length > 0 && rng.chance(0.85)
+    ? Array.from(rng.pick(values))
+    : Array.from({ length: rng.int(0, 4) }, () => rng.pick(alphabet)));
+  const piece = (chars) => {
+    let out = '';
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i];
+      const r = rng.next();
+      if (r < 0.1) {
+        out += '.';
+      } else if (r < 0.17) {
+        out += '.*';
+        i += rng.int(0, 2);  // the run the .* stands for
+      } else if (r < 0.22) {
+        out += `[${reClassMember(ch)}${reClassMember(rng.pick(alphabet))}]`;
+      } else if (r < 0.25) {
+        out += `[^${reClassMember(rng.pick(alphabet))}]`;
+      } else if (r < 0.3) {
+        out += `${reLiteral(ch)}${rng.pick(['?', '+', '*', '{1,2}'])}`;
+      } else if (r < 0.33) {
+        out += reLiteral(rng.pick(alphabet));  // changed: may no longer match
+      } else {
+        out += reLiteral(ch);
+      }
+    }
+    return out;
+  };
+  let out = rng.chance(0.15) ? `(${piece(source())}|${piece(source())})` : piece(source());
+  if (rng.chance(0.3)) out = `.*${out}`;
+  if (rng.chance(0.3)) out += '.*';
+  return out;
+}
+
 /// The generator of one query: its schema changes as commands are added.
 class QueryBuilder {
   constructor(rng, columns) {
@@ -471,6 +522,7 @@ class QueryBuilder {
       [2, () => this.isNull()],
       [2, () => this.inList()],
       [2, () => this.like()],
+      [1, () => this.rlike()],
       [1, () => this.startsWith()],
       [1, () => this.booleanColumn()],
       [2, () => this.computedComparison()],
@@ -555,6 +607,21 @@ class QueryBuilder {
       literal = form === 'escaped' ? quarryStringEscaped(pattern) : quarryString(pattern);
     }
     return expr(`${c.q} ${negated}LIKE ${literal}`, likeSql(c.s, negated, pattern), 'boolean');
+  }
+
+  /// A random RLIKE over a string expression (rlikePattern); the SQL is DuckDB's
+  /// regexp_full_match with option 's' (RE2's `.` taking a line break).
+  rlike() {
+    const rng = this.rng;
+    const c = this.stringExpr(1);
+    const pattern = rlikePattern(rng, c.values ?? []);
+    const negated = rng.chance(0.3) ? 'NOT ' : '';
+    this.features.add('rlike');
+    if (/[^\x00-\x7f]/u.test(pattern)) this.features.add('rlike_utf8');
+    if (pattern.includes('|')) this.features.add('rlike_alternation');
+    const literal = rng.chance(0.3) && !pattern.includes('"""') ? `"""${pattern}"""` : quarryString(pattern);
+    return expr(`${c.q} ${negated}RLIKE ${literal}`,
+                `(${negated}regexp_full_match(${c.s}, ${sqlString(pattern)}, 's'))`, 'boolean');
   }
 
   startsWith() {
