@@ -156,7 +156,6 @@ export function clickbenchQueries(dir) {
       chdb: "SELECT AVG(length(URL)) AS l, COUNT(*) AS c, CounterID FROM hits WHERE URL <> '' GROUP BY CounterID " +
             'HAVING COUNT(*) > 100000 ORDER BY l DESC, CounterID LIMIT 25' },
     { name: 'Q29', title: 'referer domains, having',
-      pending: 'REPLACE with a regular expression (ES|QL\'s REPLACE(string, regex, replacement)) is not in quarry yet',
       quarry: `${from} | WHERE Referer != "" | EVAL k = REPLACE(Referer, "^https?://(?:www\\\\.)?([^/]+)/.*$", "$1")
                  | STATS l = AVG(LENGTH(Referer)), c = COUNT(*), MIN(Referer) BY k | WHERE c > 100000
                  | SORT l DESC, k | LIMIT 25`,

@@ -85,6 +85,9 @@ export class Random {
 
 // ---- Text of both languages -----------------------------------------------
 
+// REPLACE's cases: [regex, replacement in Java's syntax].
+const kReplaceCases = [['[aeiou]', '*'], ['(.)(.)', '$2$1'], ['^(.)', '<$1>'], ['[0-9]+', '#'],
+                       ['a|b', ''], ['.$', '[$0]'], ['\u00e9|\u00fc', 'e']];
 const quarryString = (s) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 /// quarryString with every character of the Basic Multilingual Plane past ASCII
 /// written as the lexer's \uXXXX escape (a 4-byte character stays as it is: the
@@ -469,7 +472,7 @@ class QueryBuilder {
     if (depth <= 0 || rng.chance(0.4)) return c;
     // `values`: the strings the expression can give (LIKE patterns are made from them).
     const values = c.values ?? [];
-    switch (rng.int(0, 4)) {
+    switch (rng.int(0, 5)) {
       case 0: return expr(`to_lower(${c.q})`, `lower(${c.s})`, 'string',
                           { values: values.map((v) => v.toLowerCase()) });
       case 1: return expr(`to_upper(${c.q})`, `upper(${c.s})`, 'string',
@@ -482,6 +485,16 @@ class QueryBuilder {
       }
       case 3: return expr(`coalesce(${c.q}, "none")`, `coalesce(${c.s}, 'none')`, 'string',
                           { values: [...values, 'none'] });
+      case 4: {
+        // ES|QL's REPLACE (Java's $n for a group) as DuckDB's regexp_replace (RE2's \n), every
+        // match ('g'), `.` taking a line break ('s'). No pattern matches the empty string: where
+        // the two RE2 versions step after an empty match is not what is tested here.
+        const [re, rep] = rng.pick(kReplaceCases);
+        this.features.add('replace');
+        return expr(`replace(${c.q}, ${quarryString(re)}, ${quarryString(rep)})`,
+                    `regexp_replace(${c.s}, ${sqlString(re)}, ${sqlString(rep.replace(/\$(\d)/g, '\\$1'))}, 'gs')`,
+                    'string');
+      }
       default: {
         const p = this.predicate(depth - 1);
         return expr(`CASE WHEN ${p.q} THEN ${c.q} ELSE "other" END`,

@@ -303,6 +303,13 @@ TEST(EvaluatorTest, StringFunctions) {
   EXPECT_EQ(eval("coalesce(i, j, 0)", numbers()), (V{"7", "-7", "3", "0"}));
   EXPECT_EQ(eval("coalesce(q, 1)", numbers()), (V{"10.50", "-0.25", "1.00", "0.00"}));
   EXPECT_EQ(eval1("coalesce(NULL, NULL)"), "NULL");
+  // replace(s, regex, replacement): ES|QL's REPLACE, every match; null in, null out.
+  EXPECT_EQ(eval("replace(s, \"[bB]\", \"-\")", numbers()), (V{"a-c", "\xc3\xa9t\xc3\xa9", "NULL", "A-C"}));
+  EXPECT_EQ(eval("replace(s, \"(.)(.)\", \"$2$1\")", numbers()),
+            (V{"bac", "t\xc3\xa9\xc3\xa9", "NULL", "BAC"}));
+  EXPECT_EQ(eval1("replace(NULL, \"a\", \"b\")"), "NULL");
+  EXPECT_THROW(eval("replace(s, s, \"x\")", numbers()), QueryError);  // the regex must be a literal
+  EXPECT_THROW(eval1("replace(\"a\", \"(\", \"x\")"), QueryError);
 }
 
 TEST(EvaluatorTest, DateTruncAndExtract) {

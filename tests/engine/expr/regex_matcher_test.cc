@@ -106,5 +106,62 @@ TEST(RegexMatcher, ANestedRepetitionDoesNotBacktrack) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 
+std::string replaced(std::string_view value, std::string_view pattern, std::string_view replacement) {
+  std::string out;
+  RegexReplacer(pattern, replacement).replace(value, out);
+  return out;
+}
+
+std::string replaceError(std::string_view pattern, std::string_view replacement) {
+  try {
+    RegexReplacer replacer(pattern, replacement);
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error for " << pattern << " / " << replacement;
+  return {};
+}
+
+// ES|QL's REPLACE: "The function substitutes in the string str any match of the regular
+// expression regex with the replacement string newStr." Its example: REPLACE("Hello World",
+// "World", "Universe") is "Hello Universe". As Java's replaceAll (which ES|QL calls), matches
+// are taken leftmost first and do not overlap, and an empty match is replaced between every
+// two characters ("abc".replaceAll("x*", "-") is "-a-b-c-").
+TEST(RegexReplacer, ReplacesEveryMatchAsJavasReplaceAll) {
+  EXPECT_EQ(replaced("Hello World", "World", "Universe"), "Hello Universe");
+  EXPECT_EQ(replaced("aaa", "aa", "b"), "ba");
+  EXPECT_EQ(replaced("a1b22c333", "[0-9]+", "#"), "a#b#c#");
+  EXPECT_EQ(replaced("abc", "x*", "-"), "-a-b-c-");
+  EXPECT_EQ(replaced("abc", "z", "-"), "abc");
+  EXPECT_EQ(replaced("", "x*", "-"), "-");
+  // Characters, not bytes: `.` takes a whole UTF-8 sequence, and a line break.
+  EXPECT_EQ(replaced("\xC3\xA9t\xC3\xA9\n", ".", "x"), "xxxx");
+}
+
+// Java's replacement syntax: "$g" is group g, "\\" escapes the next character.
+TEST(RegexReplacer, TheReplacementNamesGroupsAsJavaDoes) {
+  const std::string referer = "^https?://(?:www\\.)?([^/]+)/.*$";  // ClickBench's Q29
+  EXPECT_EQ(replaced("http://www.example.com/a/b", referer, "$1"), "example.com");
+  EXPECT_EQ(replaced("https://news.example.ru/x", referer, "$1"), "news.example.ru");
+  EXPECT_EQ(replaced("no url", referer, "$1"), "no url");
+  EXPECT_EQ(replaced("ab", "(a)(b)", "$2$1"), "ba");
+  EXPECT_EQ(replaced("ab", "b", "[$0]"), "a[b]");
+  EXPECT_EQ(replaced("a", "a", "\\$1"), "$1");
+  EXPECT_EQ(replaced("a", "a", "\\\\"), "\\");
+  EXPECT_EQ(replaced("a", "a", "\\q"), "q");
+}
+
+TEST(RegexReplacer, ABadExpressionOrReplacementIsAnErrorNamingIt) {
+  std::string error = replaceError("a(b", "x");
+  EXPECT_NE(error.find("REPLACE pattern \"a(b\""), std::string::npos) << error;
+  EXPECT_NE(error.find("missing ): a(b"), std::string::npos) << error;
+  error = replaceError("(a)", "$2");
+  EXPECT_NE(error.find("REPLACE replacement \"$2\""), std::string::npos) << error;
+  EXPECT_NE(error.find("(a)"), std::string::npos) << error;
+  EXPECT_NE(replaceError("a", "$").find("group number"), std::string::npos);
+  EXPECT_NE(replaceError("a", "$x").find("group number"), std::string::npos);
+  EXPECT_NE(replaceError("a", "x\\").find("escapes nothing"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace quarry::engine

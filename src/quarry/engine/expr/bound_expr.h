@@ -18,6 +18,7 @@
 namespace quarry::engine {
 
 class RegexMatcher;
+class RegexReplacer;
 struct BoundExpr;
 using BoundExprPtr = std::shared_ptr<const BoundExpr>;
 
@@ -47,6 +48,8 @@ struct BoundExpr {
   /// const, so every thread evaluating the expression shares it).
   std::shared_ptr<const LikeMatcher> likeMatcher;
   std::shared_ptr<const RegexMatcher> regexMatcher;
+  /// kCall of replace: its expression and replacement compiled once, by the binder.
+  std::shared_ptr<const RegexReplacer> regexReplacer;
   std::vector<BoundExprPtr> children;  // operands; kIn: operand then list; kCase: c1,v1,...[,else]
 
   /// Returns the canonical text used by EXPLAIN: binary nodes fully

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace re2 {
@@ -32,6 +33,32 @@ class RegexMatcher {
 
  private:
   std::unique_ptr<re2::RE2> re_;
+};
+
+/// ES|QL's REPLACE(string, regex, replacement): every match of the expression in
+/// the value, leftmost first and not overlapping, replaced (Java's replaceAll, which
+/// ES|QL calls). The replacement is written as Java writes it: `$n` is group n (one
+/// digit, 0-9: RE2 has no more; 0 the whole match), `\` escapes the next character
+/// (`\$` a dollar sign); any other character is itself. The expression is RE2's, as
+/// RLIKE's; `.` takes a line break. Thread-safe, as RegexMatcher.
+///
+///   RegexReplacer("^https?://(?:www\\.)?([^/]+)/.*$", "$1") turns "http://www.a.com/x" into "a.com"
+class RegexReplacer {
+ public:
+  /// Throws InvalidArgument naming the pattern or the replacement when RE2 cannot
+  /// compile the one, or the other names a group the expression lacks, ends with
+  /// `\`, or has a `$` not followed by a group number.
+  RegexReplacer(std::string_view pattern, std::string_view replacement);
+  ~RegexReplacer();
+  RegexReplacer(const RegexReplacer&) = delete;
+  RegexReplacer& operator=(const RegexReplacer&) = delete;
+
+  /// Sets `out` to `value` with every match replaced.
+  void replace(std::string_view value, std::string& out) const;
+
+ private:
+  std::unique_ptr<re2::RE2> re_;
+  std::string rewrite_;  // the replacement in RE2's syntax (\n for group n, \\ for a backslash)
 };
 
 }  // namespace quarry::engine

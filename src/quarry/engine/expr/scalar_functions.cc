@@ -13,6 +13,7 @@
 #include "quarry/common/values.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/mv_functions.h"
+#include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
 
@@ -20,8 +21,8 @@ namespace quarry::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 17> kScalarNames = {
-    "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "coalesce",
+constexpr std::array<std::string_view, 18> kScalarNames = {
+    "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "replace", "coalesce",
     "date_trunc", "date_extract",
     // Multi-value functions (mv_functions.h): lists to one value per row.
     "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last"};
@@ -342,7 +343,7 @@ std::span<const std::string_view> aggregateFunctionNames() {
   return kAggregateNames;
 }
 
-DataType bindScalarFunction(const BoundExpr& call, int line, int column) {
+DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   const std::string& name = call.name;
   if (isMvFunction(name)) return bindMvFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
@@ -404,6 +405,25 @@ DataType bindScalarFunction(const BoundExpr& call, int line, int column) {
     expect(0, isStringOrNull(argType(0)), "a string");
     expect(1, isStringOrNull(argType(1)), "a string");
     return DataType::boolean();
+  }
+  if (name == "replace") {
+    arity(3, 3, "replace(string, regex, replacement)");
+    expect(0, isStringOrNull(argType(0)), "a string");
+    for (size_t k = 1; k < 3; ++k) {
+      const BoundExpr& arg = *args[k];
+      if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
+        fail(call, std::string(k == 1 ? "the regular expression" : "the replacement") + " must be a string literal",
+             "write replace(s, \"[0-9]+\", \"#\")", line, column);
+      }
+    }
+    try {
+      call.regexReplacer = std::make_shared<const RegexReplacer>(std::get<std::string>(args[1]->literal),
+                                                                 std::get<std::string>(args[2]->literal));
+    } catch (const InvalidArgument& e) {
+      fail(call, e.what(), "RE2's syntax (docs/ARCHITECTURE.md, \"Departures from ES|QL\"); $1 for group 1",
+           line, column);
+    }
+    return DataType::string();
   }
   if (name == "coalesce") {
     if (args.empty()) arity(1, 1000, "coalesce(a, b, ...)");
@@ -547,6 +567,9 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
     const std::string_view s = args[0].bytes(i);
     if (name == "to_lower" || name == "to_upper") {
       changeCase(s, name == "to_upper", scratch);
+      out.appendBytes(scratch);
+    } else if (name == "replace") {
+      call.regexReplacer->replace(s, scratch);
       out.appendBytes(scratch);
     } else {  // substring
       std::optional<int64_t> length;

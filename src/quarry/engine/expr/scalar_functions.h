@@ -21,6 +21,9 @@
 ///                             before the first character, negative counts from
 ///                             the end; a negative n is an error
 ///   starts_with(s, prefix)    boolean
+///   replace(s, regex, r)      every match of regex (RE2, a string literal) replaced
+///                             by r (a string literal, Java's $n for group n), as
+///                             ES|QL's REPLACE (regex_matcher.h's RegexReplacer)
 ///   coalesce(a, ...)          first non-null, the arguments' common type
 ///   date_trunc(unit, t)       unit a string literal: year quarter month week
 ///                             (Monday) day hour minute second; a date gives a
@@ -49,7 +52,7 @@ std::span<const std::string_view> aggregateFunctionNames();
 
 /// Checks the arguments of the call `call` (kind kCall, name and children
 /// set) and returns its result type; throws QueryError at `line`, `column`.
-DataType bindScalarFunction(const BoundExpr& call, int line, int column);
+DataType bindScalarFunction(BoundExpr& call, int line, int column);
 
 /// Evaluates a bound call over its arguments' blocks (n positions each).
 Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n);
