@@ -334,6 +334,82 @@ TEST(EvaluatorTest, DateTruncAndExtract) {
   EXPECT_EQ(eval("date_extract(\"quarter\", dt)", t), (V{"1", "4"}));
   EXPECT_EQ(eval1("date_extract(\"doy\", DATE '2024-03-01')"), "61");
   EXPECT_EQ(eval1("date_extract(\"dow\", DATE '2024-01-07')"), "0");
+  // ES|QL's ChronoField names; its day_of_week counts from Monday = 1.
+  EXPECT_EQ(eval("date_extract(\"minute_of_hour\", ts)", t), (V{"6", "59"}));
+  EXPECT_EQ(eval("date_extract(\"hour_of_day\", ts)", t), (V{"5", "23"}));
+  EXPECT_EQ(eval("date_extract(\"day_of_week\", dt)", t), (V{"3", "3"}));
+  EXPECT_EQ(eval1("date_extract(\"day_of_week\", DATE '2024-01-07')"), "7");
+  EXPECT_EQ(eval("date_extract(\"minute_of_day\", ts)", t), (V{"306", "1439"}));
+  EXPECT_EQ(eval("date_extract(\"epoch_day\", dt)", t), (V{"19732", "-1"}));
+  EXPECT_THROW(eval1("date_extract(\"fortnight\", DATE '2024-01-07')"), QueryError);
+}
+
+// ES|QL's DATE_TRUNC: "Rounds down a date to the closest interval" given as a time span.
+TEST(EvaluatorTest, DateTruncRoundsDownToATimeSpan) {
+  Table t;
+  // 2024-01-10 05:06:07.5 UTC (a Wednesday), and one microsecond before the epoch.
+  t.add("ts", DataType::timestamp(TimeUnit::kMicros, true),
+        {int64_t{1704863167500000}, int64_t{-1}});
+  t.add("dt", DataType::date(), {int32_t{19732}, int32_t{-1}});
+  EXPECT_EQ(eval("date_trunc(15 minutes, ts)", t),
+            (V{"TIMESTAMP '2024-01-10 05:00:00'", "TIMESTAMP '1969-12-31 23:45:00'"}));
+  EXPECT_EQ(eval("date_trunc(250 ms, ts)", t),
+            (V{"TIMESTAMP '2024-01-10 05:06:07.5'", "TIMESTAMP '1969-12-31 23:59:59.75'"}));
+  EXPECT_EQ(eval("date_trunc(1 week, ts)", t),  // Monday
+            (V{"TIMESTAMP '2024-01-08 00:00:00'", "TIMESTAMP '1969-12-29 00:00:00'"}));
+  // Other day and week counts: multiples of their length since 1970-01-01.
+  EXPECT_EQ(eval("date_trunc(2 weeks, ts)", t),
+            (V{"TIMESTAMP '2024-01-04 00:00:00'", "TIMESTAMP '1969-12-18 00:00:00'"}));
+  EXPECT_EQ(eval("date_trunc(3 days, dt)", t), (V{"DATE '2024-01-09'", "DATE '1969-12-29'"}));
+  // Months and years: multiples of the count from year 0 (3 months are quarters).
+  EXPECT_EQ(eval("date_trunc(1 quarter, ts)", t),
+            (V{"TIMESTAMP '2024-01-01 00:00:00'", "TIMESTAMP '1969-10-01 00:00:00'"}));
+  EXPECT_EQ(eval("date_trunc(5 months, dt)", t), (V{"DATE '2023-10-01'", "DATE '1969-08-01'"}));
+  EXPECT_EQ(eval("date_trunc(10 years, dt)", t), (V{"DATE '2020-01-01'", "DATE '1960-01-01'"}));
+  // A unit's name reads as one of it; BUCKET with a span is the same rounding.
+  EXPECT_EQ(eval("date_trunc(\"hour\", ts)", t), eval("date_trunc(1 hour, ts)", t));
+  EXPECT_EQ(eval("bucket(ts, 1 hour)", t), eval("date_trunc(1 hour, ts)", t));
+  EXPECT_EQ(eval1("date_trunc(1 day, NULL)"), "NULL");
+  EXPECT_THROW(eval("date_trunc(0 days, ts)", t), QueryError);
+  EXPECT_THROW(eval("date_trunc(-1 day, ts)", t), QueryError);
+  EXPECT_THROW(eval("date_trunc(\"fortnight\", ts)", t), QueryError);
+  EXPECT_THROW(eval("bucket(ts, 5)", t), QueryError);
+  EXPECT_THROW(eval("date_trunc(1 day, 5)", t), QueryError);
+}
+
+// ES|QL: time spans work "with arithmetic operators such as + and -".
+TEST(EvaluatorTest, TimeSpansMoveDatesAndTimestamps) {
+  Table t;
+  t.add("ts", DataType::timestamp(TimeUnit::kMicros, false),
+        {int64_t{1706659200000000}, std::monostate{}});  // 2024-01-31 00:00:00
+  t.add("dt", DataType::date(), {int32_t{19753}, int32_t{-1}});  // 2024-01-31, 1969-12-31
+  EXPECT_EQ(eval("ts + 1 month", t), (V{"TIMESTAMP '2024-02-29 00:00:00'", "NULL"}));  // clamped
+  EXPECT_EQ(eval("1 month + ts", t), eval("ts + 1 month", t));
+  EXPECT_EQ(eval("ts - 1 year + 90 minutes", t), (V{"TIMESTAMP '2023-01-31 01:30:00'", "NULL"}));
+  EXPECT_EQ(eval("ts + -2 hours", t), (V{"TIMESTAMP '2024-01-30 22:00:00'", "NULL"}));
+  EXPECT_EQ(eval("dt + 1 day", t), (V{"DATE '2024-02-01'", "DATE '1970-01-01'"}));
+  EXPECT_EQ(eval("dt - 1 quarter", t), (V{"DATE '2023-10-31'", "DATE '1969-09-30'"}));
+  // A date moved by less than a day is a timestamp.
+  EXPECT_EQ(eval("dt + 12 hours", t),
+            (V{"TIMESTAMP '2024-01-31 12:00:00'", "TIMESTAMP '1969-12-31 12:00:00'"}));
+  EXPECT_THROW(eval("ts + 9223372036854775807 days", t), InvalidArgument);
+  EXPECT_THROW(eval1("5 + 1 day"), QueryError);
+  EXPECT_THROW(eval1("1 day"), QueryError);  // a span alone is no value
+  EXPECT_THROW(eval1("1 day - DATE '2024-01-01'"), QueryError);
+}
+
+// ES|QL's TO_DATETIME: a number is "milliseconds since the Unix epoch".
+TEST(EvaluatorTest, ToDatetimeReadsMillisecondsAndStrings) {
+  EXPECT_EQ(eval1("to_datetime(1700000000123)"), "TIMESTAMP '2023-11-14 22:13:20.123'");
+  EXPECT_EQ(eval1("to_datetime(-1)"), "TIMESTAMP '1969-12-31 23:59:59.999'");
+  EXPECT_EQ(eval1("to_datetime(1.9e3)"), "TIMESTAMP '1970-01-01 00:00:01.9'");
+  EXPECT_EQ(eval1("to_datetime(\"2024-06-01T12:30:00Z\")"), "TIMESTAMP '2024-06-01 12:30:00'");
+  EXPECT_EQ(eval1("to_datetime(\"2024-06-01\")"), "TIMESTAMP '2024-06-01 00:00:00'");
+  EXPECT_EQ(eval1("to_datetime(\"June 1st\")"), "NULL");  // unparsable, as ES|QL
+  EXPECT_EQ(eval1("to_datetime(DATE '2024-06-01')"), "TIMESTAMP '2024-06-01 00:00:00'");
+  EXPECT_EQ(eval1("to_datetime(NULL)"), "NULL");
+  EXPECT_THROW(eval1("to_datetime(1e300)"), InvalidArgument);
+  EXPECT_THROW(eval1("to_datetime(TRUE)"), QueryError);
 }
 
 }  // namespace

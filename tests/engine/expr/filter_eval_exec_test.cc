@@ -157,6 +157,26 @@ TEST(EvalExecTest, LaterExpressionReadsAnEarlierOneItContains) {
             (std::vector<V>{{"20", "40"}, {"21", "41"}, {"20", "40"}, {"true", "true"}}));
 }
 
+TEST(EvalExecTest, ExpressionsThatDifferOnlyInTheirTimeSpanAreComputedApart) {
+  // `1 day` and `1 hour` bind to the same literal count 1: the span tells them apart.
+  std::vector<std::pair<std::string, BoundExprPtr>> columns;
+  columns.emplace_back("a", bindText("to_datetime(x) + 1 day", schema()));
+  columns.emplace_back("b", bindText("to_datetime(x) + 1 hour", schema()));
+  columns.emplace_back("c", bindText("date_trunc(1 week, to_datetime(x))", schema()));
+  columns.emplace_back("d", bindText("date_trunc(1 year, to_datetime(x))", schema()));
+  EvalExec eval(input(), std::move(columns));
+  std::optional<Page> p = eval.next();
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(renderAll(p->block(2)), (V{"TIMESTAMP '1970-01-02 00:00:00.001'",
+                                       "TIMESTAMP '1970-01-02 00:00:00.005'", "NULL"}));
+  EXPECT_EQ(renderAll(p->block(3)), (V{"TIMESTAMP '1970-01-01 01:00:00.001'",
+                                       "TIMESTAMP '1970-01-01 01:00:00.005'", "NULL"}));
+  EXPECT_EQ(renderAll(p->block(4)), (V{"TIMESTAMP '1969-12-29 00:00:00'",
+                                       "TIMESTAMP '1969-12-29 00:00:00'", "NULL"}));
+  EXPECT_EQ(renderAll(p->block(5)), (V{"TIMESTAMP '1970-01-01 00:00:00'",
+                                       "TIMESTAMP '1970-01-01 00:00:00'", "NULL"}));
+}
+
 TEST(EvalExecTest, ExpressionReadsOneComputedByTheEvalExecBelow) {
   // One EvalExec per EVAL assignment: `EVAL y = x * 2 | EVAL z = x * 2 + 1`.
   std::vector<std::pair<std::string, BoundExprPtr>> first;

@@ -232,6 +232,27 @@ TEST(ExpressionParser, ReadsIntegersUpToUint64) {
             9223372036854775808u);
 }
 
+// ES|QL: "A time span requires two elements: an integer value and a temporal unit."
+TEST(ExpressionParser, ReadsAnIntegerAndAUnitAsATimeSpan) {
+  const auto span = [](std::string_view text) {
+    return std::get<TimeSpanLiteral>(literalOf(parseExpression(text)));
+  };
+  EXPECT_EQ(span("1 day"), (TimeSpanLiteral{1, TimeSpanUnit::kDay}));
+  EXPECT_EQ(span("15 MINUTES"), (TimeSpanLiteral{15, TimeSpanUnit::kMinute}));
+  EXPECT_EQ(span("3 mo"), (TimeSpanLiteral{3, TimeSpanUnit::kMonth}));
+  EXPECT_EQ(span("250 ms"), (TimeSpanLiteral{250, TimeSpanUnit::kMillisecond}));
+  EXPECT_EQ(span("2 yr"), (TimeSpanLiteral{2, TimeSpanUnit::kYear}));
+  EXPECT_EQ(span("1 q"), (TimeSpanLiteral{1, TimeSpanUnit::kQuarter}));
+  EXPECT_EQ(shapeOf("ts + 1 hour"), "(ts + 1 hour)");
+  EXPECT_EQ(shapeOf("ts - 2 weeks > x"), "((ts - 2 weeks) > x)");
+  EXPECT_EQ(shapeOf("date_trunc(1 year, ts)"), "date_trunc[1 year, ts]");
+  // A word that names no unit is not taken: `1 x` stays a syntax error, `1.5 days` too.
+  expressionError("1 x");
+  expressionError("1.5 days");
+  // A backquoted name is a column, never a unit.
+  expressionError("1 `day`");
+}
+
 TEST(ExpressionParser, KeepsDecimalsExactAsDigitsAndScale) {
   EXPECT_EQ(std::get<DecimalLiteral>(literalOf(parseExpression("12.50"))),
             (DecimalLiteral{"1250", 2}));

@@ -25,7 +25,8 @@ bool sameLiteral(const Scalar& a, const Scalar& b) {
 bool sameExpression(const BoundExpr& a, const BoundExpr& b) {
   if (a.kind != b.kind || !(a.type == b.type) || a.column != b.column || a.name != b.name ||
       !sameLiteral(a.literal, b.literal) || a.unaryOp != b.unaryOp || a.binaryOp != b.binaryOp ||
-      a.negated != b.negated || a.pattern != b.pattern || a.children.size() != b.children.size()) {
+      a.negated != b.negated || a.pattern != b.pattern || a.timeSpan != b.timeSpan ||
+      a.children.size() != b.children.size()) {
     return false;
   }
   for (size_t i = 0; i < a.children.size(); ++i) {

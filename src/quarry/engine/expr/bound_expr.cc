@@ -70,7 +70,7 @@ std::string BoundExpr::toString() const {
     case Kind::kColumn:
       return columnText(name);
     case Kind::kLiteral:
-      return literalToString(literal, type);
+      return timeSpan ? timeSpan->toString() : literalToString(literal, type);
     case Kind::kUnary:
       return unaryOp == UnaryOp::kNot ? "(NOT " + children[0]->toString() + ")"
                                       : "(-" + children[0]->toString() + ")";
@@ -103,6 +103,10 @@ std::string BoundExpr::toString() const {
       return out + " END";
     }
     case Kind::kCall: {
+      if (name == "$add_span") {
+        return "(" + children[0]->toString() + (negated ? " - " : " + ") + children[1]->toString() +
+               ")";
+      }
       std::string out = name + "(";
       for (size_t i = 0; i < children.size(); ++i) {
         if (i > 0) out += ", ";

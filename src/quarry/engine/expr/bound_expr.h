@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct BoundExpr {
   std::shared_ptr<const RegexMatcher> regexMatcher;
   /// kCall of replace: its expression and replacement compiled once, by the binder.
   std::shared_ptr<const RegexReplacer> regexReplacer;
+  /// kLiteral of a time span (DATE_TRUNC's and BUCKET's span, the right operand of
+  /// $add_span): the span; `literal` holds its count as an int64.
+  std::optional<TimeSpan> timeSpan;
   std::vector<BoundExprPtr> children;  // operands; kIn: operand then list; kCase: c1,v1,...[,else]
 
   /// Returns the canonical text used by EXPLAIN: binary nodes fully

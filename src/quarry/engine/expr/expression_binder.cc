@@ -10,6 +10,7 @@
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/scalar_functions.h"
+#include "quarry/engine/expr/temporal_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/parse/query_printer.h"
 
@@ -94,8 +95,38 @@ BoundExprPtr bindLiteral(const Literal& literal, const SourcePosition& at) {
       return literalNode(DataType::timestamp(nanos ? TimeUnit::kNanos : TimeUnit::kMicros, false),
                          units);
     }
+    BoundExprPtr operator()(const TimeSpanLiteral& t) const {
+      const std::string text = TimeSpan{static_cast<int64_t>(t.count), t.unit}.toString();
+      throw QueryError("the time span " + text + " stands only where a span is taken", at.line,
+                       at.column,
+                       "write it as DATE_TRUNC's first argument, BUCKET's second, or add it to or "
+                       "subtract it from a date or timestamp: DATE_TRUNC(" + text +
+                           ", ts), ts + " + text);
+    }
   };
   return std::visit(Visitor{at}, literal);
+}
+
+/// The span `ast` writes, a time span literal or one negated, as a literal node
+/// (bound_expr.h's timeSpan); nullptr for any other expression.
+BoundExprPtr boundSpan(const Expr& ast) {
+  bool negative = false;
+  const Expr* e = &ast;
+  if (e->is<UnaryExpr>() && e->as<UnaryExpr>().op == UnaryOp::kNegate) {
+    negative = true;
+    e = &*e->as<UnaryExpr>().operand;
+  }
+  if (!e->is<Literal>()) return nullptr;
+  const auto* span = std::get_if<TimeSpanLiteral>(&e->as<Literal>());
+  if (span == nullptr) return nullptr;
+  if (span->count > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    throw QueryError("the time span count " + std::to_string(span->count) + " is out of range",
+                     e->position.line, e->position.column, "counts reach 9223372036854775807");
+  }
+  const auto count = static_cast<int64_t>(span->count);
+  auto node = literalNode(DataType::int64(), negative ? -count : count);
+  node->timeSpan = TimeSpan{negative ? -count : count, span->unit};
+  return node;
 }
 
 }  // namespace
@@ -259,6 +290,15 @@ class Binder {
 
   BoundExprPtr bindBinary(const BinaryExpr& node, const SourcePosition& at) {
     const std::string use = std::string("the operator ") + binaryOpText(node.op);
+    if (node.op == BinaryOp::kAdd || node.op == BinaryOp::kSubtract) {
+      BoundExprPtr span = boundSpan(*node.right);
+      const Expr* instant = &*node.left;
+      if (!span && node.op == BinaryOp::kAdd) {
+        span = boundSpan(*node.left);
+        instant = &*node.right;
+      }
+      if (span) return bindSpanArithmetic(node.op, bindScalar(*instant, use), std::move(span), at);
+    }
     BoundExprPtr left = bindScalar(*node.left, use);
     BoundExprPtr right = bindScalar(*node.right, use);
     std::shared_ptr<BoundExpr> out;
@@ -299,6 +339,18 @@ class Binder {
     }
     out->binaryOp = node.op;
     out->children = {std::move(left), std::move(right)};
+    return out;
+  }
+
+  /// `instant + span`, `instant - span` (and `span + instant`): the call $add_span
+  /// (temporal_functions.h), negated for a subtraction.
+  static BoundExprPtr bindSpanArithmetic(BinaryOp op, BoundExprPtr instant, BoundExprPtr span,
+                                         const SourcePosition& at) {
+    auto out = make(Kind::kCall, DataType::null());
+    out->name = "$add_span";
+    out->negated = op == BinaryOp::kSubtract;
+    out->children = {std::move(instant), std::move(span)};
+    out->type = bindScalarFunction(*out, at.line, at.column);
     return out;
   }
 
@@ -397,7 +449,13 @@ class Binder {
     // The mv_ functions take lists; every other function one value per row.
     const bool takesList = isMvFunction(name);
     for (const Expr& arg : node.args) {
-      out->children.push_back(takesList ? bind(arg) : bindScalar(arg, "the function " + name));
+      // DATE_TRUNC's first argument and BUCKET's second may be a time span.
+      BoundExprPtr span = takesTimeSpan(name, out->children.size()) ? boundSpan(arg) : nullptr;
+      if (span) {
+        out->children.push_back(std::move(span));
+      } else {
+        out->children.push_back(takesList ? bind(arg) : bindScalar(arg, "the function " + name));
+      }
     }
     out->type = bindScalarFunction(*out, at.line, at.column);
     return out;

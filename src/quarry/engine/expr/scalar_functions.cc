@@ -14,6 +14,7 @@
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
+#include "quarry/engine/expr/temporal_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
 
@@ -21,18 +22,14 @@ namespace quarry::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 18> kScalarNames = {
+constexpr std::array<std::string_view, 20> kScalarNames = {
     "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "replace", "coalesce",
-    "date_trunc", "date_extract",
+    // Date and time functions (temporal_functions.h).
+    "date_trunc", "date_extract", "bucket", "to_datetime",
     // Multi-value functions (mv_functions.h): lists to one value per row.
     "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last"};
 constexpr std::array<std::string_view, 6> kAggregateNames = {
     "count", "count_distinct", "min", "max", "sum", "avg"};
-
-constexpr std::array<std::string_view, 8> kTruncUnits = {"year", "quarter", "month",  "week",
-                                                         "day",  "hour",    "minute", "second"};
-constexpr std::array<std::string_view, 9> kExtractParts = {
-    "year", "month", "day", "hour", "minute", "second", "dow", "doy", "quarter"};
 
 [[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint,
                        int line, int column) {
@@ -44,86 +41,6 @@ bool isStringOrNull(const DataType& t) {
 }
 bool isIntegerOrNull(const DataType& t) {
   return isInteger(t) || t.kind == TypeKind::kNull;
-}
-bool isInstantOrNull(const DataType& t) {
-  return t.kind == TypeKind::kDate || t.kind == TypeKind::kTimestamp || t.kind == TypeKind::kNull;
-}
-
-/// The lower-case string literal of argument 0 (a unit or part name), checked against `allowed`.
-std::string unitArgument(const BoundExpr& call, std::span<const std::string_view> allowed, int line,
-                         int column) {
-  std::string list;
-  for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-  const BoundExpr& arg = *call.children[0];
-  if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
-    fail(call, "the first argument must be a string literal", "one of " + list, line, column);
-  }
-  std::string unit = std::get<std::string>(arg.literal);
-  for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string_view a : allowed) {
-    if (a == unit) return unit;
-  }
-  fail(call, "unknown unit \"" + unit + "\"", "one of " + list, line, column);
-}
-
-// ---- calendar ---------------------------------------------------------------
-
-struct Civil {
-  int64_t year;
-  unsigned month;
-  unsigned day;
-};
-
-Civil civilFromDays(int64_t z) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return {static_cast<int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0), m, d};
-}
-
-int64_t floorDiv(int64_t a, int64_t b) {
-  const int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t daysFromCivil(int64_t year, unsigned month, unsigned day) {
-  return Date::ofCivil(year, month, day).daysSinceEpoch;
-}
-
-int64_t truncateInstant(std::string_view unit, int64_t value, int64_t perSecond) {
-  const int64_t perDay = perSecond * 86'400;
-  const int64_t days = floorDiv(value, perDay);
-  if (unit == "second") return floorDiv(value, perSecond) * perSecond;
-  if (unit == "minute") return floorDiv(value, perSecond * 60) * perSecond * 60;
-  if (unit == "hour") return floorDiv(value, perSecond * 3600) * perSecond * 3600;
-  if (unit == "day") return days * perDay;
-  if (unit == "week")
-    return (days - (((days + 3) % 7 + 7) % 7)) * perDay;  // 1970-01-01 was a Thursday
-  const Civil c = civilFromDays(days);
-  if (unit == "month") return daysFromCivil(c.year, c.month, 1) * perDay;
-  if (unit == "quarter") return daysFromCivil(c.year, (c.month - 1) / 3 * 3 + 1, 1) * perDay;
-  return daysFromCivil(c.year, 1, 1) * perDay;  // year
-}
-
-int64_t extractPart(std::string_view part, int64_t value, int64_t perSecond) {
-  const int64_t perDay = perSecond * 86'400;
-  const int64_t days = floorDiv(value, perDay);
-  const int64_t secondOfDay = (value - days * perDay) / perSecond;
-  if (part == "hour") return secondOfDay / 3600;
-  if (part == "minute") return secondOfDay / 60 % 60;
-  if (part == "second") return secondOfDay % 60;
-  if (part == "dow") return ((days + 4) % 7 + 7) % 7;  // Sunday = 0
-  const Civil c = civilFromDays(days);
-  if (part == "year") return c.year;
-  if (part == "month") return c.month;
-  if (part == "day") return c.day;
-  if (part == "quarter") return (c.month - 1) / 3 + 1;
-  return days - daysFromCivil(c.year, 1, 1) + 1;  // doy
 }
 
 // ---- strings ------------------------------------------------------------------
@@ -346,6 +263,7 @@ std::span<const std::string_view> aggregateFunctionNames() {
 DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   const std::string& name = call.name;
   if (isMvFunction(name)) return bindMvFunction(call, line, column);
+  if (isTemporalFunction(name)) return bindTemporalFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t min, size_t max, const char* usage) {
     if (args.size() < min || args.size() > max) {
@@ -440,18 +358,6 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
     }
     return type;
   }
-  if (name == "date_trunc" || name == "date_extract") {
-    arity(2, 2, (name + "(\"unit\", date_or_timestamp)").c_str());
-    if (name == "date_trunc") {
-      unitArgument(call, kTruncUnits, line, column);
-    } else {
-      unitArgument(call, kExtractParts, line, column);
-    }
-    expect(1, isInstantOrNull(argType(1)), "a date or a timestamp");
-    if (name == "date_extract") return DataType::int64();
-    // A date truncates to a date (ES|QL keeps the argument's type), a timestamp to a timestamp.
-    return argType(1).kind == TypeKind::kTimestamp ? argType(1) : DataType::date();
-  }
   throw std::logic_error("bindScalarFunction: unknown function " + name);
 }
 
@@ -513,6 +419,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   for (const Block& a : args) {
     if (a.type().kind == TypeKind::kNull) return Block::nulls(type, n);
   }
+  if (isTemporalFunction(name)) return evaluateTemporalFunction(call, args, n);
   if (name == "abs") return absBlock(args[0], type);
   if (name == "round") return roundBlock(call, args[0]);
   if (name == "length") {
@@ -526,34 +433,6 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
     std::vector<uint8_t> out(n);
     for (size_t i = 0; i < n; ++i) out[i] = args[0].bytes(i).starts_with(args[1].bytes(i));
     return booleanBlock(std::move(out), andValidity(args[0], args[1]));
-  }
-  if (name == "date_extract" || name == "date_trunc") {
-    const std::string unit = std::get<std::string>(call.children[0]->literal);
-    const DataType instantType = args[1].type().kind == TypeKind::kTimestamp
-                                     ? args[1].type()
-                                     : DataType::timestamp(TimeUnit::kMicros, false);
-    const Block instants = castBlock(args[1], instantType);
-    const int64_t perSecond = unitsPerSecond(instantType.unit);
-    std::span<const int64_t> v = instants.values<int64_t>();
-    if (type.kind == TypeKind::kDate) {
-      const int64_t perDay = perSecond * 86'400;
-      std::vector<int32_t> days(n);
-      for (size_t i = 0; i < n; ++i) {
-        if (!instants.isNull(i)) days[i] = static_cast<int32_t>(truncateInstant(unit, v[i], perSecond) / perDay);
-      }
-      return Block::fromValues(
-          type, std::move(days),
-          std::vector<uint8_t>(instants.validity().begin(), instants.validity().end()));
-    }
-    std::vector<int64_t> out(n);
-    for (size_t i = 0; i < n; ++i) {
-      if (instants.isNull(i)) continue;
-      out[i] = name == "date_trunc" ? truncateInstant(unit, v[i], perSecond)
-                                    : extractPart(unit, v[i], perSecond);
-    }
-    return Block::fromValues(
-        type, std::move(out),
-        std::vector<uint8_t>(instants.validity().begin(), instants.validity().end()));
   }
   // String results.
   Block out(type);

@@ -25,11 +25,8 @@
 ///                             by r (a string literal, Java's $n for group n), as
 ///                             ES|QL's REPLACE (regex_matcher.h's RegexReplacer)
 ///   coalesce(a, ...)          first non-null, the arguments' common type
-///   date_trunc(unit, t)       unit a string literal: year quarter month week
-///                             (Monday) day hour minute second; a date gives a
-///                             local timestamp(us), a timestamp its own type
-///   date_extract(part, t)     int64: year month day hour minute second dow
-///                             (Sunday = 0) doy quarter
+///   date_trunc, bucket, date_extract, to_datetime
+///                             dates and times (temporal_functions.h)
 ///   mv_count, mv_min, mv_max, mv_sum, mv_avg, mv_first, mv_last (list)
 ///                             a list to one value per row (mv_functions.h)
 ///

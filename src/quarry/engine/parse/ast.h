@@ -12,6 +12,7 @@
 
 #include "quarry/common/values.h"
 #include "quarry/engine/parse/source_position.h"
+#include "quarry/engine/parse/time_span.h"
 
 /// The syntax tree of one query: a FROM clause, then the piped commands in the
 /// order written. The parser builds it (query_parser.h), the printer renders it
@@ -92,8 +93,16 @@ struct TimestampLiteral {
   bool operator==(const TimestampLiteral&) const = default;
 };
 
+/// `15 minutes`: an integer as written (without sign) and a unit (time_span.h).
+struct TimeSpanLiteral {
+  uint64_t count = 0;
+  TimeSpanUnit unit = TimeSpanUnit::kDay;
+  bool operator==(const TimeSpanLiteral&) const = default;
+};
+
 using Literal = std::variant<NullLiteral, BooleanLiteral, IntegerLiteral, DecimalLiteral,
-                             DoubleLiteral, StringLiteral, DateLiteral, TimestampLiteral>;
+                             DoubleLiteral, StringLiteral, DateLiteral, TimestampLiteral,
+                             TimeSpanLiteral>;
 
 // ---- Names ---------------------------------------------------------------
 

@@ -273,7 +273,16 @@ ExpressionParser::Parsed ExpressionParser::parsePrimary() {
                      "add the missing ')' or remove the extra '('");
       return inner;
     }
-    case TokenKind::kInteger:
+    case TokenKind::kInteger: {
+      Parsed number = parseNumber(cursor_.next());
+      const Token& unit = cursor_.peek();
+      if (unit.kind != TokenKind::kIdentifier || unit.quoted || unit.parts.size() != 1) return number;
+      const std::optional<TimeSpanUnit> span = timeSpanUnit(unit.parts[0]);
+      const auto* count = std::get_if<IntegerLiteral>(&number.expr.as<Literal>());
+      if (!span || count == nullptr) return number;
+      cursor_.next();
+      return Parsed{Expr{Literal{TimeSpanLiteral{count->value, *span}}, token.position}};
+    }
     case TokenKind::kDecimal:
     case TokenKind::kDouble:
       return parseNumber(cursor_.next());

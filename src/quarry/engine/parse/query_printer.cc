@@ -94,6 +94,11 @@ std::string printLiteral(const Literal& literal) {
     std::string operator()(const TimestampLiteral& t) const {
       return "TIMESTAMP '" + formatTimestampLiteral(t.value) + "'";
     }
+    std::string operator()(const TimeSpanLiteral& t) const {
+      std::string out = std::to_string(t.count) + " " + timeSpanUnitName(t.unit);
+      if (t.count != 1) out += 's';
+      return out;
+    }
   };
   return std::visit(Visitor{}, literal);
 }

@@ -1,0 +1,539 @@
+#include "quarry/engine/expr/temporal_functions.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+#include "quarry/common/error.h"
+#include "quarry/engine/expr/type_rules.h"
+#include "quarry/engine/expr/vector_kernels.h"
+#include "quarry/engine/parse/temporal_literal.h"
+
+namespace quarry::engine {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kNames = {"date_trunc", "bucket", "date_extract",
+                                                    "to_datetime", "$add_span"};
+
+enum class Part : uint8_t {
+  kYear,
+  kQuarter,
+  kMonth,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kDow,
+  kDoy,
+  kIsoDow,
+  kMinuteOfDay,
+  kSecondOfDay,
+  kEpochDay,
+};
+
+struct PartName {
+  std::string_view name;
+  Part part;
+};
+
+constexpr std::array<PartName, 19> kPartNames = {{
+    {"year", Part::kYear},
+    {"quarter", Part::kQuarter},
+    {"month", Part::kMonth},
+    {"day", Part::kDay},
+    {"hour", Part::kHour},
+    {"minute", Part::kMinute},
+    {"second", Part::kSecond},
+    {"dow", Part::kDow},
+    {"doy", Part::kDoy},
+    {"month_of_year", Part::kMonth},
+    {"day_of_month", Part::kDay},
+    {"hour_of_day", Part::kHour},
+    {"minute_of_hour", Part::kMinute},
+    {"second_of_minute", Part::kSecond},
+    {"day_of_year", Part::kDoy},
+    {"day_of_week", Part::kIsoDow},
+    {"minute_of_day", Part::kMinuteOfDay},
+    {"second_of_day", Part::kSecondOfDay},
+    {"epoch_day", Part::kEpochDay},
+}};
+
+std::optional<Part> partNamed(std::string_view name) {
+  for (const PartName& p : kPartNames) {
+    if (p.name == name) return p.part;
+  }
+  return std::nullopt;
+}
+
+[[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint,
+                       int line, int column) {
+  throw QueryError(call.name + ": " + message, line, column, hint);
+}
+
+bool isInstantOrNull(const DataType& t) {
+  return t.kind == TypeKind::kDate || t.kind == TypeKind::kTimestamp || t.kind == TypeKind::kNull;
+}
+
+std::string lowerAscii(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// ---- calendar -------------------------------------------------------------------
+
+struct Civil {
+  int64_t year;
+  unsigned month;
+  unsigned day;
+};
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+int64_t floorMod(int64_t a, int64_t b) {
+  return a - floorDiv(a, b) * b;
+}
+
+/// The proleptic Gregorian date of day `z` since 1970-01-01, over int64's range
+/// (Howard Hinnant's civil_from_days).
+Civil civilFromDays(int64_t z) {
+  z += 719468;
+  const int64_t era = floorDiv(z, 146097);
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  return {static_cast<int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0), m, d};
+}
+
+/// The inverse of civilFromDays (days_from_civil).
+int64_t daysFromCivil(int64_t year, unsigned month, unsigned day) {
+  const int64_t y = year - (month <= 2 ? 1 : 0);
+  const int64_t era = floorDiv(y, 400);
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+unsigned daysInMonth(int64_t year, unsigned month) {
+  static constexpr std::array<unsigned, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = floorMod(year, 4) == 0 && (floorMod(year, 100) != 0 || floorMod(year, 400) == 0);
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+/// a * b, or the error naming what overflowed.
+int64_t multiplied(int64_t a, int64_t b, const char* what) {
+  int64_t out = 0;
+  if (__builtin_mul_overflow(a, b, &out)) throw InvalidArgument(std::string(what) + " is out of range");
+  return out;
+}
+
+int64_t added(int64_t a, int64_t b, const char* what) {
+  int64_t out = 0;
+  if (__builtin_add_overflow(a, b, &out)) throw InvalidArgument(std::string(what) + " is out of range");
+  return out;
+}
+
+/// The length of a fixed span (ms to weeks) in `perSecond` units.
+int64_t fixedLength(const TimeSpan& span, int64_t perSecond, const char* what) {
+  const TimeSpan days = span.unit == TimeSpanUnit::kWeek
+                            ? TimeSpan{multiplied(span.count, 7, what), TimeSpanUnit::kDay}
+                            : span;
+  const std::optional<int64_t> length = days.fixedLength(perSecond);
+  if (!length) throw InvalidArgument(std::string(what) + " is out of range");
+  return *length;
+}
+
+/// The months of a month, quarter or year span.
+int64_t monthsOf(const TimeSpan& span, const char* what) {
+  switch (span.unit) {
+    case TimeSpanUnit::kMonth:
+      return span.count;
+    case TimeSpanUnit::kQuarter:
+      return multiplied(span.count, 3, what);
+    default:
+      return multiplied(span.count, 12, what);
+  }
+}
+
+bool isMonthly(const TimeSpan& span) {
+  return span.unit >= TimeSpanUnit::kMonth;
+}
+
+/// The start of `value`'s day in `perSecond` units.
+int64_t dayStart(int64_t days, int64_t perSecond, const char* what) {
+  return multiplied(days, perSecond * 86'400, what);
+}
+
+/// `value` (in `perSecond` units since the epoch) rounded down to `span` (count > 0).
+int64_t truncateInstant(const TimeSpan& span, int64_t value, int64_t perSecond) {
+  constexpr const char* kWhat = "date_trunc: the truncated instant";
+  const int64_t perDay = perSecond * 86'400;
+  if (span.count == 1 && span.unit == TimeSpanUnit::kWeek) {
+    const int64_t days = floorDiv(value, perDay);
+    return dayStart(days - floorMod(days + 3, 7), perSecond, kWhat);  // 1970-01-01 was a Thursday
+  }
+  if (isMonthly(span)) {
+    const Civil c = civilFromDays(floorDiv(value, perDay));
+    if (span.unit == TimeSpanUnit::kYear) {
+      return dayStart(daysFromCivil(floorDiv(c.year, span.count) * span.count, 1, 1), perSecond, kWhat);
+    }
+    const int64_t months = monthsOf(span, kWhat);
+    const int64_t total = floorDiv(c.year * 12 + (c.month - 1), months) * months;
+    return dayStart(daysFromCivil(floorDiv(total, 12), static_cast<unsigned>(floorMod(total, 12)) + 1, 1),
+                    perSecond, kWhat);
+  }
+  const int64_t length = fixedLength(span, perSecond, "date_trunc: the span");
+  return multiplied(floorDiv(value, length), length, kWhat);
+}
+
+/// `days` moved by `months` calendar months, the day clamped to the month's last.
+int64_t addMonths(int64_t days, int64_t months, const char* what) {
+  const Civil c = civilFromDays(days);
+  const int64_t total = added(c.year * 12 + (c.month - 1), months, what);
+  const int64_t year = floorDiv(total, 12);
+  const auto month = static_cast<unsigned>(floorMod(total, 12)) + 1;
+  return daysFromCivil(year, month, std::min(c.day, daysInMonth(year, month)));
+}
+
+int64_t extractPart(Part part, int64_t value, int64_t perSecond) {
+  const int64_t perDay = perSecond * 86'400;
+  const int64_t days = floorDiv(value, perDay);
+  const int64_t secondOfDay = (value - days * perDay) / perSecond;
+  switch (part) {
+    case Part::kHour:
+      return secondOfDay / 3600;
+    case Part::kMinute:
+      return secondOfDay / 60 % 60;
+    case Part::kSecond:
+      return secondOfDay % 60;
+    case Part::kMinuteOfDay:
+      return secondOfDay / 60;
+    case Part::kSecondOfDay:
+      return secondOfDay;
+    case Part::kDow:
+      return floorMod(days + 4, 7);  // Sunday = 0
+    case Part::kIsoDow:
+      return floorMod(days + 3, 7) + 1;  // Monday = 1
+    case Part::kEpochDay:
+      return days;
+    default:
+      break;
+  }
+  const Civil c = civilFromDays(days);
+  switch (part) {
+    case Part::kYear:
+      return c.year;
+    case Part::kMonth:
+      return c.month;
+    case Part::kDay:
+      return c.day;
+    case Part::kQuarter:
+      return (c.month - 1) / 3 + 1;
+    default:
+      return days - daysFromCivil(c.year, 1, 1) + 1;  // doy
+  }
+}
+
+// ---- binding ----------------------------------------------------------------------
+
+/// A span node (bound_expr.h's timeSpan) for `span`.
+BoundExprPtr spanNode(const TimeSpan& span) {
+  auto node = std::make_shared<BoundExpr>();
+  node->kind = BoundExpr::Kind::kLiteral;
+  node->type = DataType::int64();
+  node->literal = span.count;
+  node->timeSpan = span;
+  return node;
+}
+
+/// Checks that argument `k` of `call` is a positive span; a unit named by a
+/// string literal (DATE_TRUNC's older form) becomes a span of one.
+void requireSpan(BoundExpr& call, size_t k, int line, int column) {
+  const BoundExpr& arg = *call.children[k];
+  const std::string example = call.name == "bucket" ? "bucket(ts, 1 hour)" : "date_trunc(1 hour, ts)";
+  if (arg.timeSpan) {
+    if (arg.timeSpan->count <= 0) {
+      fail(call, "the span " + arg.timeSpan->toString() + " is not positive",
+           "round to a positive span: " + example, line, column);
+    }
+    return;
+  }
+  if (call.name == "date_trunc" && arg.kind == BoundExpr::Kind::kLiteral &&
+      arg.type.kind == TypeKind::kString) {
+    const std::string word = lowerAscii(std::get<std::string>(arg.literal));
+    if (const std::optional<TimeSpanUnit> unit = timeSpanUnit(word)) {
+      call.children[k] = spanNode(TimeSpan{1, *unit});
+      return;
+    }
+    fail(call, "unknown unit \"" + word + "\"",
+         "write a time span such as 1 year, 1 quarter, 1 month, 1 week, 1 day, 1 hour, 15 minutes, "
+         "1 second, 100 milliseconds",
+         line, column);
+  }
+  fail(call, "argument " + std::to_string(k + 1) + " must be a time span, got " + arg.toString(),
+       "write an integer and a unit: " + example, line, column);
+}
+
+/// The part named by DATE_EXTRACT's first argument (a string literal).
+Part partArgument(const BoundExpr& call, int line, int column) {
+  std::string list;
+  for (const PartName& p : kPartNames) list += (list.empty() ? "" : ", ") + std::string(p.name);
+  const BoundExpr& arg = *call.children[0];
+  if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
+    fail(call, "the first argument must be a string literal", "one of " + list, line, column);
+  }
+  const std::string name = lowerAscii(std::get<std::string>(arg.literal));
+  const std::optional<Part> part = partNamed(name);
+  if (!part) fail(call, "unknown part \"" + name + "\"", "one of " + list, line, column);
+  return *part;
+}
+
+Part partOf(const BoundExpr& call) {
+  return *partNamed(lowerAscii(std::get<std::string>(call.children[0]->literal)));
+}
+
+// ---- evaluation ------------------------------------------------------------------
+
+/// The argument's instants as a timestamp block (dates at midnight, in microseconds).
+Block instantsOf(const Block& arg) {
+  if (arg.type().kind == TypeKind::kTimestamp) return arg;
+  return castBlock(arg, DataType::timestamp(TimeUnit::kMicros, false));
+}
+
+std::vector<uint8_t> validityOf(const Block& b) {
+  return {b.validity().begin(), b.validity().end()};
+}
+
+/// date_trunc and bucket: `t` rounded down to `span`.
+Block truncateBlock(const DataType& type, const TimeSpan& span, const Block& t, size_t n) {
+  const Block instants = instantsOf(t);
+  const int64_t perSecond = unitsPerSecond(instants.type().unit);
+  const std::span<const int64_t> v = instants.values<int64_t>();
+  if (type.kind == TypeKind::kDate) {
+    const int64_t perDay = perSecond * 86'400;
+    std::vector<int32_t> days(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (!instants.isNull(i)) days[i] = static_cast<int32_t>(floorDiv(truncateInstant(span, v[i], perSecond), perDay));
+    }
+    return Block::fromValues(type, std::move(days), validityOf(instants));
+  }
+  std::vector<int64_t> out(n);
+  if (!isMonthly(span) && !(span.unit == TimeSpanUnit::kWeek && span.count == 1)) {
+    // A fixed length: one division per value.
+    const int64_t length = fixedLength(span, perSecond, "date_trunc: the span");
+    for (size_t i = 0; i < n; ++i) {
+      if (!instants.isNull(i)) out[i] = multiplied(floorDiv(v[i], length), length, "date_trunc: the truncated instant");
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) {
+      if (!instants.isNull(i)) out[i] = truncateInstant(span, v[i], perSecond);
+    }
+  }
+  return Block::fromValues(type, std::move(out), validityOf(instants));
+}
+
+Block extractBlock(const BoundExpr& call, const Block& t, size_t n) {
+  const Part part = partOf(call);
+  const Block instants = instantsOf(t);
+  const int64_t perSecond = unitsPerSecond(instants.type().unit);
+  const std::span<const int64_t> v = instants.values<int64_t>();
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!instants.isNull(i)) out[i] = extractPart(part, v[i], perSecond);
+  }
+  return Block::fromValues(call.type, std::move(out), validityOf(instants));
+}
+
+/// $add_span: `t` moved by the span (back when the call is negated).
+Block addSpanBlock(const BoundExpr& call, const Block& t, size_t n) {
+  constexpr const char* kWhat = "the date plus the time span";
+  TimeSpan span = *call.children[1]->timeSpan;
+  if (call.negated) span.count = -span.count;
+  const DataType& type = call.type;
+  if (type.kind == TypeKind::kDate) {
+    const std::span<const int32_t> d = t.values<int32_t>();
+    std::vector<int32_t> out(n);
+    const int64_t days = isMonthly(span) ? 0 : (span.unit == TimeSpanUnit::kWeek ? multiplied(span.count, 7, kWhat) : span.count);
+    for (size_t i = 0; i < n; ++i) {
+      if (t.isNull(i)) continue;
+      const int64_t moved = isMonthly(span) ? addMonths(d[i], monthsOf(span, kWhat), kWhat) : added(d[i], days, kWhat);
+      if (moved < std::numeric_limits<int32_t>::min() || moved > std::numeric_limits<int32_t>::max()) {
+        throw InvalidArgument(std::string(kWhat) + " is out of range: " + Date{d[i]}.toString() + " + " +
+                              span.toString());
+      }
+      out[i] = static_cast<int32_t>(moved);
+    }
+    return Block::fromValues(type, std::move(out), validityOf(t));
+  }
+  const Block instants = castBlock(t, type);
+  const int64_t perSecond = unitsPerSecond(type.unit);
+  const int64_t perDay = perSecond * 86'400;
+  const std::span<const int64_t> v = instants.values<int64_t>();
+  std::vector<int64_t> out(n);
+  if (isMonthly(span)) {
+    const int64_t months = monthsOf(span, kWhat);
+    for (size_t i = 0; i < n; ++i) {
+      if (instants.isNull(i)) continue;
+      const int64_t days = floorDiv(v[i], perDay);
+      out[i] = added(dayStart(addMonths(days, months, kWhat), perSecond, kWhat), v[i] - days * perDay, kWhat);
+    }
+  } else {
+    const int64_t length = fixedLength(span, perSecond, kWhat);
+    for (size_t i = 0; i < n; ++i) {
+      if (!instants.isNull(i)) out[i] = added(v[i], length, kWhat);
+    }
+  }
+  return Block::fromValues(type, std::move(out), validityOf(instants));
+}
+
+/// "YYYY-MM-DD[( |T)HH:MM[:SS[.f]]][Z]" as milliseconds since the epoch, or nullopt.
+std::optional<int64_t> parseDatetime(std::string_view text) {
+  if (text.size() > 10 && text.back() == 'Z') text.remove_suffix(1);
+  if (text.size() == 10) {
+    const std::optional<Date> date = parseDateLiteral(text);
+    if (!date) return std::nullopt;
+    return int64_t{date->daysSinceEpoch} * 86'400'000;
+  }
+  const std::optional<LocalDateTime> t = parseTimestampLiteral(text);
+  if (!t) return std::nullopt;
+  return t->epochSeconds * 1000 + t->nanos / 1'000'000;
+}
+
+Block toDatetimeBlock(const DataType& type, const Block& x, size_t n) {
+  const DataType& from = x.type();
+  if (from.kind == TypeKind::kTimestamp) return x;
+  std::vector<int64_t> out(n);
+  std::vector<uint8_t> valid = validityOf(x);
+  if (from.kind == TypeKind::kDate) {
+    const std::span<const int32_t> days = x.values<int32_t>();
+    for (size_t i = 0; i < n; ++i) out[i] = int64_t{days[i]} * 86'400'000;
+  } else if (from.kind == TypeKind::kString) {
+    for (size_t i = 0; i < n; ++i) {
+      if (x.isNull(i)) continue;
+      const std::optional<int64_t> millis = parseDatetime(x.bytes(i));
+      if (millis) {
+        out[i] = *millis;
+      } else {
+        if (valid.empty()) valid.assign(n, 1);  // empty: no position was null
+        valid[i] = 0;
+      }
+    }
+  } else if (from.kind == TypeKind::kDouble) {
+    const std::span<const double> v = x.values<double>();
+    for (size_t i = 0; i < n; ++i) {
+      if (x.isNull(i)) continue;
+      // 2^63 as a double: the first value past int64.
+      if (!std::isfinite(v[i]) || v[i] >= 9223372036854775808.0 || v[i] < -9223372036854775808.0) {
+        throw InvalidArgument("to_datetime: " + std::to_string(v[i]) +
+                              " milliseconds are out of the range of a timestamp");
+      }
+      out[i] = static_cast<int64_t>(v[i]);
+    }
+  } else {
+    const Block millis = castBlock(x, DataType::int64());
+    const std::span<const int64_t> v = millis.values<int64_t>();
+    std::copy(v.begin(), v.end(), out.begin());
+  }
+  return Block::fromValues(type, std::move(out), std::move(valid));
+}
+
+}  // namespace
+
+bool isTemporalFunction(const std::string& name) {
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+bool takesTimeSpan(const std::string& name, size_t index) {
+  return (name == "date_trunc" && index == 0) || (name == "bucket" && index == 1);
+}
+
+DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
+  const std::string& name = call.name;
+  std::vector<BoundExprPtr>& args = call.children;
+  const auto arity = [&](size_t count, const std::string& usage) {
+    if (args.size() != count) {
+      fail(call, "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") + ", got " +
+                     std::to_string(args.size()),
+           "call it as " + usage, line, column);
+    }
+  };
+  const auto expectInstant = [&](size_t k) {
+    if (!isInstantOrNull(args[k]->type)) {
+      fail(call, "argument " + std::to_string(k + 1) + " must be a date or a timestamp, got " +
+                     args[k]->type.toString(),
+           "pass a date or a timestamp; TO_DATETIME reads milliseconds since 1970 and strings", line,
+           column);
+    }
+  };
+  // A date truncates to a date (ES|QL keeps the argument's type), a timestamp to a timestamp.
+  const auto truncatedType = [](const DataType& t) {
+    return t.kind == TypeKind::kTimestamp ? t : DataType::date();
+  };
+  if (name == "date_trunc") {
+    arity(2, "date_trunc(1 hour, date_or_timestamp)");
+    requireSpan(call, 0, line, column);
+    expectInstant(1);
+    return truncatedType(args[1]->type);
+  }
+  if (name == "bucket") {
+    arity(2, "bucket(date_or_timestamp, 1 hour)");
+    expectInstant(0);
+    requireSpan(call, 1, line, column);
+    return truncatedType(args[0]->type);
+  }
+  if (name == "date_extract") {
+    arity(2, "date_extract(\"part\", date_or_timestamp)");
+    partArgument(call, line, column);
+    expectInstant(1);
+    return DataType::int64();
+  }
+  if (name == "to_datetime") {
+    arity(1, "to_datetime(milliseconds_or_string)");
+    const DataType& t = args[0]->type;
+    if (t.kind == TypeKind::kTimestamp) return t;
+    if (!isInteger(t) && t.kind != TypeKind::kDouble && t.kind != TypeKind::kString &&
+        t.kind != TypeKind::kDate && t.kind != TypeKind::kNull) {
+      fail(call, "cannot convert " + t.toString() + " to a timestamp",
+           "pass milliseconds since 1970-01-01 (an integer), a string such as "
+           "\"2024-06-01T12:00:00Z\", or a date",
+           line, column);
+    }
+    return DataType::timestamp(TimeUnit::kMillis, true);
+  }
+  if (name == "$add_span") {
+    const DataType& t = args[0]->type;
+    const TimeSpan& span = *args[1]->timeSpan;
+    if (t.kind == TypeKind::kTimestamp || t.kind == TypeKind::kNull) return t;
+    if (t.kind == TypeKind::kDate) {
+      return span.isCalendar() ? DataType::date() : DataType::timestamp(TimeUnit::kMicros, false);
+    }
+    throw QueryError("cannot add the time span " + span.toString() + " to " + args[0]->toString() + " (" +
+                         t.toString() + ")",
+                     line, column,
+                     "time spans move dates and timestamps; convert milliseconds with TO_DATETIME first");
+  }
+  throw std::logic_error("bindTemporalFunction: unknown function " + name);
+}
+
+Block evaluateTemporalFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+  const std::string& name = call.name;
+  if (name == "date_trunc") return truncateBlock(call.type, *call.children[0]->timeSpan, args[1], n);
+  if (name == "bucket") return truncateBlock(call.type, *call.children[1]->timeSpan, args[0], n);
+  if (name == "date_extract") return extractBlock(call, args[1], n);
+  if (name == "to_datetime") return toDatetimeBlock(call.type, args[0], n);
+  return addSpanBlock(call, args[0], n);
+}
+
+}  // namespace quarry::engine
