@@ -12,6 +12,7 @@
 #include "quarry/common/error.h"
 #include "quarry/common/values.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/expr/math_functions.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/temporal_functions.h"
@@ -22,12 +23,16 @@ namespace quarry::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 20> kScalarNames = {
+// Sized by its initializer, so that a family of functions adds its names alone.
+constexpr std::string_view kScalarNames[] = {
     "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "replace", "coalesce",
     // Date and time functions (temporal_functions.h).
     "date_trunc", "date_extract", "bucket", "to_datetime",
     // Multi-value functions (mv_functions.h): lists to one value per row.
-    "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last"};
+    "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last",
+    // Math functions (math_functions.h).
+    "pow", "sqrt", "cbrt", "exp", "log10", "log", "floor", "ceil", "signum", "pi", "e", "tau", "sin",
+    "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "greatest", "least"};
 constexpr std::array<std::string_view, 6> kAggregateNames = {
     "count", "count_distinct", "min", "max", "sum", "avg"};
 
@@ -264,6 +269,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   const std::string& name = call.name;
   if (isMvFunction(name)) return bindMvFunction(call, line, column);
   if (isTemporalFunction(name)) return bindTemporalFunction(call, line, column);
+  if (isMathFunction(name)) return bindMathFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t min, size_t max, const char* usage) {
     if (args.size() < min || args.size() > max) {
@@ -401,6 +407,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   const std::string& name = call.name;
   const DataType& type = call.type;
   if (isMvFunction(name)) return evaluateMvFunction(call, args[0]);
+  if (isMathFunction(name)) return evaluateMathFunction(call, args, n);
   if (name == "$sum_offset") return sumOffsetBlock(call, args);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
   if (name == "coalesce") {
