@@ -112,6 +112,9 @@ TEST(MathFunctions, DomainErrorsAndNonFiniteResultsAreNull) {
   // Per row: the other rows keep their values.
   EXPECT_EQ(eval("log10(i)", values()), (V{"0.6020599913279624", "NULL", "NULL", "NULL"}));
   EXPECT_EQ(eval("log(l, i)", values()), (V{"0.3010299956639812", "NULL", "NULL", "NULL"}));
+  // NaN is no domain error (ES|QL's checks are comparisons, which NaN fails): NaN in, NaN out.
+  EXPECT_EQ(eval("log(d, 8)", values()), (V{"2.564266937027182", "nan", "NULL", "NULL"}));
+  EXPECT_EQ(eval("asin(d)", values())[1], "nan");
   EXPECT_EQ(eval("asin(q / 2)", values()), (V{"NULL", "-0.6751315329370317", "NULL", "-0.005000020833567712"}));
 }
 

@@ -218,7 +218,7 @@ Block binaryDouble(MathOp op, const Block& a, const Block& b) {
     case MathOp::kLog:
       // ES|QL's (and DuckDB's) log10(x) / log10(base), which ln(x) / ln(base) is not bit for bit.
       return mapDoublePairs(a, b, [](double base, double x) { return std::log10(x) / std::log10(base); },
-                            [](double base, double x, double) { return base > 0 && base != 1 && x > 0; });
+                            [](double base, double x, double) { return !(base <= 0) && base != 1 && !(x <= 0); });
     default:
       throw std::logic_error("binaryDouble: not a two-argument double function");
   }

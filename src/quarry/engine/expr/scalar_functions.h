@@ -29,6 +29,9 @@
 ///                             dates and times (temporal_functions.h)
 ///   mv_count, mv_min, mv_max, mv_sum, mv_avg, mv_first, mv_last (list)
 ///                             a list to one value per row (mv_functions.h)
+///   pow, sqrt, cbrt, exp, log10, log, floor, ceil, signum, pi, e, tau, sin, cos,
+///   tan, asin, acos, atan, atan2, sinh, cosh, tanh, greatest, least
+///                             ES|QL's math functions (math_functions.h)
 ///
 /// One function the planner builds and no query names (its `$` is no name's):
 ///   $sum_offset(SUM(e), COUNT(e), MIN(e), MAX(e), c, item)
