@@ -7,7 +7,8 @@
 // records (query_generator.mjs's `features`: each command, LIKE and its
 // backslashes, escapes, triple-quoted patterns and SQL wildcards (`%`, `_`,
 // ordinary characters), RLIKE with non-ASCII characters and alternatives,
-// union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries, the
+// union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries,
+// the math functions and GREATEST/LEAST among them, the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
 // with an overflow error, which quarry must refuse too) and the data's NULL rate.
@@ -37,6 +38,7 @@ export const kFloors = {
   like_sql_wildcard: 8, rlike: 60, rlike_utf8: 10, rlike_alternation: 10, replace: 40,
   union_by_name: 150, orc: 150, after_stats: 150, repeated_stats: 50,
   overflow: 80, overflow_sum: 20, null_heavy: 300, extreme: 200, utf8: 200,
+  math: 200, greatest_least: 70,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

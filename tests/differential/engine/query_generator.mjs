@@ -36,6 +36,15 @@
 //   x LIKE "a*b?" (ES|QL's wildcards)        -> x LIKE 'a%b_' ESCAPE '\' (sqlLikePattern:
 //                                               % _ \ escaped, ES|QL's \* \? \\ unescaped)
 //   x RLIKE "re" (anchored, . takes \n)      -> regexp_full_match(x, 're', 's')
+//   sqrt(x), log(x), asin(x), ... (ES|QL's null for a domain error)
+//                                            -> CASE WHEN <outside the domain> THEN NULL ELSE sqrt(x) ... END
+//   pow(x, y), sinh(x), cosh(x) (null when not finite)
+//                                            -> CASE WHEN isfinite(pow(x, y)) THEN pow(x, y) END
+//   greatest(a, b) (null when one is null)   -> CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE greatest(a, b) END
+//   signum(x) (a double; +-0 and NaN themselves) -> CAST(sign(x) AS DOUBLE), a double's zeros and NaN kept
+//   floor(i) of an integer (the integer)     -> CAST(floor(i) AS INTEGER|BIGINT)
+//   a transcendental math function's column compares within 1e-9 (`approx`) and
+//   feeds no comparison, sort key, SUM or COUNT_DISTINCT
 //
 // Output columns are named (`name =`), except some aggregates that are one call
 // of a column or `*` (`MAX(i32)`): their column is named by the text as written.
@@ -201,7 +210,7 @@ function literalFor(rng, col) {
 // ---- Expressions ------------------------------------------------------------
 
 const colRef = (c) => expr(quarryName(c.name), sqlName(c.name), c.kind,
-    { scale: c.scale, values: c.values, extreme: c.extreme });
+    { scale: c.scale, values: c.values, extreme: c.extreme, approx: c.approx });
 
 /// ES|QL's LIKE pattern as DuckDB's: `*` and `?` become `%` and `_`, ES|QL's
 /// escapes (`\*`, `\?`, `\\`) the character alone, and `%`, `_` and `\` (themselves
@@ -346,9 +355,10 @@ class QueryBuilder {
   }
 
   /// The columns of `pred` but the extreme ones (big, ext), which only the
-  /// overflow queries compute with.
+  /// overflow queries compute with, and the `approx` EVAL columns (mathValue),
+  /// whose last bits may differ between the engines' C libraries.
   plain(pred) {
-    return this.schema.filter((c) => !c.extreme && pred(c));
+    return this.schema.filter((c) => !c.extreme && !c.approx && pred(c));
   }
 
   /// A numeric expression (never uint64: its arithmetic is not the engine's
@@ -423,14 +433,16 @@ class QueryBuilder {
   numericFunction(depth) {
     const rng = this.rng;
     const choice = rng.weighted([[3, 'abs'], [3, 'round'], [2, 'length'], [2, 'date_extract'],
-      [2, 'coalesce']]);
+      [2, 'coalesce'], [3, 'math']]);
     switch (choice) {
+      case 'math':
+        return this.exactMath(depth);
       case 'abs': {
         const a = this.numeric(depth - 1);
         return expr(`abs(${a.q})`, `abs(${a.s})`, a.kind, { scale: a.scale });
       }
       case 'round': {
-        const a = colRef(rng.pick(this.columns((c) => c.kind === 'double' || c.kind === 'decimal')));
+        const a = colRef(rng.pick(this.plain((c) => c.kind === 'double' || c.kind === 'decimal')));
         if (a.kind === 'double') {
           if (rng.chance(0.3)) return expr(`round(${a.q})`, `round(${a.s})`, 'double');
           const n = rng.int(0, 3);
@@ -545,7 +557,7 @@ class QueryBuilder {
   comparison() {
     const rng = this.rng;
     // The all-NULL column now and then: a comparison with it is never true.
-    const c = colRef(rng.pick(this.columns((x) => LITERAL_KINDS.includes(x.kind) &&
+    const c = colRef(rng.pick(this.columns((x) => LITERAL_KINDS.includes(x.kind) && !x.approx &&
                                                   (!x.allNull || rng.chance(0.3)))));
     const lit = literalFor(rng, c);
     // Booleans are equal or not; they have no order to compare.
@@ -563,6 +575,10 @@ class QueryBuilder {
     if (rng.chance(0.25)) {
       a = this.temporalExpr();
       lit = literalFor(rng, a);
+    } else if (rng.chance(0.15)) {
+      a = this.exactMath(2);
+      lit = literalFor(rng, a.kind === 'decimal' ? { kind: 'decimal', scale: 0 }
+                                                 : { kind: a.kind === 'double' ? 'double' : 'int32' });
     } else if (rng.chance(0.2)) {
       a = this.stringExpr(1);
       lit = literalFor(rng, { kind: 'string', values: [...LOW_STRINGS, 'ÑANDÚ', 'ALPHA', 'ot', 'al'] });
@@ -659,7 +675,175 @@ class QueryBuilder {
       [2, () => this.stringExpr(1)],
       [1, () => this.temporalExpr()],
       [1, () => this.predicate(1)],
+      [3, () => this.mathValue()],
+      [1, () => this.orderedExtreme()],
     ])();
+  }
+
+  // ---- Math functions (math_functions.h) ----------------------------------------
+  //
+  // ES|QL gives null where DuckDB raises (SQRT of a negative, LOG of a non-positive
+  // number, ASIN/ACOS outside [-1, 1]) or gives a non-finite double (POW, SINH,
+  // COSH): the SQL writes that null with a CASE, which DuckDB evaluates only on
+  // the rows its condition leaves to the function. NaN passes ES|QL's checks
+  // (they are comparisons) and DuckDB's alike, except `abs(x) > 1`, which DuckDB
+  // holds true for NaN: there the SQL tests isnan. DuckDB's SIGN is an integer
+  // of 0 for NaN and both zeros; ES|QL's SIGNUM a double that is the zero or NaN
+  // itself. DuckDB's FLOOR and CEIL take an integer as a double: cast back.
+
+  /// A number for a math function: a column (now and then u64, which the
+  /// double-valued functions take as a double) or a numeric expression.
+  mathArgument(depth, allowUnsigned = false) {
+    const rng = this.rng;
+    if (allowUnsigned && rng.chance(0.1)) {
+      const u = this.plain((c) => c.kind === 'uint64');
+      if (u.length) return colRef(rng.pick(u));
+    }
+    return depth > 1 && rng.chance(0.3) ? this.numeric(depth - 1)
+                                         : colRef(rng.pick(this.plain((c) => isNumeric(c.kind))));
+  }
+
+  /// A math function whose double is the same bits in both engines: SQRT (correctly
+  /// rounded), FLOOR, CEIL, SIGNUM, GREATEST and LEAST of numbers.
+  exactMath(depth) {
+    const rng = this.rng;
+    this.features.add('math');
+    const fn = rng.weighted([[2, 'sqrt'], [2, 'floor'], [2, 'ceil'], [1, 'signum'], [2, 'extreme']]);
+    if (fn === 'extreme') return this.numericExtreme(depth);
+    const a = this.mathArgument(depth, fn === 'sqrt' || fn === 'signum');
+    if (fn === 'sqrt') {
+      return expr(`sqrt(${a.q})`, `(CASE WHEN (${a.s}) < 0 THEN NULL ELSE sqrt(${a.s}) END)`, 'double');
+    }
+    if (fn === 'signum') {
+      const s = a.kind === 'double'
+        ? `(CASE WHEN isnan(${a.s}) OR (${a.s}) = 0 THEN (${a.s}) ELSE CAST(sign(${a.s}) AS DOUBLE) END)`
+        : `CAST(sign(${a.s}) AS DOUBLE)`;
+      return expr(`signum(${a.q})`, s, 'double');
+    }
+    // floor, ceil
+    if (isInteger(a.kind)) {
+      return expr(`${fn}(${a.q})`, `CAST(${fn}(${a.s}) AS ${a.kind === 'int32' ? 'INTEGER' : 'BIGINT'})`, a.kind);
+    }
+    return expr(`${fn}(${a.q})`, `${fn}(${a.s})`, a.kind, { scale: a.kind === 'decimal' ? 0 : undefined });
+  }
+
+  /// GREATEST or LEAST of two or three numbers, in their common type; null when one
+  /// is null (DuckDB's skip nulls: the CASE says otherwise).
+  numericExtreme(depth) {
+    const rng = this.rng;
+    this.features.add('greatest_least');
+    const fn = rng.pick(['greatest', 'least']);
+    // Columns (no arithmetic: a decimal expression's wide type could pass 38 digits
+    // joined with another) and literals whose text says their type.
+    const literal = () => rng.pick([
+      () => expr(String(rng.int(-100, 100)), null, 'int32', { literal: true }),
+      () => expr(`${(rng.next() * 200 - 100).toFixed(2)}e0`, null, 'double', { literal: true }),
+      () => expr(`${rng.int(-999, 999)}.${pad(rng.int(0, 99))}`, null, 'decimal', { scale: 2, literal: true }),
+    ])();
+    const args = Array.from({ length: rng.int(2, 3) }, () => (rng.chance(0.2) ? literal() : this.mathArgument(1)));
+    if (args.every((a) => a.literal)) args[0] = this.mathArgument(1);
+    for (const a of args) a.s = a.s ?? a.q;
+    let kind;
+    let scale;
+    if (args.some((a) => a.kind === 'double')) kind = 'double';
+    else if (args.some((a) => a.kind === 'decimal')) {
+      kind = 'decimal';
+      scale = Math.max(...args.map((a) => (a.kind === 'decimal' ? a.scale ?? 0 : 0)));
+    } else kind = args.some((a) => a.kind === 'int64') ? 'int64' : 'int32';
+    return expr(`${fn}(${args.map((a) => a.q).join(', ')})`,
+                `(CASE WHEN ${args.map((a) => `(${a.s}) IS NULL`).join(' OR ')} THEN NULL ` +
+                `ELSE ${fn}(${args.map((a) => a.s).join(', ')}) END)`, kind, { scale });
+  }
+
+  /// GREATEST or LEAST of strings, dates and timestamps, or booleans (an EVAL value).
+  orderedExtreme() {
+    const rng = this.rng;
+    this.features.add('greatest_least');
+    const fn = rng.pick(['greatest', 'least']);
+    const family = rng.weighted([[3, 'string'], [2, 'instant'], [1, 'boolean'], [2, 'number']]);
+    let args;
+    if (family === 'number') return this.numericExtreme(2);
+    if (family === 'string') {
+      const pick = () => (rng.chance(0.25) ? literalFor(rng, { kind: 'string', values: [...LOW_STRINGS, 'm', 'ñ', '日本', ''] })
+                                            : colRef(rng.pick(this.columns((c) => c.kind === 'string'))));
+      args = Array.from({ length: rng.int(2, 3) }, pick);
+    } else if (family === 'boolean') {
+      const flag = colRef(rng.pick(this.columns((c) => c.kind === 'boolean')));
+      args = [flag, rng.chance(0.5) ? literalFor(rng, { kind: 'boolean' }) : flag];
+    } else {
+      // A date with a local timestamp (the date's midnight), or instants of one kind.
+      const day = colRef(rng.pick(this.columns((c) => c.name === 'day')));
+      const local = this.columns((c) => c.name === 'ts_local').map(colRef);
+      const form = rng.int(0, 2);
+      if (form === 0 || local.length === 0) args = [day, literalFor(rng, { kind: 'date' })];
+      else if (form === 1) args = [day, local[0]];
+      else args = [local[0], literalFor(rng, { kind: 'timestamp' })];
+    }
+    const kind = args.some((a) => a.kind === 'timestamp') ? 'timestamp' : args[0].kind;
+    const values = args.every((a) => a.values || a.kind !== 'string')
+      ? args.flatMap((a) => a.values ?? []) : undefined;
+    return expr(`${fn}(${args.map((a) => a.q).join(', ')})`,
+                `(CASE WHEN ${args.map((a) => `(${a.s}) IS NULL`).join(' OR ')} THEN NULL ` +
+                `ELSE ${fn}(${args.map((a) => a.s).join(', ')}) END)`, kind,
+                { values: kind === 'string' ? values : undefined });
+  }
+
+  /// Any math function as an EVAL value. The transcendental ones are `approx`:
+  /// both engines call the C library, but nothing promises its last bit, so their
+  /// columns compare within 1e-9 and feed no comparison, sort or sum.
+  mathValue() {
+    const rng = this.rng;
+    this.features.add('math');
+    const fn = rng.weighted([[3, 'exact'], [1, 'cbrt'], [1, 'exp'], [2, 'log'], [1, 'log10'], [2, 'log_base'],
+      [2, 'pow'], [1, 'sin'], [1, 'cos'], [1, 'tan'], [1, 'atan'], [1, 'tanh'], [2, 'asin_acos'],
+      [1, 'sinh_cosh'], [1, 'atan2'], [1, 'constant']]);
+    if (fn === 'exact') return this.exactMath(2);
+    const approx = (q, s) => expr(q, s, 'double', { approx: true });
+    const a = this.mathArgument(2, true);
+    const notNan = (x) => (x.kind === 'double' ? ` AND NOT isnan(${x.s})` : '');
+    switch (fn) {
+      case 'cbrt': case 'exp': case 'sin': case 'cos': case 'tan': case 'atan': case 'tanh':
+        return approx(`${fn}(${a.q})`, `${fn}(${a.s})`);
+      case 'log':
+        return approx(`log(${a.q})`, `(CASE WHEN (${a.s}) <= 0 THEN NULL ELSE ln(${a.s}) END)`);
+      case 'log10':
+        return approx(`log10(${a.q})`, `(CASE WHEN (${a.s}) <= 0 THEN NULL ELSE log10(${a.s}) END)`);
+      case 'log_base': {
+        const base = rng.chance(0.7) ? expr(rng.pick(['2', '10', '0.5', '3', '1', '1.5']), null, 'decimal')
+                                     : this.mathArgument(1);
+        const bs = base.s ?? base.q;
+        return approx(`log(${base.q}, ${a.q})`,
+                      `(CASE WHEN (${bs}) <= 0 OR (${bs}) = 1 OR (${a.s}) <= 0 THEN NULL ELSE log(${bs}, ${a.s}) END)`);
+      }
+      case 'pow': {
+        const e = rng.chance(0.8) ? expr(rng.pick(['2', '3', '0.5', '-1', '0', '1.5', '-0.5']), null, 'decimal')
+                                  : this.mathArgument(1);
+        const es = e.s ?? e.q;
+        return approx(`pow(${a.q}, ${e.q})`,
+                      `(CASE WHEN isfinite(pow(${a.s}, ${es})) THEN pow(${a.s}, ${es}) ELSE NULL END)`);
+      }
+      case 'asin_acos': {
+        const g = rng.pick(['asin', 'acos']);
+        // Mostly a value in [-1, 1] (a sine or a tanh), else the number itself (mostly outside).
+        const x = rng.chance(0.7)
+          ? (() => { const h = rng.pick(['sin', 'tanh']); return expr(`${h}(${a.q})`, `${h}(${a.s})`, 'double'); })()
+          : a;
+        return approx(`${g}(${x.q})`, `(CASE WHEN abs(${x.s}) > 1${notNan(x)} THEN NULL ELSE ${g}(${x.s}) END)`);
+      }
+      case 'sinh_cosh': {
+        const g = rng.pick(['sinh', 'cosh']);
+        return approx(`${g}(${a.q})`, `(CASE WHEN isfinite(${g}(${a.s})) THEN ${g}(${a.s}) ELSE NULL END)`);
+      }
+      case 'atan2': {
+        const x = this.mathArgument(1, true);
+        return approx(`atan2(${a.q}, ${x.q})`, `atan2(${a.s}, ${x.s})`);
+      }
+      default: {
+        // PI(), TAU() and E() times a number.
+        const [q, s] = rng.pick([['pi()', 'pi()'], ['tau()', '(2 * pi())'], ['e()', 'exp(1)']]);
+        return approx(`(${a.q} * ${q})`, `((${a.s}) * ${s})`);
+      }
+    }
   }
 
   freshName() {
@@ -678,7 +862,8 @@ function aggregate(b) {
     [3, 'MAX'], [4, 'SUM'], [3, 'AVG']]);
   if (fn === 'COUNT(*)') return { q: 'COUNT(*)', s: 'count(*)', kind: 'int64', tolerance: 'exact' };
   if (fn === 'COUNT' || fn === 'COUNT_DISTINCT') {
-    const c = colRef(rng.pick(b.schema));
+    // COUNT_DISTINCT of an `approx` column would count values whose last bits may differ.
+    const c = colRef(rng.pick(fn === 'COUNT' ? b.schema : b.schema.filter((x) => !x.approx)));
     return fn === 'COUNT'
       ? { q: `COUNT(${c.q})`, s: `count(${c.s})`, kind: 'int64', tolerance: 'exact' }
       : { q: `COUNT_DISTINCT(${c.q})`, s: `count(DISTINCT ${c.s})`, kind: 'int64', tolerance: 'exact' };
@@ -687,7 +872,8 @@ function aggregate(b) {
     const arg = rng.chance(0.75) ? colRef(rng.pick(b.columns((x) => ORDERABLE.includes(x.kind))))
                                  : rng.chance(0.5) ? b.numeric(1) : b.stringExpr(1);
     return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`, kind: arg.kind, scale: arg.scale,
-             tolerance: arg.kind === 'double' ? 'zero-sign' : 'exact', extreme: arg.extreme };
+             tolerance: arg.kind === 'double' ? (arg.approx ? 'relative' : 'zero-sign') : 'exact',
+             extreme: arg.extreme };
   }
   // SUM of an extreme column only in the overflow queries; AVG sums in 128 bits
   // (quarry's Int128, DuckDB's HUGEINT) and cannot overflow.
@@ -870,13 +1056,14 @@ function generateOne(rng, files, dir) {
       const name = b.freshName();
       assignments.push(`${name} = ${value.q}`);
       wrap(`SELECT *, ${value.s} AS ${sqlName(name)}`);
-      const column = { name, kind: value.kind, scale: value.scale };
+      const column = { name, kind: value.kind, scale: value.scale, approx: value.approx };
       b.schema.push(column);
       evals.push(column);
     }
     parts.push(`EVAL ${assignments.join(', ')}`);
-    if (rng.chance(0.3)) {
-      const target = rng.pick(evals);
+    const exactEvals = evals.filter((c) => !c.approx);
+    if (exactEvals.length && rng.chance(0.3)) {
+      const target = rng.pick(exactEvals);
       const lit = literalFor(rng, target.kind === 'decimal'
           ? { kind: 'decimal', scale: Math.min(target.scale, 4) } : target);
       if (lit) {
@@ -905,8 +1092,10 @@ function generateOne(rng, files, dir) {
       const to = from + rng.weighted([[3, rng.int(1, 300)], [2, rng.int(300, 3000)]]);
       where(`id >= ${from} AND id < ${to}`, `"id" >= ${from} AND "id" < ${to}`);
     }
-    // Always a KEEP: whole rows of 20,000-row results would make the run slow.
+    // Always a KEEP: whole rows of 20,000-row results would make the run slow. An
+    // EVAL column mostly among them: what it computes is then compared.
     const keep = rng.sample(b.schema, rng.int(1, 4));
+    if (evals.length && !keep.some((c) => evals.includes(c)) && rng.chance(0.6)) keep.push(rng.pick(evals));
     parts.push(`KEEP ${keep.map((c) => c.name).join(', ')}`);
     wrap(`SELECT ${keep.map((c) => sqlName(c.name)).join(', ')}`);
     b.schema = keep;
@@ -921,9 +1110,10 @@ function generateOne(rng, files, dir) {
       const to = `r_${from.name}`;
       parts.push(`RENAME ${from.name} AS ${to}`);
       wrap(`SELECT * RENAME (${sqlName(from.name)} AS ${sqlName(to)})`);
+      if (from.approx) tolerance[to] = 'relative';
     }
   } else if (tail === 'topn') {
-    const sortable = b.columns((c) => ORDERABLE.includes(c.kind) && c.name !== 'id');
+    const sortable = b.columns((c) => ORDERABLE.includes(c.kind) && c.name !== 'id' && !c.approx);
     const keys = rng.sample(sortable, rng.int(0, 2)).map((c) => sortKey(rng, c.name));
     keys.push(sortKey(rng, 'id'));  // unique: the order is total
     // LIMIT 0 rarely: an empty result checks names and types only (engine_queries.mjs
@@ -1031,6 +1221,10 @@ function generateOne(rng, files, dir) {
       ordered = true;
       sortKeys = keys.map((k) => k.name);
     }
+  }
+  if (tail === 'rows' || tail === 'topn') {
+    // A math function's column (mathValue's `approx`) compares within 1e-9.
+    for (const c of evals) if (c.approx) tolerance[c.name] = 'relative';
   }
   const commands = parts.slice(1).map((p) => p.split(' ')[0]);
   for (const c of commands) b.features.add(`command ${c}`);
