@@ -15,6 +15,7 @@
 #include "quarry/engine/expr/math_functions.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
+#include "quarry/engine/expr/string_functions.h"
 #include "quarry/engine/expr/temporal_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
@@ -28,6 +29,9 @@ constexpr std::string_view kScalarNames[] = {
     "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "replace", "coalesce",
     // Date and time functions (temporal_functions.h).
     "date_trunc", "date_extract", "bucket", "to_datetime",
+    // String functions (string_functions.h).
+    "concat", "trim", "ltrim", "rtrim", "ends_with", "left", "right", "reverse", "repeat", "locate", "space",
+    "bit_length", "byte_length", "split",
     // Multi-value functions (mv_functions.h): lists to one value per row.
     "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last",
     // Math functions (math_functions.h).
@@ -89,36 +93,6 @@ void changeCase(std::string_view in, bool upper, std::string& out) {
   }
 }
 
-/// The characters of `s`: its bytes that do not continue a UTF-8 sequence (10xxxxxx). Counted
-/// eight bytes at a time (a byte continues one when its top bit is set and the next one is not),
-/// which made LENGTH over ClickBench's URLs several times faster than a byte at a time.
-int64_t characterCount(std::string_view s) {
-  constexpr uint64_t kTopBits = 0x8080808080808080ULL;
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  const char* p = s.data();
-  const size_t n = s.size();
-  size_t i = 0;
-  uint64_t continuations = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, p + i, 8);
-    const uint64_t marks = (word & ~(word << 1) & kTopBits) >> 7;  // 1 in each continuation byte
-    continuations += (marks * kOnes) >> 56;                         // their sum, at most 8
-  }
-  for (; i < n; ++i) continuations += (static_cast<unsigned char>(p[i]) & 0xC0) == 0x80;
-  return static_cast<int64_t>(n - continuations);
-}
-
-/// The byte offset of character `index` (0-based, <= character count).
-size_t byteOffsetOf(std::string_view s, int64_t index) {
-  size_t i = 0;
-  for (int64_t k = 0; k < index && i < s.size(); ++k) {
-    ++i;
-    while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
-  }
-  return i;
-}
-
 std::string_view substring(std::string_view s, int64_t offset, std::optional<int64_t> length) {
   const int64_t count = characterCount(s);
   // 0-based start: `offset` 1 is the first character, 0 just before it, -1 the last.
@@ -130,27 +104,6 @@ std::string_view substring(std::string_view s, int64_t offset, std::optional<int
   const size_t fromByte = byteOffsetOf(s, from);
   const size_t toByte = fromByte + byteOffsetOf(s.substr(fromByte), to - from);
   return s.substr(fromByte, toByte - fromByte);
-}
-
-/// Integer argument `k` at position i as int64 (the binder admits only integer types).
-int64_t integerAt(const Block& b, size_t i) {
-  switch (b.type().kind) {
-    case TypeKind::kInt32:
-      return b.values<int32_t>()[i];
-    case TypeKind::kInt64:
-      return b.values<int64_t>()[i];
-    default: {
-      const uint64_t v = b.values<uint64_t>()[i];
-      return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
-    }
-  }
-}
-
-bool anyNull(const std::vector<Block>& args, size_t i) {
-  for (const Block& a : args) {
-    if (a.isNull(i)) return true;
-  }
-  return false;
 }
 
 // ---- numbers ------------------------------------------------------------------
@@ -270,6 +223,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   if (isMvFunction(name)) return bindMvFunction(call, line, column);
   if (isTemporalFunction(name)) return bindTemporalFunction(call, line, column);
   if (isMathFunction(name)) return bindMathFunction(call, line, column);
+  if (isStringFunction(name)) return bindStringFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t min, size_t max, const char* usage) {
     if (args.size() < min || args.size() > max) {
@@ -408,6 +362,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   const DataType& type = call.type;
   if (isMvFunction(name)) return evaluateMvFunction(call, args[0]);
   if (isMathFunction(name)) return evaluateMathFunction(call, args, n);
+  if (isStringFunction(name)) return evaluateStringFunction(call, args, n);
   if (name == "$sum_offset") return sumOffsetBlock(call, args);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
   if (name == "coalesce") {

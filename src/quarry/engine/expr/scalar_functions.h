@@ -27,6 +27,9 @@
 ///   coalesce(a, ...)          first non-null, the arguments' common type
 ///   date_trunc, bucket, date_extract, to_datetime
 ///                             dates and times (temporal_functions.h)
+///   concat, trim, ltrim, rtrim, ends_with, left, right, reverse, repeat, locate,
+///   space, bit_length, byte_length, split
+///                             ES|QL's other string functions (string_functions.h)
 ///   mv_count, mv_min, mv_max, mv_sum, mv_avg, mv_first, mv_last (list)
 ///                             a list to one value per row (mv_functions.h)
 ///   pow, sqrt, cbrt, exp, log10, log, floor, ceil, signum, pi, e, tau, sin, cos,
