@@ -8,7 +8,8 @@
 // backslashes, escapes, triple-quoted patterns and SQL wildcards (`%`, `_`,
 // ordinary characters), RLIKE with non-ASCII characters and alternatives,
 // union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries,
-// the math functions and GREATEST/LEAST among them, the
+// the math functions and GREATEST/LEAST among them, ES|QL's string functions (concat, trim,
+// left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
 // with an overflow error, which quarry must refuse too) and the data's NULL rate.
@@ -39,6 +40,9 @@ export const kFloors = {
   union_by_name: 150, orc: 150, after_stats: 150, repeated_stats: 50,
   overflow: 80, overflow_sum: 20, null_heavy: 300, extreme: 200, utf8: 200,
   math: 200, greatest_least: 70,
+  // ES|QL's string functions (string_functions.h).
+  concat: 25, trim: 30, left_right: 20, reverse: 15, repeat: 10, space: 12, split: 25, locate: 20,
+  byte_length: 12, ends_with: 60,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

@@ -45,6 +45,16 @@
 //   floor(i) of an integer (the integer)     -> CAST(floor(i) AS INTEGER|BIGINT)
 //   a transcendental math function's column compares within 1e-9 (`approx`) and
 //   feeds no comparison, sort key, SUM or COUNT_DISTINCT
+//   concat(a, b, ...) (null if any is null)  -> (a || b || ...), which propagates NULL
+//                                               (DuckDB's concat treats NULL as '')
+//   trim(x) (ES|QL's whitespace: Java's)     -> trim(x, '<JAVA_WHITESPACE>'); ltrim, rtrim alike
+//   left(x, n), right(x, n) ('' for n < 0)   -> left(x, max(n, 0)), right(x, max(n, 0))
+//   space(n)                                 -> repeat(' ', n)
+//   locate(x, sub, start)                    -> strpos of substring(x, start), shifted back
+//   byte_length(x)                           -> strlen(x)
+//   mv_count / mv_first / mv_last / mv_min / mv_max (split(x, "d"))
+//                                            -> len / [1] / [-1] / list_min / list_max
+//                                               (string_split(x, 'd'))
 //
 // Output columns are named (`name =`), except some aggregates that are one call
 // of a column or `*` (`MAX(i32)`): their column is named by the text as written.
@@ -97,11 +107,35 @@ export class Random {
 // REPLACE's cases: [regex, replacement in Java's syntax].
 const kReplaceCases = [['[aeiou]', '*'], ['(.)(.)', '$2$1'], ['^(.)', '<$1>'], ['[0-9]+', '#'],
                        ['a|b', ''], ['.$', '[$0]'], ['\u00e9|\u00fc', 'e']];
+// Whitespace as ES|QL's TRIM, LTRIM and RTRIM take it (Java's Character.isWhitespace),
+// spelled out for DuckDB's trim(x, characters), whose trim(x) takes spaces only.
+const JAVA_WHITESPACE = '\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u1680\u2000\u2001\u2002\u2003\u2004\u2005' +
+  '\u2006\u2008\u2009\u200a\u2028\u2029\u205f\u3000';
+// What TRIM's arguments are padded with: whitespace, and characters that are not
+// (U+00A0 and U+202F, the no-break spaces Java leaves, and U+0085).
+const TRIM_PADS = ['', ' ', '  ', '\t', '\n ', '\r\n', '\u3000', '\u2003 ', '\u001f', '\u000b', '\u00a0',
+  ' \u202f', '\u0085', 'x '];
+const isJavaWhitespace = (ch) => JAVA_WHITESPACE.includes(ch);
+/// `text` trimmed as ES|QL trims it: leading and / or trailing whitespace.
+function javaTrim(text, leading, trailing) {
+  const chars = Array.from(text);
+  let from = 0;
+  let to = chars.length;
+  while (leading && from < to && isJavaWhitespace(chars[from])) from++;
+  while (trailing && to > from && isJavaWhitespace(chars[to - 1])) to--;
+  return chars.slice(from, to).join('');
+}
+// Literals joined by CONCAT, and SPLIT's delimiters (one byte, ES|QL's rule).
+const CONCAT_PIECES = ['-', ' ', '', '日', '😀', 'x"y', "it's", 'a\\b'];
+const SPLIT_DELIMITERS = ['a', 'e', 't', '_', '%', '*', ' '];
 const quarryString = (s) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 /// quarryString with every character of the Basic Multilingual Plane past ASCII
 /// written as the lexer's \uXXXX escape (a 4-byte character stays as it is: the
 /// lexer refuses surrogates).
 const quarryStringEscaped = (s) => quarryString(s).replace(/[\u0080-\uffff]/gu,
+    (ch) => `\\u${ch.codePointAt(0).toString(16).padStart(4, '0')}`);
+/// quarryStringEscaped with control characters escaped as well (\uXXXX).
+const quarryStringAllEscaped = (s) => quarryStringEscaped(s).replace(/[\u0000-\u001f]/gu,
     (ch) => `\\u${ch.codePointAt(0).toString(16).padStart(4, '0')}`);
 /// A column name as quarry reads it: backquoted unless a bare identifier
 /// (`COUNT(*)`, the name of an unnamed aggregate, needs the quotes).
@@ -433,10 +467,12 @@ class QueryBuilder {
   numericFunction(depth) {
     const rng = this.rng;
     const choice = rng.weighted([[3, 'abs'], [3, 'round'], [2, 'length'], [2, 'date_extract'],
-      [2, 'coalesce'], [3, 'math']]);
+      [2, 'coalesce'], [3, 'math'], [2, 'string_measure']]);
     switch (choice) {
       case 'math':
         return this.exactMath(depth);
+      case 'string_measure':
+        return this.stringMeasure(depth);
       case 'abs': {
         const a = this.numeric(depth - 1);
         return expr(`abs(${a.q})`, `abs(${a.s})`, a.kind, { scale: a.scale });
@@ -484,6 +520,7 @@ class QueryBuilder {
     if (depth <= 0 || rng.chance(0.4)) return c;
     // `values`: the strings the expression can give (LIKE patterns are made from them).
     const values = c.values ?? [];
+    if (rng.chance(0.4)) return this.stringFunction(c, values);
     switch (rng.int(0, 5)) {
       case 0: return expr(`to_lower(${c.q})`, `lower(${c.s})`, 'string',
                           { values: values.map((v) => v.toLowerCase()) });
@@ -513,6 +550,114 @@ class QueryBuilder {
                     `(CASE WHEN ${p.s} THEN ${c.s} ELSE 'other' END)`, 'string', { values: [...values, 'other'] });
       }
     }
+  }
+
+  /// One of ES|QL's string functions of string_functions.h over the string column
+  /// `c` (whose strings are `values`), with a string result.
+  stringFunction(c, values) {
+    const rng = this.rng;
+    const choice = rng.weighted([[2, 'concat'], [3, 'trim'], [2, 'left_right'], [1, 'reverse'], [1, 'repeat'],
+      [1, 'space'], [2, 'split']]);
+    this.features.add(choice);
+    const chars = (v) => Array.from(v);
+    switch (choice) {
+      case 'concat': {
+        const piece = rng.pick(CONCAT_PIECES);
+        if (rng.chance(0.5)) {
+          return expr(`concat(${c.q}, ${quarryString(piece)})`, `(${c.s} || ${sqlString(piece)})`, 'string',
+                      { values: values.map((v) => v + piece) });
+        }
+        const other = colRef(rng.pick(this.columns((x) => x.kind === 'string')));
+        return expr(`concat(${quarryString(piece)}, ${c.q}, ${other.q})`,
+                    `(${sqlString(piece)} || ${c.s} || ${other.s})`, 'string');
+      }
+      case 'trim': {
+        const fn = rng.pick(['trim', 'ltrim', 'rtrim']);
+        const [before, after] = [rng.pick(TRIM_PADS), rng.pick(TRIM_PADS)];
+        const padded = rng.chance(0.8);
+        const q = padded ? `concat(${quarryStringAllEscaped(before)}, ${c.q}, ${quarryStringAllEscaped(after)})` : c.q;
+        const sql = padded ? `(${sqlString(before)} || ${c.s} || ${sqlString(after)})` : c.s;
+        const inner = padded ? values.map((v) => before + v + after) : values;
+        return expr(`${fn}(${q})`, `${fn}(${sql}, ${sqlString(JAVA_WHITESPACE)})`, 'string',
+                    { values: inner.map((v) => javaTrim(v, fn !== 'rtrim', fn !== 'ltrim')) });
+      }
+      case 'left_right': {
+        const fn = rng.pick(['left', 'right']);
+        const n = rng.weighted([[6, () => rng.int(0, 5)], [1, () => rng.int(-3, -1)], [1, () => 2000]])();
+        const k = Math.max(n, 0);
+        return expr(`${fn}(${c.q}, ${n})`, `${fn}(${c.s}, ${k})`, 'string',
+                    { values: values.map((v) => (fn === 'left' ? chars(v).slice(0, k)
+                                                                : chars(v).slice(chars(v).length - k)).join('')) });
+      }
+      case 'reverse':
+        return expr(`reverse(${c.q})`, `reverse(${c.s})`, 'string',
+                    { values: values.map((v) => chars(v).reverse().join('')) });
+      case 'repeat': {
+        const n = rng.int(0, 3);
+        return expr(`repeat(${c.q}, ${n})`, `repeat(${c.s}, ${n})`, 'string',
+                    { values: values.map((v) => v.repeat(n)) });
+      }
+      case 'space': {
+        const n = rng.int(0, 3);
+        return expr(`concat(space(${n}), ${c.q})`, `(repeat(' ', ${n}) || ${c.s})`, 'string',
+                    { values: values.map((v) => ' '.repeat(n) + v) });
+      }
+      default: {
+        // A piece of SPLIT's list: the list itself stays out of the corpus (a later
+        // COUNT of it would count its elements in quarry, its rows in DuckDB).
+        const d = rng.pick(SPLIT_DELIMITERS);
+        const [fn, sql] = rng.pick([['mv_first', (x) => `${x}[1]`], ['mv_last', (x) => `${x}[-1]`],
+          ['mv_min', (x) => `list_min(${x})`], ['mv_max', (x) => `list_max(${x})`]]);
+        return expr(`${fn}(split(${c.q}, ${quarryString(d)}))`, sql(`string_split(${c.s}, ${sqlString(d)})`),
+                    'string', { values: values.flatMap((v) => v.split(d)) });
+      }
+    }
+  }
+
+  /// LOCATE, BYTE_LENGTH / BIT_LENGTH or MV_COUNT(SPLIT(...)) of a string expression: an int64.
+  stringMeasure(depth) {
+    const rng = this.rng;
+    const s = this.stringExpr(depth - 1);
+    const choice = rng.weighted([[3, 'locate'], [2, 'byte_length'], [1, 'split']]);
+    this.features.add(choice === 'split' ? 'split' : choice);
+    if (choice === 'byte_length') {
+      return rng.chance(0.5) ? expr(`byte_length(${s.q})`, `strlen(${s.s})`, 'int64')
+                             : expr(`bit_length(${s.q})`, `bit_length(${s.s})`, 'int64');
+    }
+    if (choice === 'split') {
+      const d = rng.pick(SPLIT_DELIMITERS);
+      return expr(`mv_count(split(${s.q}, ${quarryString(d)}))`, `len(string_split(${s.s}, ${sqlString(d)}))`,
+                  'int64');
+    }
+    // A piece of one of its values, or a character that may not be there.
+    const values = s.values ?? [];
+    let sub = rng.pick(['a', 'e', '😀', '本', '%', '_', '\\', 'ta']);
+    if (values.length && rng.chance(0.6)) {
+      const v = Array.from(rng.pick(values));
+      const from = rng.int(0, Math.max(v.length - 1, 0));
+      sub = v.slice(from, from + rng.int(1, 2)).join('');
+    }
+    if (sub === '' || rng.chance(0.4)) {
+      return expr(`locate(${s.q}, ${quarryString(sub)})`, `strpos(${s.s}, ${sqlString(sub)})`, 'int64');
+    }
+    // With a start: DuckDB finds in substring(x, start), then shifts by the
+    // characters ES|QL skips (start - 1, none for 0, length + start for a negative one).
+    const start = rng.weighted([[4, () => rng.int(1, 6)], [1, () => 0], [2, () => rng.int(-4, -1)]])();
+    const shift = start > 0 ? `${start - 1}` : start === 0 ? '0' : `greatest(length(${s.s}) + (${start}), 0)`;
+    const found = `strpos(substring(${s.s}, ${start}), ${sqlString(sub)})`;
+    return expr(`locate(${s.q}, ${quarryString(sub)}, ${start})`,
+                `(CASE WHEN ${found} = 0 THEN 0 ELSE ${found} + ${shift} END)`, 'int64');
+  }
+
+  /// ENDS_WITH of a string expression.
+  endsWith() {
+    const rng = this.rng;
+    const c = this.stringExpr(1);
+    const values = c.values ?? [];
+    let suffix = rng.pick(['a', 'ta', '', '😀', '語', '%', 'y', ' ']);
+    if (values.length && rng.chance(0.5)) suffix = Array.from(rng.pick(values)).slice(-rng.int(1, 3)).join('');
+    this.features.add('ends_with');
+    return expr(`ends_with(${c.q}, ${quarryString(suffix)})`, `ends_with(${c.s}, ${sqlString(suffix)})`, 'boolean');
   }
 
   temporalExpr() {
@@ -549,6 +694,7 @@ class QueryBuilder {
       [2, () => this.like()],
       [1, () => this.rlike()],
       [1, () => this.startsWith()],
+      [1, () => this.endsWith()],
       [1, () => this.booleanColumn()],
       [2, () => this.computedComparison()],
     ])();
