@@ -41,8 +41,8 @@ export const kFloors = {
   overflow: 80, overflow_sum: 20, null_heavy: 300, extreme: 200, utf8: 200,
   math: 200, greatest_least: 70,
   // ES|QL's string functions (string_functions.h).
-  concat: 25, trim: 30, left_right: 20, reverse: 15, repeat: 10, space: 12, split: 25, locate: 20,
-  byte_length: 12, ends_with: 60,
+  concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
+  byte_length: 45, ends_with: 50,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

@@ -725,6 +725,11 @@ class QueryBuilder {
       a = this.exactMath(2);
       lit = literalFor(rng, a.kind === 'decimal' ? { kind: 'decimal', scale: 0 }
                                                  : { kind: a.kind === 'double' ? 'double' : 'int32' });
+    } else if (rng.chance(0.1)) {
+      // A position or a length of a string: small numbers, compared with small literals.
+      a = this.stringMeasure(2);
+      lit = expr(String(rng.int(0, 6)), null, 'int32');
+      lit.s = lit.q;
     } else if (rng.chance(0.2)) {
       a = this.stringExpr(1);
       lit = literalFor(rng, { kind: 'string', values: [...LOW_STRINGS, 'ÑANDÚ', 'ALPHA', 'ot', 'al'] });
@@ -819,6 +824,7 @@ class QueryBuilder {
     return this.rng.weighted([
       [5, () => this.numeric(2)],
       [2, () => this.stringExpr(1)],
+      [1, () => this.stringMeasure(2)],
       [1, () => this.temporalExpr()],
       [1, () => this.predicate(1)],
       [3, () => this.mathValue()],
@@ -1032,6 +1038,15 @@ function aggregate(b) {
   return { q: `${fn}(${arg.q})`, s: `${fn.toLowerCase()}(${arg.s})`,
            kind: fn === 'AVG' ? 'double' : fn === 'SUM' && isInteger(arg.kind) ? 'int64' : arg.kind,
            tolerance, type };
+}
+
+/// Whether the name of `out` is, to KEEP and DROP, a pattern naming other columns
+/// of `outs` too: a `*` in a name is ES|QL's wildcard, backquoted or not, so
+/// `DROP \`COUNT(*)\`` drops `COUNT(sparse)` as well.
+function widerPattern(out, outs) {
+  if (!out.name.includes('*')) return false;
+  const re = new RegExp(`^${out.name.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'su');
+  return outs.some((o) => o !== out && re.test(o.name));
 }
 
 /// The source of a query: typed Parquet files (a glob, all, some), the typed files
@@ -1447,7 +1462,7 @@ function afterStats(rng, b, outs, parts, sql) {
       outs = [...outs, { name, kind: value.kind, tolerance: 'exact', group: false, type: value.type }];
     } else if (command === 'KEEP') {
       const groups = outs.filter((o) => o.group);
-      const others = outs.filter((o) => !o.group);
+      const others = outs.filter((o) => !o.group && !widerPattern(o, outs));
       // Every group, some of the rest, in a random order.
       const chosen = [...groups, ...rng.sample(others, rng.int(groups.length ? 0 : 1, others.length))];
       const final = rng.sample(chosen, chosen.length);
@@ -1455,7 +1470,7 @@ function afterStats(rng, b, outs, parts, sql) {
       wrap(`SELECT ${final.map((o) => sqlName(o.name)).join(', ')}`);
       outs = final;
     } else if (command === 'DROP') {
-      const droppable = outs.filter((o) => !o.group);
+      const droppable = outs.filter((o) => !o.group && !widerPattern(o, outs));
       if (droppable.length === 0 || outs.length < 2) continue;
       const d = rng.pick(droppable);
       parts.push(`DROP ${quarryName(d.name)}`);
