@@ -8,7 +8,7 @@
 // backslashes, escapes, triple-quoted patterns and SQL wildcards (`%`, `_`,
 // ordinary characters), RLIKE with non-ASCII characters and alternatives,
 // union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries,
-// the math functions and GREATEST/LEAST among them, ES|QL's string functions (concat, trim,
+// the math functions and GREATEST/LEAST among them, time spans, ES|QL's string functions (concat, trim,
 // left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
@@ -39,10 +39,10 @@ export const kFloors = {
   like_sql_wildcard: 8, rlike: 60, rlike_utf8: 10, rlike_alternation: 10, replace: 40,
   union_by_name: 150, orc: 150, after_stats: 150, repeated_stats: 50,
   overflow: 80, overflow_sum: 20, null_heavy: 300, extreme: 200, utf8: 200,
-  math: 200, greatest_least: 70,
+  math: 200, greatest_least: 70, time_span: 30,
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
-  byte_length: 45, ends_with: 50,
+  byte_length: 25, ends_with: 50,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

@@ -32,6 +32,9 @@
 //   SORT's default null order (ASC -> NULLS LAST, DESC -> NULLS FIRST), written out
 //   date_trunc keeps a DATE a DATE           -> CAST(date_trunc(...) AS DATE)
 //   date_extract("part", x)                  -> date_part('part', x)
+//   date_trunc(n unit, x), bucket(x, n unit) -> date_trunc('unit', x) for one calendar unit, else
+//                                               time_bucket(INTERVAL n unit, x, 1970-01-01)
+//   x + n unit, x - n unit                   -> x +/- INTERVAL n unit (a date's CAST back to DATE)
 //   COUNT_DISTINCT(x)                        -> count(DISTINCT x)
 //   x LIKE "a*b?" (ES|QL's wildcards)        -> x LIKE 'a%b_' ESCAPE '\' (sqlLikePattern:
 //                                               % _ \ escaped, ES|QL's \* \? \\ unescaped)
@@ -489,7 +492,7 @@ class QueryBuilder {
       }
       case 'length': {
         const s = this.stringExpr(depth - 1);
-        return expr(`length(${s.q})`, `length(${s.s})`, 'int32');
+        return expr(`length(${s.q})`, `length(${s.s})`, 'int64');
       }
       case 'date_extract': {
         const c = colRef(rng.pick(this.columns((x) => x.kind === 'date' || x.kind === 'timestamp')));
@@ -662,7 +665,9 @@ class QueryBuilder {
 
   temporalExpr() {
     const rng = this.rng;
-    const c = colRef(rng.pick(this.columns((x) => x.kind === 'date' || x.kind === 'timestamp')));
+    const column = rng.pick(this.columns((x) => x.kind === 'date' || x.kind === 'timestamp'));
+    const c = colRef(column);
+    if (rng.chance(0.4)) return this.spanExpr(c, column.utc);
     if (c.kind === 'date') {
       const unit = rng.pick(['year', 'month']);
       return expr(`date_trunc("${unit}", ${c.q})`, `CAST(date_trunc('${unit}', ${c.s}) AS DATE)`, 'date');
@@ -672,6 +677,35 @@ class QueryBuilder {
     // even where ts is NULL (the comparison is then NULL): the CASE keeps it honest.
     return expr(`date_trunc("${unit}", ${c.q})`,
                 `(CASE WHEN ${c.s} IS NULL THEN NULL ELSE date_trunc('${unit}', ${c.s}) END)`, 'timestamp');
+  }
+
+  /// A time span at work (ES|QL's time spans): DATE_TRUNC or BUCKET to a span, or a
+  /// date or timestamp moved by one. DuckDB: date_trunc for one calendar unit,
+  /// time_bucket from 1970-01-01 for fixed lengths, `+ INTERVAL` for arithmetic.
+  spanExpr(c, utc) {
+    const rng = this.rng;
+    this.features.add('time_span');
+    const nullSafe = (sql) => `(CASE WHEN ${c.s} IS NULL THEN NULL ELSE ${sql} END)`;
+    if (rng.chance(0.5)) {
+      const n = rng.pick([1, 2, 3, 5, 12]);
+      const unit = rng.pick(c.kind === 'date' ? ['day', 'month', 'year'] : ['minute', 'hour', 'day', 'month']);
+      const sign = rng.chance(0.5) ? '+' : '-';
+      const span = `${n} ${unit}${n === 1 ? '' : 's'}`;
+      // A date moved by days or more stays a date in quarry; DuckDB's is a timestamp.
+      const sql = c.kind === 'date' ? `CAST(${c.s} ${sign} INTERVAL ${n} ${unit} AS DATE)`
+                                    : `(${c.s} ${sign} INTERVAL ${n} ${unit})`;
+      const q = sign === '+' && rng.chance(0.3) ? `${span} + ${c.q}` : `${c.q} ${sign} ${span}`;
+      return expr(q, sql, c.kind);
+    }
+    const calendar = rng.chance(0.4);
+    const [n, unit] = calendar ? [1, rng.pick(['week', 'month', 'quarter', 'year'])]
+                               : [rng.pick([1, 2, 7, 15, 90]), c.kind === 'date' ? 'day' : rng.pick(['minute', 'hour', 'day'])];
+    const span = `${n} ${unit}${n === 1 ? '' : 's'}`;
+    const q = rng.chance(0.5) ? `date_trunc(${span}, ${c.q})` : `bucket(${c.q}, ${span})`;
+    const bucketed = calendar ? `date_trunc('${unit}', ${c.s})`
+                              : `time_bucket(INTERVAL ${n} ${unit}, ${c.s}, ${c.kind === 'date' ? "DATE '1970-01-01'" : `${utc ? 'TIMESTAMPTZ' : 'TIMESTAMP'} '1970-01-01 00:00:00'`})`;
+    return c.kind === 'date' ? expr(q, `CAST(${bucketed} AS DATE)`, 'date')
+                             : expr(q, nullSafe(bucketed), 'timestamp');
   }
 
   /// A boolean expression.
