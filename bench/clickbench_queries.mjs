@@ -1,6 +1,6 @@
 // ClickBench's 43 queries (queries.sql of github.com/ClickHouse/ClickBench,
 // duckdb-parquet) over the `hits` files of bench/make-clickbench.mjs, each as
-//   { name, title, quarry, sql, [chdb], [offset], [check], [pending, interim], [future] }
+//   { name, title, quarry, sql, [chdb], [offset], [check], [pending, interim] }
 //
 //   quarry   the query in quarry's language; `FROM` reads every hits_*.parquet of the
 //            directory.
@@ -16,8 +16,6 @@
 //   pending  why quarry cannot run the query yet; `quarry` is then the ES|QL form the
 //            language will accept. interim, where given, is a form quarry runs today
 //            with the same answer (timed and checked, reported apart).
-//   future   the ES|QL form a query that runs today will take once the language has
-//            the function (query 19).
 //
 // Translations, the same in every query:
 // - Column order: quarry's STATS puts the aggregates first, then the groups (ES|QL's
@@ -109,10 +107,8 @@ export function clickbenchQueries(dir) {
       sql: 'SELECT COUNT(*) AS c, UserID, SearchPhrase FROM hits GROUP BY UserID, SearchPhrase LIMIT 10',
       check: 'groups', groups: { keys: ['UserID', 'SearchPhrase'], types: ['BIGINT', 'VARCHAR'], aggregates: 'COUNT(*)' } },
     { name: 'Q19', title: 'count by user, minute, phrase',
-      // The minute of EventTime (seconds since the epoch) in integer arithmetic.
-      quarry: `${from} | STATS c = COUNT(*) BY UserID, m = EventTime / 60 % 60, SearchPhrase
-                 | SORT c DESC, UserID, m, SearchPhrase | LIMIT 10`,
-      future: `${from} | STATS c = COUNT(*) BY UserID, m = DATE_EXTRACT("minute_of_hour", TO_DATETIME(EventTime * 1000)),
+      // ClickBench's extract(minute FROM EventTime), EventTime being seconds since the epoch.
+      quarry: `${from} | STATS c = COUNT(*) BY UserID, m = DATE_EXTRACT("minute_of_hour", TO_DATETIME(EventTime * 1000)),
                  SearchPhrase | SORT c DESC, UserID, m, SearchPhrase | LIMIT 10`,
       sql: 'SELECT COUNT(*) AS c, UserID, extract(minute FROM epoch_ms(EventTime * 1000)) AS m, SearchPhrase FROM hits ' +
            'GROUP BY UserID, m, SearchPhrase ORDER BY c DESC, UserID, m, SearchPhrase LIMIT 10',
@@ -235,12 +231,12 @@ export function clickbenchQueries(dir) {
            'GROUP BY WindowClientWidth, WindowClientHeight ' +
            'ORDER BY PageViews DESC, WindowClientWidth, WindowClientHeight LIMIT 10 OFFSET 10000' },
     { name: 'Q43', title: 'counter 62: page views by minute, offset 1000', offset: 1000,
-      pending: 'TO_DATETIME (epoch milliseconds as a datetime) and time spans (DATE_TRUNC(1 minute, ...)) are not in quarry yet',
       quarry: `${from} | WHERE CounterID == 62 AND EventDate >= 15900 AND EventDate <= 15901 AND IsRefresh == 0
                    AND DontCountHits == 0
                  | STATS PageViews = COUNT(*) BY M = DATE_TRUNC(1 minute, TO_DATETIME(EventTime * 1000))
                  | SORT M | LIMIT 1010`,
-      sql: "SELECT COUNT(*) AS PageViews, DATE_TRUNC('minute', epoch_ms(EventTime * 1000)) AS M FROM hits " +
+      // ES|QL's datetimes are instants: TO_DATETIME is a UTC timestamp, DuckDB's to_timestamp a TIMESTAMPTZ.
+      sql: "SELECT COUNT(*) AS PageViews, DATE_TRUNC('minute', to_timestamp(EventTime)) AS M FROM hits " +
            'WHERE CounterID = 62 AND EventDate >= 15900 AND EventDate <= 15901 AND IsRefresh = 0 ' +
            "AND DontCountHits = 0 GROUP BY M ORDER BY M LIMIT 10 OFFSET 1000",
       chdb: "SELECT COUNT(*) AS PageViews, DATE_TRUNC('minute', toDateTime(EventTime, 'UTC')) AS M FROM hits " +

@@ -136,6 +136,8 @@ async function newDuckDB(settings = []) {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(`SET threads = ${args.threads}`);
+  // Instants (Q43's TIMESTAMPTZ) render in UTC, as quarry's UTC timestamps do.
+  await connection.run("SET TimeZone = 'UTC'");
   for (const setting of settings) await connection.run(`SET ${setting}`);
   await connection.run(`CREATE VIEW hits AS SELECT * FROM read_parquet(${sqlString(glob)})`);
   return { instance, connection, close() { connection.closeSync(); instance.closeSync(); } };
