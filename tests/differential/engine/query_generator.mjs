@@ -1074,15 +1074,6 @@ function aggregate(b) {
            tolerance, type };
 }
 
-/// Whether the name of `out` is, to KEEP and DROP, a pattern naming other columns
-/// of `outs` too: a `*` in a name is ES|QL's wildcard, backquoted or not, so
-/// `DROP \`COUNT(*)\`` drops `COUNT(sparse)` as well.
-function widerPattern(out, outs) {
-  if (!out.name.includes('*')) return false;
-  const re = new RegExp(`^${out.name.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'su');
-  return outs.some((o) => o !== out && re.test(o.name));
-}
-
 /// The source of a query: typed Parquet files (a glob, all, some), the typed files
 /// and extra-0.parquet by name (union_by_name: a 5th file of a differing schema),
 /// or the ORC twins of the typed files (quarry reads ORC, DuckDB the Parquet
@@ -1496,7 +1487,7 @@ function afterStats(rng, b, outs, parts, sql) {
       outs = [...outs, { name, kind: value.kind, tolerance: 'exact', group: false, type: value.type }];
     } else if (command === 'KEEP') {
       const groups = outs.filter((o) => o.group);
-      const others = outs.filter((o) => !o.group && !widerPattern(o, outs));
+      const others = outs.filter((o) => !o.group);
       // Every group, some of the rest, in a random order.
       const chosen = [...groups, ...rng.sample(others, rng.int(groups.length ? 0 : 1, others.length))];
       const final = rng.sample(chosen, chosen.length);
@@ -1504,7 +1495,7 @@ function afterStats(rng, b, outs, parts, sql) {
       wrap(`SELECT ${final.map((o) => sqlName(o.name)).join(', ')}`);
       outs = final;
     } else if (command === 'DROP') {
-      const droppable = outs.filter((o) => !o.group && !widerPattern(o, outs));
+      const droppable = outs.filter((o) => !o.group);
       if (droppable.length === 0 || outs.length < 2) continue;
       const d = rng.pick(droppable);
       parts.push(`DROP ${quarryName(d.name)}`);

@@ -289,6 +289,20 @@ TEST(QueryParser, ReservedWordAsAKeepColumnNeedsBackquotes) {
             (std::vector<std::string>{"null"}));
 }
 
+// ES|QL's KEEP and DROP take patterns: bare words and `*` written together.
+TEST(QueryParser, KeepAndDropReadWildcardPatterns) {
+  const Query q = parseQuery(R"(FROM "t" | KEEP l_*, *_date, l_*price, *, a, `COUNT(*)` | DROP *x*)");
+  const auto& keep = q.commands[0].as<KeepCommand>().columns;
+  ASSERT_EQ(keep.size(), 6u);
+  EXPECT_EQ(dotted(keep), (std::vector<std::string>{"l_*", "*_date", "l_*price", "*", "a", "COUNT(*)"}));
+  for (size_t i = 0; i < 4; ++i) EXPECT_TRUE(keep[i].pattern) << keep[i].dotted();
+  EXPECT_FALSE(keep[4].pattern);
+  EXPECT_FALSE(keep[5].pattern);  // backquoted: a name, its * a character
+  EXPECT_TRUE(q.commands[1].as<DropCommand>().columns[0].pattern);
+  // A space ends the name: `l_ *` is a name and a stray '*'.
+  queryError(R"(FROM "t" | KEEP l_ *)");
+}
+
 TEST(QueryParser, ErrorTextCarriesPositionAndHint) {
   const QueryError error = queryError(R"(FROM "t" | LIMIT x)");
   EXPECT_STREQ(error.what(),

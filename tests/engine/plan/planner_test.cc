@@ -189,6 +189,27 @@ TEST_F(PlannerTest, EvalShadowsAndKeepDropRenameShapeTheColumns) {
             (std::vector<std::string>{"a|11|10", "b|21|20"}));
 }
 
+// ES|QL's KEEP: "Wildcards (`*`) ... match any run of characters"; the matches come
+// in the schema's order, each column once, and a backquoted name is only itself.
+TEST_F(PlannerTest, KeepAndDropTakeWildcardPatterns) {
+  PlanNodePtr root = plan(R"(FROM "one" | EVAL xs = x, id2 = id | KEEP *s, i*, g)");
+  std::vector<std::string> names;
+  for (const Field& f : root->schema) names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"s", "xs", "id", "id2", "g"}));
+  root = plan(R"(FROM "one" | EVAL xs = x | DROP x*, *d)");
+  names.clear();
+  for (const Field& f : root->schema) names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"g", "s"}));
+  // The two columns a pattern `COUNT(*)` would match: the backquoted name keeps one.
+  root = plan(R"(FROM "one" | STATS COUNT(*), COUNT(x) | KEEP `COUNT(*)`)");
+  ASSERT_EQ(root->schema.size(), 1u);
+  EXPECT_EQ(root->schema[0].name, "COUNT(*)");
+  root = plan(R"(FROM "one" | STATS COUNT(*), COUNT(x) | DROP `COUNT(*)`)");
+  ASSERT_EQ(root->schema.size(), 1u);
+  EXPECT_EQ(root->schema[0].name, "COUNT(x)");
+  EXPECT_THROW(plan(R"(FROM "one" | KEEP z*)"), QueryError);  // no column matches
+}
+
 TEST_F(PlannerTest, PrunedColumnsAreNotRead) {
   run(R"(FROM "one" | STATS c = COUNT(*))");
   for (const ReadRequest& request : reader_.reads()) {

@@ -112,9 +112,15 @@ using Literal = std::variant<NullLiteral, BooleanLiteral, IntegerLiteral, Decima
 struct Identifier {
   std::vector<std::string> parts;
   SourcePosition position;
+  /// KEEP's and DROP's `l_*`, `*_date`, `*`: ES|QL's pattern, each `*` of the
+  /// parts any run of characters. Written only with bare words and `*`; a
+  /// backquoted name is never a pattern (`` `COUNT(*)` `` is that column).
+  bool pattern = false;
   /// Returns the parts joined by '.'.
   std::string dotted() const;
-  bool operator==(const Identifier& other) const { return parts == other.parts; }
+  bool operator==(const Identifier& other) const {
+    return parts == other.parts && pattern == other.pattern;
+  }
 };
 
 // ---- Expressions -----------------------------------------------------------

@@ -281,9 +281,43 @@ class QueryParser {
   std::vector<Identifier> parseNames(std::string_view what) {
     std::vector<Identifier> names;
     do {
-      names.push_back(expressions_.parseIdentifier(what));
+      names.push_back(parseNamePattern(what));
     } while (cursor_.accept(TokenKind::kComma));
     return names;
+  }
+
+  /// A column name, or ES|QL's pattern of them: bare words and `*` written
+  /// together, without spaces (`l_*`, `*_date`, `l_*price`, `*`).
+  Identifier parseNamePattern(std::string_view what) {
+    const auto bare = [](const Token& t) { return t.kind == TokenKind::kIdentifier && !t.quoted; };
+    const Token& first = cursor_.peek();
+    const auto touches = [](const Token& a, const Token& b) {
+      return a.source.data() + a.source.size() == b.source.data();
+    };
+    const bool starts = first.kind == TokenKind::kStar ||
+                        (bare(first) && cursor_.peek(1).kind == TokenKind::kStar &&
+                         touches(first, cursor_.peek(1)));
+    if (!starts) return expressions_.parseIdentifier(what);
+    std::string text;
+    const Token* last = nullptr;
+    while ((cursor_.at(TokenKind::kStar) || bare(cursor_.peek())) &&
+           (last == nullptr || touches(*last, cursor_.peek()))) {
+      last = &cursor_.next();
+      if (last->kind == TokenKind::kStar) {
+        text += '*';
+      } else {
+        for (size_t i = 0; i < last->parts.size(); ++i) text += (i > 0 ? "." : "") + last->parts[i];
+      }
+    }
+    Identifier name{{}, first.position};
+    name.pattern = true;
+    size_t start = 0;
+    for (size_t dot = text.find('.'); dot != std::string::npos; dot = text.find('.', start)) {
+      name.parts.push_back(text.substr(start, dot - start));
+      start = dot + 1;
+    }
+    name.parts.push_back(text.substr(start));
+    return name;
   }
 
   RenameCommand parseRename() {

@@ -336,6 +336,7 @@ std::string quoteString(std::string_view value) {
 }
 
 std::string printIdentifier(const Identifier& name) {
+  if (name.pattern) return name.dotted();  // bare words and `*`, as written
   std::string out;
   for (size_t i = 0; i < name.parts.size(); ++i) {
     if (i > 0) out += '.';

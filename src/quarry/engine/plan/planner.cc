@@ -29,7 +29,7 @@ std::string columnHint(const Schema& schema, const std::string& name) {
   return closestHint(name, names, "the columns are");
 }
 
-bool hasWildcard(const Identifier& name) { return name.dotted().find('*') != std::string::npos; }
+bool hasWildcard(const Identifier& name) { return name.pattern; }
 
 /// Matches `*` (any run, dots included) against a whole name.
 bool wildcardMatch(std::string_view pattern, std::string_view name) {
