@@ -37,7 +37,7 @@
 ///   COUNT_DISTINCT(x)   [$values: binary, $seen: boolean]
 ///       values: the group's set of distinct non-null values, serialized as a
 ///       little-endian uint32 count, then per value a little-endian uint32
-///       length and the value's canonical bytes, values in byte order. Canonical
+///       length and the value's canonical bytes, values in no order. Canonical
 ///       bytes: fixed-width kinds their storage value little-endian (doubles with
 ///       -0.0 written as +0.0 and every NaN as one quiet NaN, so they count once);
 ///       string, binary and uuid their bytes. seen: the group got at least one

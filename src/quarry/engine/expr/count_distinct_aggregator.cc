@@ -170,8 +170,9 @@ class CountDistinctAggregator final : public Aggregator {
 
   void writeIntermediate(std::vector<Block>& out) const override {
     const size_t groups = counts_.size();
-    // The slots of each group together (a counting sort by group), then each group's
-    // values in the byte order of their canonical bytes.
+    // The slots of each group together (a counting sort by group), each group's values
+    // in the table's order: the merge inserts them into a table again, so no order
+    // is owed (sorting them cost Q06's COUNT_DISTINCT(SearchPhrase) half its time).
     std::vector<uint64_t> starts(groups + 1, 0);
     for (size_t g = 0; g < groups; ++g) starts[g + 1] = starts[g] + static_cast<uint64_t>(counts_[g]);
     std::vector<uint64_t> cursor(starts.begin(), starts.end() - 1);
@@ -184,32 +185,24 @@ class CountDistinctAggregator final : public Aggregator {
     Block values(DataType::binary());
     values.reserve(groups);
     std::string buffer;
-    std::vector<uint64_t> swapped;
     for (size_t g = 0; g < groups; ++g) {
       const auto begin = order.begin() + static_cast<ptrdiff_t>(starts[g]);
       const auto end = order.begin() + static_cast<ptrdiff_t>(starts[g + 1]);
       buffer.clear();
       appendRaw(buffer, static_cast<uint32_t>(end - begin));
       if (width_ == SIZE_MAX) {
-        std::sort(begin, end, [&](uint64_t a, uint64_t b) { return valueOf(a) < valueOf(b); });
         for (auto it = begin; it != end; ++it) {
           const std::string_view v = valueOf(*it);
           appendRaw(buffer, static_cast<uint32_t>(v.size()));
           buffer.append(v);
         }
       } else {
-        // Little-endian bytes compare as the byte-swapped words compare: the group's
-        // words, swapped, sorted as integers in one contiguous vector.
-        swapped.clear();
-        for (auto it = begin; it != end; ++it) swapped.push_back(__builtin_bswap64(wordSlots_[*it].word));
-        std::sort(swapped.begin(), swapped.end());
-        buffer.reserve(4 + swapped.size() * (4 + width_));
+        buffer.reserve(4 + static_cast<size_t>(end - begin) * (4 + width_));
         const uint32_t length = static_cast<uint32_t>(width_);
-        for (const uint64_t key : swapped) {
-          const uint64_t word = __builtin_bswap64(key);
+        for (auto it = begin; it != end; ++it) {
           char bytes[12];
           std::memcpy(bytes, &length, 4);
-          std::memcpy(bytes + 4, &word, 8);
+          std::memcpy(bytes + 4, &wordSlots_[*it].word, 8);
           buffer.append(bytes, 4 + width_);
         }
       }
