@@ -297,6 +297,8 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
     engine::QueryOptions engineOptions = engineOptionsOf(options);
     // Only a placement (a coordinator's) looks at the plan before the optimizer.
     engineOptions.keepUnoptimizedPlan = placement != nullptr;
+    // A coordinator's scans run on the data nodes: no second phase reading their files here.
+    engineOptions.lateMaterialization = placement == nullptr;
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
     writeWarnings(prepared, options);
     ResultWriter writer(options, prepared);
@@ -338,7 +340,8 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
 
 int runExplain(const QueryOptions& options, ExchangePlacement* placement) {
   return guarded(options, [&] {
-    const engine::QueryOptions engineOptions = engineOptionsOf(options);
+    engine::QueryOptions engineOptions = engineOptionsOf(options);
+    engineOptions.lateMaterialization = placement == nullptr;
     engine::PreparedQuery prepared = engine::prepareQuery(options.query, engineOptions);
     writeWarnings(prepared, options);
     std::string text = redactUris(engine::explainQuery(prepared));

@@ -69,7 +69,9 @@ Fragment planFragment(const FragmentSpec& spec) {
   // The whole plan is optimized, as the coordinator optimizes it, rather than
   // the fragment alone: PruneColumns then leaves the exchange's input exactly
   // the columns the coordinator's side above it expects.
-  fragment.rules = optimize(*plan);
+  // The coordinator optimizes without LateMaterialize (its second phase reads
+  // by position the files only this node reads): the fragment must match.
+  fragment.rules = optimize(*plan, OptimizerOptions{.lateMaterialization = false});
   const PlanNode* exchange = findExchange(*plan);
   if (exchange == nullptr) {
     throw InvalidArgument(

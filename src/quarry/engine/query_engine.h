@@ -31,6 +31,9 @@ struct QueryOptions {
   /// placement); otherwise the optimizer rewrites it in place and `unoptimized`
   /// is null (no copy of every split).
   bool keepUnoptimizedPlan = true;
+  /// OptimizerOptions::lateMaterialization: off for a cluster's coordinator,
+  /// whose scans run on data nodes.
+  bool lateMaterialization = true;
 };
 
 struct PreparedQuery {

@@ -5,6 +5,7 @@
 #include "quarry/engine/exec/exchange_exec.h"
 #include "quarry/engine/exec/external_source_exec.h"
 #include "quarry/engine/exec/filter_exec.h"
+#include "quarry/engine/exec/late_materialize_exec.h"
 #include "quarry/engine/exec/limit_exec.h"
 #include "quarry/engine/exec/local_source_exec.h"
 #include "quarry/engine/exec/project_exec.h"
@@ -63,6 +64,10 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, con
       return std::make_unique<LimitExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder), node.limit.value_or(0));
     case PlanKind::kExchange:
       return exchangeBuilder != nullptr ? (*exchangeBuilder)(node) : exchange(node);
+    case PlanKind::kLateMaterialize:
+      return std::make_unique<LateMaterializeExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
+                                                   node.schema, node.splits, node.request, node.channels.at(0),
+                                                   node.channels.at(1));
   }
   return nullptr;
 }

@@ -37,7 +37,24 @@
 ///   scans the rest through the original plan and merges both. The rule does
 ///   not fire when no split can be answered or skipped and none is left to
 ///   decide per row group (each is a single unit lacking a statistic).
+/// - LateMaterialize: a plan ending in SORT + LIMIT n (n <= 10,000; through
+///   KEEP / DROP projections) over a Parquet source of local files, directly or
+///   through a FilterExec (TopNExec [ExchangeExec TopNExec] [FilterExec]
+///   ExternalSourceExec), whose output needs at least twice the columns the
+///   filter and the sort keys read (and two more), runs in two phases: the
+///   same chain scanning only the filter and key columns plus each row's file
+///   and position (`_file.path`, `_row.position`) finds the n winners, and a
+///   LateMaterializeExec above it fetches the other columns of just those rows
+///   (late_materialize_exec.h), in the winners' order.
 namespace quarry::engine {
+
+/// What optimize() may do beyond the rules every plan takes.
+struct OptimizerOptions {
+  /// LateMaterialize may fire. Off where the plan's scan runs on data nodes
+  /// (a cluster's coordinator and fragments): the second phase reads files by
+  /// position, which only the process that scanned them can.
+  bool lateMaterialization = true;
+};
 
 /// A rule's name and whether it fired, in the order run (for EXPLAIN).
 struct RuleOutcome {
@@ -47,7 +64,7 @@ struct RuleOutcome {
   std::string detail;
 };
 
-std::vector<RuleOutcome> optimize(PlanNode& root);
+std::vector<RuleOutcome> optimize(PlanNode& root, const OptimizerOptions& options = {});
 
 bool pruneColumns(PlanNode& root);
 bool pushFiltersToSource(PlanNode& root);
@@ -55,6 +72,17 @@ bool pushLimitToExternalSource(PlanNode& root);
 /// Returns whether it fired; `why` receives the reason it did not where an
 /// aggregate over a source was found.
 bool pushAggregatesToExternalSource(PlanNode& root, std::string* why = nullptr);
+/// Returns whether it fired; `why` receives the reason it did not where a
+/// SORT + LIMIT over a source was found.
+bool lateMaterialize(PlanNode& root, std::string* why = nullptr);
+
+/// The most rows LateMaterialize fetches by position (a larger LIMIT keeps the one-phase plan).
+inline constexpr int64_t kMaxLateMaterializedRows = 10'000;
+
+/// Prunes `node`'s output columns to the `required` ones (and what the nodes
+/// below need) as PruneColumns does; returns for each old output channel its
+/// new channel, or -1.
+std::vector<int> pruneOutputs(PlanNode& node, const std::vector<bool>& required);
 
 /// Translates `predicate` over `schema` (the source's columns) into a
 /// FilterPredicate true wherever the predicate is true; nullopt when no part of

@@ -62,6 +62,7 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
       return mapping;
     }
     case PlanKind::kLocalSource:
+    case PlanKind::kLateMaterialize:  // fetches its columns itself (made after this rule)
       return identity;
     case PlanKind::kFilter: {
       std::vector<bool> in = childRequired(required);
@@ -158,6 +159,11 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
 }
 
 }  // namespace
+
+std::vector<int> pruneOutputs(PlanNode& node, const std::vector<bool>& required) {
+  bool changed = false;
+  return prune(node, required, changed);
+}
 
 bool pruneColumns(PlanNode& root) {
   bool changed = false;

@@ -92,6 +92,14 @@ std::string details(const PlanNode& node) {
       return std::to_string(node.limit.value_or(0));
     case PlanKind::kExchange:
       return "threads=" + std::to_string(node.threads);
+    case PlanKind::kLateMaterialize: {
+      std::vector<std::string> fetched(node.request.columns.begin(),
+                                       node.request.columns.end() - (node.request.columns.empty() ? 0 : 1));
+      std::vector<std::string> by;
+      for (int channel : node.channels) by.push_back(channelName(node, channel));
+      return "rows<=" + std::to_string(node.limit.value_or(0)) + ", by=" + joined(by) +
+             ", fetch=" + joined(fetched);
+    }
   }
   return "";
 }
@@ -125,6 +133,8 @@ std::string nodeName(const PlanNode& node) {
       return "LimitExec";
     case PlanKind::kExchange:
       return "ExchangeExec";
+    case PlanKind::kLateMaterialize:
+      return "LateMaterializeExec";
   }
   return "?";
 }

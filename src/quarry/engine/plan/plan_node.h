@@ -34,6 +34,7 @@ enum class PlanKind : uint8_t {
   kTopN,
   kLimit,
   kExchange,  // runs its input once per split group on driver threads and gathers the pages
+  kLateMaterialize,  // fetches the other columns of its input's rows (a TopN's winners) by position
 };
 
 struct PlanNode;
@@ -47,6 +48,9 @@ struct PlanNode {
 
   // kExternalSource: the splits, the file columns read (request.columns), the
   // pushed filter (request.filter, with its text for EXPLAIN) and limit.
+  // kLateMaterialize: the scan's splits, and the columns fetched
+  // (request.columns, kRowPositionColumn last); channels = {the input's file
+  // path, its row position}; limit: the TopN's.
   std::vector<SplitTask> splits;
   ReadRequest request;
   /// Files the WHERE excluded by their paths when the source was resolved (EXPLAIN).

@@ -26,6 +26,10 @@ namespace quarry::engine {
 /// The name of the metadata columns a ReadRequest may ask for.
 inline constexpr const char* kFilePathColumn = "_file.path";
 inline constexpr const char* kFileSizeColumn = "_file.size";
+/// The row's index in its file (int64, from 0): what a late materialization
+/// (LateMaterializeExec) fetches a row's other columns by. Parquet only; a
+/// format without row positions fails a read that asks for it.
+inline constexpr const char* kRowPositionColumn = "_row.position";
 
 /// A column a file holds that the engine does not read (a map, a list of lists, an
 /// ORC union): named so that a query naming it is told why, not "unknown column".

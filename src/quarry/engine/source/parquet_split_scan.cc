@@ -387,7 +387,7 @@ class ParquetSplitScan final : public SplitScan {
                              : split_.start + split_.length;
     ranges.push_back({static_cast<int64_t>(std::min(split_.start, kMaxOffset)),
                       static_cast<int64_t>(end)});
-    if (projected.empty() && filter) {
+    if (projected.empty() && (filter || wantsRowPositions_)) {
       // Rows are counted from a decoded column: a column of the filter, which is
       // decoded anyway, else the first the engine reads.
       for (const auto* leaves : {&filter->leaves(), &schema.leaves()}) {
@@ -400,6 +400,10 @@ class ParquetSplitScan final : public SplitScan {
         }
       }
       if (projected.empty()) filter.reset();
+      if (projected.empty() && wantsRowPositions_) {
+        throw Unsupported(uri + ": no column the engine reads to give row positions (" +
+                          kRowPositionColumn + ") by");
+      }
     }
     if (projected.empty()) {
       // Nothing to decode: the kept row groups' row counts make the pages.
@@ -451,6 +455,12 @@ class ParquetSplitScan final : public SplitScan {
     const parquet::ColumnBatch batch = readers_->column(static_cast<size_t>(sources_[i]));
     if (fileTypes_[i].isList()) return convertListBatch(batch, fileTypes_[i], rows, split_.uri, dictionaries_[i]);
     return convertBatch(batch, fileTypes_[i], rows, split_.uri, dictionaries_[i]);
+  }
+
+  Block rowPositions(int64_t offset, int64_t count) override {
+    std::vector<int64_t> positions(static_cast<size_t>(count));
+    readers_->rowPositions(offset, count, positions.data());
+    return Block::fromValues(DataType::int64(), std::move(positions));
   }
 
   void publishTo(ScanMetrics& metrics) override {

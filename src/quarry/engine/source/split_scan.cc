@@ -84,6 +84,10 @@ void SplitScan::resolveColumns(
     } else if (name == kFileSizeColumn) {
       source = kSize;
       fileType = DataType::int64();
+    } else if (name == kRowPositionColumn) {
+      source = kRowPosition;
+      fileType = DataType::int64();
+      wantsRowPositions_ = true;
     } else if (std::optional<FileColumn> column = find(i, name)) {
       source = column->source;
       fileType = column->type;
@@ -127,6 +131,9 @@ Page SplitScan::makePage(int64_t offset, int64_t count) {
         block.reserve(n);
         for (size_t k = 0; k < n; ++k) block.append<int64_t>(static_cast<int64_t>(fileSize_));
         break;
+      case kRowPosition:
+        block = rowPositions(offset, count);
+        break;
       default:
         if (sources_[i] <= kPartition) {
           const Scalar& value = split_.partition[static_cast<size_t>(kPartition - sources_[i])].value;
@@ -147,6 +154,12 @@ Page SplitScan::makePage(int64_t offset, int64_t count) {
     blocks.push_back(std::move(block));
   }
   return Page(std::move(blocks), n);
+}
+
+Block SplitScan::rowPositions(int64_t offset, int64_t count) {
+  (void)offset, (void)count;
+  throw Unsupported(split_.uri + ": the " + split_.format + " reader gives no row positions (" +
+                    kRowPositionColumn + ")");
 }
 
 void SplitScan::checkPartition(const Block& block, size_t i) const {

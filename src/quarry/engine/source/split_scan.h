@@ -19,7 +19,8 @@
 /// and at most the request's limit, and what the reader and storage did is
 /// added to the request's ScanMetrics as the scan goes. A page holds, per
 /// requested column, the format's block, the constant `_file.path` /
-/// `_file.size` or hive partition value (FileSplit::partition), or nulls for
+/// `_file.size`, the row's position in the file (`_row.position`, formats that
+/// have it) or hive partition value (FileSplit::partition), or nulls for
 /// a column the file lacks, widened to the request's output type where the
 /// file's differs. A partition column the file also holds is read from the
 /// file and must equal the path's value on every row, else an error naming the
@@ -45,7 +46,7 @@ class SplitScan {
  protected:
   /// Where a requested column's values come from; a format's own sources are >= 0.
   /// Partition column k of the split is source kPartition - k.
-  enum : int { kAbsent = -1, kPath = -2, kSize = -3, kPartition = -4 };
+  enum : int { kAbsent = -1, kPath = -2, kSize = -3, kRowPosition = -4, kPartition = -5 };
 
   /// A requested column the file holds: the format's source for it (>= 0) and its type in the file.
   struct FileColumn {
@@ -66,6 +67,9 @@ class SplitScan {
   /// Returns rows [offset, offset + count) of the batch's requested column `i`
   /// (its source >= 0) as a block of fileTypes_[i].
   virtual Block fileColumn(size_t i, int64_t offset, int64_t count) = 0;
+  /// Returns the file's index of each of rows [offset, offset + count) of the
+  /// batch (kRowPositionColumn); the default: the format has none (Unsupported).
+  virtual Block rowPositions(int64_t offset, int64_t count);
   /// Adds what the reader and storage did since the last call to `metrics`.
   virtual void publishTo(ScanMetrics& metrics) = 0;
   /// Releases the reader once the scan has ended, then throws IoError when the
@@ -82,6 +86,8 @@ class SplitScan {
   /// Per requested column: the partition value its file column must agree with
   /// (a hive partition column the file also has), else -1.
   std::vector<int> partitionChecks_;
+  /// Whether a requested column is kRowPositionColumn.
+  bool wantsRowPositions_ = false;
   StorageReadPublisher storage_;
 
  private:

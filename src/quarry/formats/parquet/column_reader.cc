@@ -98,6 +98,12 @@ bool ColumnReaders::nextBatch() {
     }
     ++metrics_.rowGroupsRead;
     metrics_.rowsDecoded += current_->numRows();
+    currentFirstRow_ = read->firstRow;
+    if (selection) {
+      currentRows_ = selection->rows;
+    } else {
+      currentRows_.reset();
+    }
     if (!read->everyRow) {
       selected_ = selectRows(*filter_, *current_, &group);
       if (static_cast<int64_t>(selected_.size()) < current_->numRows() && file_.options().selectionVector) {
@@ -122,6 +128,29 @@ bool ColumnReaders::nextBatch() {
 int64_t ColumnReaders::rowCount() const {
   if (!current_) return 0;
   return selectionApart_ ? static_cast<int64_t>(selected_.size()) : current_->numRows();
+}
+
+void ColumnReaders::rowPositions(int64_t offset, int64_t count, int64_t* out) const {
+  if (!current_) throw InvalidArgument("ColumnReaders: call nextBatch() before asking for row positions");
+  const bool selection = selectionApart_ || currentIsSelection_;
+  // The decoded rows are the group's, or a page selection's in order: walk its
+  // ranges once, the batch's rows being ascending.
+  const std::vector<RowRanges::Range>* ranges = currentRows_ ? &currentRows_->ranges() : nullptr;
+  size_t range = 0;
+  int64_t before = 0;  // decoded rows in the ranges before `range`
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t decoded = selection ? selected_[static_cast<size_t>(offset + k)] : offset + k;
+    int64_t inGroup = decoded;
+    if (ranges != nullptr) {
+      while (range < ranges->size() && decoded >= before + ((*ranges)[range].end - (*ranges)[range].first)) {
+        before += (*ranges)[range].end - (*ranges)[range].first;
+        ++range;
+      }
+      if (range >= ranges->size()) throw InvalidArgument("ColumnReaders: a row past the rows read");
+      inGroup = (*ranges)[range].first + (decoded - before);
+    }
+    out[k] = currentFirstRow_ + inGroup;
+  }
 }
 
 ColumnBatch ColumnReaders::column(size_t index) const {

@@ -92,6 +92,10 @@ class ColumnReaders {
   /// The batch's rows: selectedRows().size() when a selection is apart, else the
   /// batches' rowCount().
   int64_t rowCount() const;
+  /// Writes the file's index of each of the batch's rows [offset, offset + count)
+  /// to `out`: its row group's first row plus the row's place in the group (the
+  /// rows of a page selection and of a filter's selection counted in the group).
+  void rowPositions(int64_t offset, int64_t count, int64_t* out) const;
   /// Returns what the reader has pruned, decoded and returned so far (rowsReturned:
   /// the rows of the batches). Page and byte counts are not kept (0).
   const ReaderMetrics& metrics() const { return metrics_; }
@@ -122,6 +126,10 @@ class ColumnReaders {
   bool selectionApart_ = false;
   /// The current row group's selected rows (with a filter).
   RawVector<int64_t> selected_;
+  /// The file's index of the current row group's first row, and the rows of the
+  /// group decoded when a page selection read part of it (absent: every row).
+  int64_t currentFirstRow_ = 0;
+  std::optional<RowRanges> currentRows_;
   /// The chunks of the last selection, whose memory the next one reuses.
   std::vector<ColumnChunkData> selectionSpare_;
 };
