@@ -156,6 +156,9 @@ TEST(LateMaterializeAnswer, EqualsTheOnePhasePlanAcrossFilesAndRowGroups) {
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" | SORT k DESC, id DESC | LIMIT 10", 2), 10u);
   // Winners spread over both files and every row group.
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE id % 997 == 0 | SORT w1 DESC | LIMIT 100"), 10u);
+  // The same with two threads reading the row groups (unique keys: no tie for the threads to order).
+  EXPECT_EQ(expectSameAnswer(both() + " | WHERE id % 997 == 0 | SORT w1 DESC | LIMIT 100", 2), 10u);
+  EXPECT_EQ(expectSameAnswer(both() + " | SORT w2 DESC NULLS FIRST, id | LIMIT 3000", 2), 3000u);
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE w5 | SORT w3 DESC, id | LIMIT 40"), 40u);
   // A pushed filter (row-group pruning in the first phase).
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE id >= 4000 AND id < 6000 | SORT w2 DESC, id | LIMIT 50"), 50u);

@@ -67,7 +67,7 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, con
     case PlanKind::kLateMaterialize:
       return std::make_unique<LateMaterializeExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
                                                    node.schema, node.splits, node.request, node.channels.at(0),
-                                                   node.channels.at(1));
+                                                   node.channels.at(1), node.threads);
   }
   return nullptr;
 }

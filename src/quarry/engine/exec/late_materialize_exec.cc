@@ -1,9 +1,13 @@
 #include "quarry/engine/exec/late_materialize_exec.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <map>
+#include <span>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "quarry/common/error.h"
@@ -37,13 +41,14 @@ std::vector<RowSpan> spansOf(std::span<const int64_t> positions, int64_t first) 
 }  // namespace
 
 LateMaterializeExec::LateMaterializeExec(OperatorPtr input, Schema schema, std::vector<SplitTask> splits,
-                                         ReadRequest fetch, int pathChannel, int positionChannel)
+                                         ReadRequest fetch, int pathChannel, int positionChannel, int threads)
     : input_(std::move(input)),
       schema_(std::move(schema)),
       splits_(std::move(splits)),
       fetch_(std::move(fetch)),
       pathChannel_(pathChannel),
-      positionChannel_(positionChannel) {
+      positionChannel_(positionChannel),
+      threads_(threads) {
   const Schema& in = input_->schema();
   auto valid = [&](int channel) { return channel >= 0 && static_cast<size_t>(channel) < in.size(); };
   if (!valid(pathChannel_) || !valid(positionChannel_) || !in[pathChannel_].type.isBytes() ||
@@ -107,11 +112,13 @@ std::optional<Page> LateMaterializeExec::materialize() {
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
   }
 
-  // Read them: per row group holding some, only their rows.
-  std::vector<Block> fetched;
-  for (const Field& field : fetch_.outputSchema) fetched.emplace_back(field.type);
-  size_t fetchedRows = 0;
-  std::map<RowId, uint32_t> at;  // a winner's row in `fetched`
+  // The reads: per row group holding some, only their rows.
+  struct Read {
+    size_t file = 0;
+    const SplitTask* task = nullptr;
+    FileSplit unit;
+  };
+  std::vector<Read> reads;
   for (size_t f = 0; f < files.size(); ++f) {
     auto task = std::find_if(splits_.begin(), splits_.end(),
                              [&](const SplitTask& t) { return t.split.uri == files[f]; });
@@ -137,18 +144,9 @@ std::optional<Page> LateMaterializeExec::materialize() {
       const size_t inUnit = static_cast<size_t>(
           std::lower_bound(left.begin(), left.end(), end) - left.begin());
       if (inUnit > 0) {
-        FileSplit narrowed = unit;
-        narrowed.rows = spansOf(left.first(inUnit), first);
-        LocalSupplier pages = task->reader->read(narrowed, fetch_);
-        while (std::optional<Page> page = pages()) {
-          const size_t width = fetched.size();
-          for (size_t c = 0; c < width; ++c) fetched[c].appendAll(page->block(c));
-          const std::span<const int64_t> positions = page->block(width - 1).values<int64_t>();
-          for (size_t k = 0; k < page->positionCount(); ++k) {
-            at[RowId{f, positions[k]}] = static_cast<uint32_t>(fetchedRows + k);
-          }
-          fetchedRows += page->positionCount();
-        }
+        Read read{f, &*task, unit};
+        read.unit.rows = spansOf(left.first(inUnit), first);
+        reads.push_back(std::move(read));
         left = left.subspan(inUnit);
       }
       first = end;
@@ -156,6 +154,47 @@ std::optional<Page> LateMaterializeExec::materialize() {
     if (!left.empty()) {
       throw InvalidArgument(files[f] + ": row " + std::to_string(left.front()) +
                             " is past the file's rows (did it change while the query ran?)");
+    }
+  }
+
+  // Run them on up to threads_ threads (each row group's chunks are read whole
+  // where the file has no OffsetIndex), keeping their pages in read order.
+  std::vector<std::vector<Page>> pagesOf(reads.size());
+  std::vector<std::exception_ptr> errors(reads.size());
+  std::atomic<size_t> nextRead{0};
+  auto work = [&] {
+    for (size_t r = nextRead++; r < reads.size(); r = nextRead++) {
+      try {
+        LocalSupplier pages = reads[r].task->reader->read(reads[r].unit, fetch_);
+        while (std::optional<Page> page = pages()) pagesOf[r].push_back(std::move(*page));
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    const size_t threads = std::min(static_cast<size_t>(std::max(threads_, 1)), reads.size());
+    for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+    work();
+  }
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+
+  std::vector<Block> fetched;
+  for (const Field& field : fetch_.outputSchema) fetched.emplace_back(field.type);
+  size_t fetchedRows = 0;
+  std::map<RowId, uint32_t> at;  // a winner's row in `fetched`
+  for (size_t r = 0; r < reads.size(); ++r) {
+    for (const Page& page : pagesOf[r]) {
+      const size_t width = fetched.size();
+      for (size_t c = 0; c < width; ++c) fetched[c].appendAll(page.block(c));
+      const std::span<const int64_t> positions = page.block(width - 1).values<int64_t>();
+      for (size_t k = 0; k < page.positionCount(); ++k) {
+        at[RowId{reads[r].file, positions[k]}] = static_cast<uint32_t>(fetchedRows + k);
+      }
+      fetchedRows += page.positionCount();
     }
   }
 

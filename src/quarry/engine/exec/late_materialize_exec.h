@@ -14,7 +14,8 @@
 /// reads the request's columns of just those rows: per file, the row groups
 /// holding some (FormatReader::units), each narrowed to the winners' rows
 /// (FileSplit::rows), which the Parquet reader reads through its page index,
-/// skipping the pages that hold none. It returns the fetched rows in the
+/// skipping the pages that hold none, several row groups at once (`threads`).
+/// It returns the fetched rows in the
 /// input's order, so the answer is the one the single-phase plan gives, ties
 /// and nulls included.
 namespace quarry::engine {
@@ -24,9 +25,10 @@ class LateMaterializeExec final : public Operator {
   /// `splits`: the scan's splits (which reader reads which file, the file's
   /// identity); `fetch`: the columns to return, `_row.position` last (dropped
   /// from the output), with `schema` their types but that last one;
-  /// `pathChannel` / `positionChannel`: the input's row identity.
+  /// `pathChannel` / `positionChannel`: the input's row identity; `threads`:
+  /// how many row groups are read at once.
   LateMaterializeExec(OperatorPtr input, Schema schema, std::vector<SplitTask> splits, ReadRequest fetch,
-                      int pathChannel, int positionChannel);
+                      int pathChannel, int positionChannel, int threads = 1);
 
   const Schema& schema() const override { return schema_; }
   std::optional<Page> next() override;
@@ -41,6 +43,7 @@ class LateMaterializeExec final : public Operator {
   ReadRequest fetch_;
   int pathChannel_;
   int positionChannel_;
+  int threads_;
   bool done_ = false;
   OperatorStats stats_{"LateMaterializeExec"};
 };

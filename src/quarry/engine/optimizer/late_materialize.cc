@@ -34,7 +34,9 @@ bool lateMaterialize(PlanNode& root, std::string* why) {
   if (top->kind != PlanKind::kTopN || !top->limit) return false;
   // TopNExec [ExchangeExec TopNExec] [FilterExec] ExternalSourceExec.
   PlanNode* below = top->input().get();
+  int threads = 1;
   if (below->kind == PlanKind::kExchange) {
+    threads = below->threads;
     below = below->input().get();
     if (below->kind != PlanKind::kTopN || below->limit != top->limit) return false;
     below = below->input().get();
@@ -87,6 +89,7 @@ bool lateMaterialize(PlanNode& root, std::string* why) {
   late.request.metrics = source.request.metrics;
   late.channels = {mapping[width], mapping[width + 1]};
   late.limit = top->limit;
+  late.threads = threads;
   late.children = {std::move(phase1)};
   *top = std::move(late);
   return true;

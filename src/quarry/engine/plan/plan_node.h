@@ -50,7 +50,7 @@ struct PlanNode {
   // pushed filter (request.filter, with its text for EXPLAIN) and limit.
   // kLateMaterialize: the scan's splits, and the columns fetched
   // (request.columns, kRowPositionColumn last); channels = {the input's file
-  // path, its row position}; limit: the TopN's.
+  // path, its row position}; limit: the TopN's; threads: row groups read at once.
   std::vector<SplitTask> splits;
   ReadRequest request;
   /// Files the WHERE excluded by their paths when the source was resolved (EXPLAIN).
