@@ -25,7 +25,9 @@ std::string fixture(const std::string& name) {
 
 /// late_a.parquet (ids 0..4999) and late_b.parquet (5000..8999), three and two
 /// row groups: id, k (i % 5, null where i % 11 = 0), t, w1..w5.
-std::string both() { return "FROM \"" + fixture("late_*.parquet") + "\""; }
+std::string both() {
+  return "FROM \"" + fixture("late_*.parquet") + "\"";
+}
 
 PreparedQuery prepare(const std::string& query, bool late, int threads = 1) {
   QueryOptions options;
@@ -66,7 +68,8 @@ std::vector<std::string> answer(const PreparedQuery& query, QueryProfile* profil
 /// expects the same rows in the same order; returns how many.
 size_t expectSameAnswer(const std::string& query, int threads = 1) {
   const PreparedQuery late = prepare(query, true, threads);
-  EXPECT_TRUE(hasNode(*late.plan, PlanKind::kLateMaterialize)) << query << "\n" << explain(*late.plan);
+  EXPECT_TRUE(hasNode(*late.plan, PlanKind::kLateMaterialize)) << query << "\n"
+                                                               << explain(*late.plan);
   const PreparedQuery single = prepare(query, false, threads);
   EXPECT_FALSE(hasNode(*single.plan, PlanKind::kLateMaterialize)) << query;
   const std::vector<std::string> expected = answer(single);
@@ -75,7 +78,8 @@ size_t expectSameAnswer(const std::string& query, int threads = 1) {
 }
 
 TEST(LateMaterializePlan, SortLimitOverAFilteredWideScanReadsOnlyFilterAndKeysFirst) {
-  const PreparedQuery query = prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", true, 2);
+  const PreparedQuery query =
+      prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", true, 2);
   const PlanNode& root = *query.plan;
   ASSERT_EQ(root.kind, PlanKind::kLateMaterialize) << explain(root);
   EXPECT_EQ(root.limit, 10);
@@ -83,7 +87,8 @@ TEST(LateMaterializePlan, SortLimitOverAFilteredWideScanReadsOnlyFilterAndKeysFi
   for (const Field& field : root.schema) names.push_back(field.name);
   EXPECT_EQ(names, (std::vector<std::string>{"id", "k", "t", "w1", "w2", "w3", "w4", "w5"}));
   EXPECT_EQ(root.request.columns.back(), kRowPositionColumn);
-  // TopNExec ExchangeExec TopNExec FilterExec ExternalSourceExec, reading the three columns and the row's identity.
+  // TopNExec ExchangeExec TopNExec FilterExec ExternalSourceExec, reading the three columns and the
+  // row's identity.
   const PlanNode& topN = *root.input();
   ASSERT_EQ(topN.kind, PlanKind::kTopN);
   ASSERT_EQ(topN.input()->kind, PlanKind::kExchange);
@@ -93,19 +98,21 @@ TEST(LateMaterializePlan, SortLimitOverAFilteredWideScanReadsOnlyFilterAndKeysFi
             (std::vector<std::string>{"id", "k", "t", kFilePathColumn, kRowPositionColumn}));
   const std::string text = explainQuery(query);
   EXPECT_NE(text.find("LateMaterialize: applied"), std::string::npos) << text;
-  EXPECT_NE(text.find("LateMaterializeExec[rows<=10, by=[_file.path, _row.position], fetch=[id, k, t, w1, w2, w3, "
+  EXPECT_NE(text.find("LateMaterializeExec[rows<=10, by=[_file.path, _row.position], fetch=[id, k, "
+                      "t, w1, w2, w3, "
                       "w4, w5]]"),
             std::string::npos)
       << text;
 }
 
 TEST(LateMaterializePlan, KeepAboveTheSortFetchesOnlyTheKeptColumns) {
-  const PreparedQuery query = prepare(both() + " | SORT k | LIMIT 5 | KEEP id, w1, w2, w3, w4, w5", true);
+  const PreparedQuery query =
+      prepare(both() + " | SORT k | LIMIT 5 | KEEP id, w1, w2, w3, w4, w5", true);
   ASSERT_EQ(query.plan->kind, PlanKind::kProject) << explain(*query.plan);
   const PlanNode& late = *query.plan->input();
   ASSERT_EQ(late.kind, PlanKind::kLateMaterialize) << explain(*query.plan);
-  EXPECT_EQ(late.request.columns,
-            (std::vector<std::string>{"id", "k", "w1", "w2", "w3", "w4", "w5", kRowPositionColumn}));
+  EXPECT_EQ(late.request.columns, (std::vector<std::string>{"id", "k", "w1", "w2", "w3", "w4", "w5",
+                                                            kRowPositionColumn}));
   EXPECT_EQ(chainBottom(late).request.columns,
             (std::vector<std::string>{"k", kFilePathColumn, kRowPositionColumn}));
 }
@@ -127,25 +134,30 @@ TEST(LateMaterializePlan, IsNotChosenWhereItMustNotBe) {
   };
   for (const std::string& query : queries) {
     const PreparedQuery prepared = prepare(query, true);
-    EXPECT_FALSE(hasNode(*prepared.plan, PlanKind::kLateMaterialize)) << query << "\n" << explain(*prepared.plan);
+    EXPECT_FALSE(hasNode(*prepared.plan, PlanKind::kLateMaterialize)) << query << "\n"
+                                                                      << explain(*prepared.plan);
   }
   // Off (a cluster's coordinator, whose scans run on data nodes): the one-phase plan.
-  const PreparedQuery off = prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", false);
+  const PreparedQuery off =
+      prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", false);
   EXPECT_FALSE(hasNode(*off.plan, PlanKind::kLateMaterialize));
   EXPECT_EQ(explainQuery(off).find("LateMaterialize"), std::string::npos);
 }
 
 TEST(LateMaterializePlan, OrcAndRemoteSourcesKeepTheOnePhasePlan) {
-  const PreparedQuery query = prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", true);
+  const PreparedQuery query =
+      prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", true);
   ASSERT_TRUE(hasNode(*query.plan, PlanKind::kLateMaterialize));
   // The rule refuses a split of another format, whatever the columns.
-  PlanNodePtr plan = prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", false).plan->clone();
+  PlanNodePtr plan =
+      prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", false).plan->clone();
   for (SplitTask& task : chainBottom(*plan).splits) task.split.format = "orc";
   std::string why;
   EXPECT_FALSE(lateMaterialize(*plan, &why));
   EXPECT_NE(why.find("not Parquet"), std::string::npos) << why;
   // So does a remote file.
-  plan = prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", false).plan->clone();
+  plan =
+      prepare(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10", false).plan->clone();
   chainBottom(*plan).splits[0].split.uri = "https://example.com/late_a.parquet";
   EXPECT_FALSE(lateMaterialize(*plan, &why));
   EXPECT_NE(why.find("not local"), std::string::npos) << why;
@@ -153,22 +165,29 @@ TEST(LateMaterializePlan, OrcAndRemoteSourcesKeepTheOnePhasePlan) {
 
 TEST(LateMaterializeAnswer, EqualsTheOnePhasePlanAcrossFilesAndRowGroups) {
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" | SORT k, id | LIMIT 10"), 10u);
-  EXPECT_EQ(expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" | SORT k DESC, id DESC | LIMIT 10", 2), 10u);
+  EXPECT_EQ(expectSameAnswer(
+                both() + " | WHERE t LIKE \"*google*\" | SORT k DESC, id DESC | LIMIT 10", 2),
+            10u);
   // Winners spread over both files and every row group.
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE id % 997 == 0 | SORT w1 DESC | LIMIT 100"), 10u);
-  // The same with two threads reading the row groups (unique keys: no tie for the threads to order).
+  // The same with two threads reading the row groups (unique keys: no tie for the threads to
+  // order).
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE id % 997 == 0 | SORT w1 DESC | LIMIT 100", 2), 10u);
   EXPECT_EQ(expectSameAnswer(both() + " | SORT w2 DESC NULLS FIRST, id | LIMIT 3000", 2), 3000u);
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE w5 | SORT w3 DESC, id | LIMIT 40"), 40u);
   // A pushed filter (row-group pruning in the first phase).
-  EXPECT_EQ(expectSameAnswer(both() + " | WHERE id >= 4000 AND id < 6000 | SORT w2 DESC, id | LIMIT 50"), 50u);
+  EXPECT_EQ(
+      expectSameAnswer(both() + " | WHERE id >= 4000 AND id < 6000 | SORT w2 DESC, id | LIMIT 50"),
+      50u);
 }
 
 TEST(LateMaterializeAnswer, TiesAndNullsComeInTheOnePhaseOrder) {
   // k has five values and nulls: a limit inside a tie keeps the rows the one-phase plan keeps.
   EXPECT_EQ(expectSameAnswer(both() + " | SORT k | LIMIT 25"), 25u);
   EXPECT_EQ(expectSameAnswer(both() + " | SORT k DESC NULLS FIRST | LIMIT 30"), 30u);
-  EXPECT_EQ(expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" | SORT k NULLS FIRST | LIMIT 1000"), 1000u);
+  EXPECT_EQ(
+      expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" | SORT k NULLS FIRST | LIMIT 1000"),
+      1000u);
   // Nulls in a fetched column and in the key.
   EXPECT_EQ(expectSameAnswer(both() + " | SORT w2 NULLS FIRST, id | LIMIT 20"), 20u);
   // Every row, in the winners' order.
@@ -176,10 +195,13 @@ TEST(LateMaterializeAnswer, TiesAndNullsComeInTheOnePhaseOrder) {
 }
 
 TEST(LateMaterializeAnswer, KeepAboveAndAFilterThatMatchesNothing) {
-  EXPECT_EQ(expectSameAnswer(both() + " | SORT k, id | LIMIT 12 | KEEP id, w1, w2, w3, w4, w5"), 12u);
+  EXPECT_EQ(expectSameAnswer(both() + " | SORT k, id | LIMIT 12 | KEEP id, w1, w2, w3, w4, w5"),
+            12u);
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE t == \"nothing\" | SORT k | LIMIT 5"), 0u);
   EXPECT_EQ(expectSameAnswer(both() + " | WHERE id > 100000 | SORT k | LIMIT 5"), 0u);
-  EXPECT_EQ(expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" AND k IS NULL | SORT id | LIMIT 1"), 1u);
+  EXPECT_EQ(
+      expectSameAnswer(both() + " | WHERE t LIKE \"*google*\" AND k IS NULL | SORT id | LIMIT 1"),
+      1u);
 }
 
 TEST(LateMaterializeAnswer, TheSecondPhaseReadsOnlyTheWinnersPages) {
@@ -190,7 +212,8 @@ TEST(LateMaterializeAnswer, TheSecondPhaseReadsOnlyTheWinnersPages) {
   const std::vector<std::string> rows = answer(late, &profile);
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[1].substr(0, 2), "0|");
-  // The first phase decodes each row once (5,000); the second only the first row group's rows it reads.
+  // The first phase decodes each row once (5,000); the second only the first row group's rows it
+  // reads.
   EXPECT_LT(profile.rowsDecoded, 5000u + 2048u + 1u);
   EXPECT_GT(profile.rowsDecoded, 5000u);
 }
@@ -223,7 +246,8 @@ TEST(RowPositions, TheParquetReaderGivesEachRowsIndexInTheFile) {
   pages = reader.read(second, request);
   std::vector<int64_t> positions;
   while (std::optional<Page> page = pages()) {
-    for (size_t k = 0; k < page->positionCount(); ++k) positions.push_back(page->block(1).values<int64_t>()[k]);
+    for (size_t k = 0; k < page->positionCount(); ++k)
+      positions.push_back(page->block(1).values<int64_t>()[k]);
   }
   const int64_t first = units[0].statistics->rowCount;
   EXPECT_EQ(positions, (std::vector<int64_t>{first + 3, first + 4, first + 100}));

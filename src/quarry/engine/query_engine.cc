@@ -63,7 +63,8 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   } else {
     prepared.plan = std::move(prepared.unoptimized);
   }
-  prepared.rules = optimize(*prepared.plan, OptimizerOptions{.lateMaterialization = options.lateMaterialization});
+  prepared.rules =
+      optimize(*prepared.plan, OptimizerOptions{.lateMaterialization = options.lateMaterialization});
   return prepared;
 }
 

@@ -40,8 +40,9 @@ std::vector<RowSpan> spansOf(std::span<const int64_t> positions, int64_t first) 
 
 }  // namespace
 
-LateMaterializeExec::LateMaterializeExec(OperatorPtr input, Schema schema, std::vector<SplitTask> splits,
-                                         ReadRequest fetch, int pathChannel, int positionChannel, int threads)
+LateMaterializeExec::LateMaterializeExec(OperatorPtr input, Schema schema,
+                                         std::vector<SplitTask> splits, ReadRequest fetch,
+                                         int pathChannel, int positionChannel, int threads)
     : input_(std::move(input)),
       schema_(std::move(schema)),
       splits_(std::move(splits)),
@@ -50,16 +51,20 @@ LateMaterializeExec::LateMaterializeExec(OperatorPtr input, Schema schema, std::
       positionChannel_(positionChannel),
       threads_(threads) {
   const Schema& in = input_->schema();
-  auto valid = [&](int channel) { return channel >= 0 && static_cast<size_t>(channel) < in.size(); };
+  auto valid = [&](int channel) {
+    return channel >= 0 && static_cast<size_t>(channel) < in.size();
+  };
   if (!valid(pathChannel_) || !valid(positionChannel_) || !in[pathChannel_].type.isBytes() ||
       in[positionChannel_].type.kind != TypeKind::kInt64) {
-    throw InvalidArgument("LateMaterializeExec: the input has no file path and row position at channels " +
-                          std::to_string(pathChannel_) + " and " + std::to_string(positionChannel_));
+    throw InvalidArgument(
+        "LateMaterializeExec: the input has no file path and row position at channels " +
+        std::to_string(pathChannel_) + " and " + std::to_string(positionChannel_));
   }
   if (fetch_.columns.empty() || fetch_.columns.back() != kRowPositionColumn ||
       fetch_.columns.size() != schema_.size() + 1) {
-    throw InvalidArgument("LateMaterializeExec: the fetch request must name the output's columns, then " +
-                          std::string(kRowPositionColumn));
+    throw InvalidArgument(
+        "LateMaterializeExec: the fetch request must name the output's columns, then " +
+        std::string(kRowPositionColumn));
   }
   if (fetch_.outputSchema.empty()) {
     fetch_.outputSchema = schema_;
@@ -123,7 +128,8 @@ std::optional<Page> LateMaterializeExec::materialize() {
     auto task = std::find_if(splits_.begin(), splits_.end(),
                              [&](const SplitTask& t) { return t.split.uri == files[f]; });
     if (task == splits_.end()) {
-      throw InvalidArgument("LateMaterializeExec: a row of " + files[f] + ", which the scan does not read");
+      throw InvalidArgument("LateMaterializeExec: a row of " + files[f] +
+                            ", which the scan does not read");
     }
     FileSplit whole = task->split;
     whole.start = 0;
@@ -137,12 +143,13 @@ std::optional<Page> LateMaterializeExec::materialize() {
     for (const FileSplit& unit : units) {
       if (left.empty()) break;
       if (unit.statistics == nullptr) {
-        throw Unsupported(files[f] + ": a row group whose row count is not known: its rows cannot be fetched "
+        throw Unsupported(files[f] +
+                          ": a row group whose row count is not known: its rows cannot be fetched "
                           "by position");
       }
       const int64_t end = first + unit.statistics->rowCount;
-      const size_t inUnit = static_cast<size_t>(
-          std::lower_bound(left.begin(), left.end(), end) - left.begin());
+      const size_t inUnit =
+          static_cast<size_t>(std::lower_bound(left.begin(), left.end(), end) - left.begin());
       if (inUnit > 0) {
         Read read{f, &*task, unit};
         read.unit.rows = spansOf(left.first(inUnit), first);

@@ -27,8 +27,8 @@ class LateMaterializeExec final : public Operator {
   /// from the output), with `schema` their types but that last one;
   /// `pathChannel` / `positionChannel`: the input's row identity; `threads`:
   /// how many row groups are read at once.
-  LateMaterializeExec(OperatorPtr input, Schema schema, std::vector<SplitTask> splits, ReadRequest fetch,
-                      int pathChannel, int positionChannel, int threads = 1);
+  LateMaterializeExec(OperatorPtr input, Schema schema, std::vector<SplitTask> splits,
+                      ReadRequest fetch, int pathChannel, int positionChannel, int threads = 1);
 
   const Schema& schema() const override { return schema_; }
   std::optional<Page> next() override;

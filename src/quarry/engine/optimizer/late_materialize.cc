@@ -56,12 +56,14 @@ bool lateMaterialize(PlanNode& root, std::string* why) {
   const auto& columns = source.request.columns;
   if (std::find(columns.begin(), columns.end(), kRowPositionColumn) != columns.end()) return false;
 
-  // Phase 1: the same chain reading only what the filter and the keys need, and each row's identity.
+  // Phase 1: the same chain reading only the filter and key columns, and each row's identity.
   PlanNodePtr phase1 = top->clone();
   PlanNode& narrow = chainBottom(*phase1);
   const size_t width = narrow.schema.size();
-  if (narrow.request.outputSchema.size() != narrow.request.columns.size()) narrow.request.outputSchema = narrow.schema;
-  for (const Field& field : {Field{kFilePathColumn, DataType::string()}, Field{kRowPositionColumn, DataType::int64()}}) {
+  if (narrow.request.outputSchema.size() != narrow.request.columns.size())
+    narrow.request.outputSchema = narrow.schema;
+  for (const Field& field :
+       {Field{kFilePathColumn, DataType::string()}, Field{kRowPositionColumn, DataType::int64()}}) {
     narrow.schema.push_back(field);
     narrow.request.columns.push_back(field.name);
     narrow.request.outputSchema.push_back(field);
@@ -72,8 +74,9 @@ bool lateMaterialize(PlanNode& root, std::string* why) {
   const std::vector<int> mapping = pruneOutputs(*phase1, required);
   const size_t read = narrow.request.columns.size() - 2;  // the filter and key columns
   if (columns.size() < 2 * read || columns.size() < read + 2) {
-    return refuse("the output's " + std::to_string(columns.size()) + " columns are not many more than the " +
-                  std::to_string(read) + " the filter and sort keys read");
+    return refuse("the output's " + std::to_string(columns.size()) +
+                  " columns are not many more than the " + std::to_string(read) +
+                  " the filter and sort keys read");
   }
 
   // Phase 2: every column the output needs, for the winners only.

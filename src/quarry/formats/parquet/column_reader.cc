@@ -131,7 +131,9 @@ int64_t ColumnReaders::rowCount() const {
 }
 
 void ColumnReaders::rowPositions(int64_t offset, int64_t count, int64_t* out) const {
-  if (!current_) throw InvalidArgument("ColumnReaders: call nextBatch() before asking for row positions");
+  if (!current_) {
+    throw InvalidArgument("ColumnReaders: call nextBatch() before asking for row positions");
+  }
   const bool selection = selectionApart_ || currentIsSelection_;
   // The decoded rows are the group's, or a page selection's in order: walk its
   // ranges once, the batch's rows being ascending.
@@ -142,8 +144,9 @@ void ColumnReaders::rowPositions(int64_t offset, int64_t count, int64_t* out) co
     const int64_t decoded = selection ? selected_[static_cast<size_t>(offset + k)] : offset + k;
     int64_t inGroup = decoded;
     if (ranges != nullptr) {
-      while (range < ranges->size() && decoded >= before + ((*ranges)[range].end - (*ranges)[range].first)) {
-        before += (*ranges)[range].end - (*ranges)[range].first;
+      auto length = [&](size_t r) { return (*ranges)[r].end - (*ranges)[r].first; };
+      while (range < ranges->size() && decoded >= before + length(range)) {
+        before += length(range);
         ++range;
       }
       if (range >= ranges->size()) throw InvalidArgument("ColumnReaders: a row past the rows read");
