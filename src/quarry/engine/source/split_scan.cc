@@ -122,9 +122,14 @@ Page SplitScan::makePage(int64_t offset, int64_t count) {
         block = Block::nulls(outTypes_[i], n);
         break;
       case kPath:
-        block = Block(DataType::string());
-        block.reserve(n);
-        for (size_t k = 0; k < n; ++k) block.appendBytes(split_.uri);
+        // One dictionary entry for the split: no copy of the path per row (a
+        // late materialization's first phase reads it for every row).
+        if (!pathDictionary_) {
+          auto dictionary = std::make_shared<ByteDictionary>();
+          dictionary->append(split_.uri);
+          pathDictionary_ = std::move(dictionary);
+        }
+        block = Block::fromDictionary(DataType::string(), pathDictionary_, std::vector<uint32_t>(n, 0));
         break;
       case kSize:
         block = Block(DataType::int64());

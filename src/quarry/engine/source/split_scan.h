@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,8 @@ class SplitScan {
   void publish();
   std::optional<Page> finish();
 
+  /// The `_file.path` column's dictionary: the split's URI.
+  std::shared_ptr<const ByteDictionary> pathDictionary_;
   bool opened_ = false;
   int64_t batchRows_ = 0;
   int64_t batchOffset_ = 0;
