@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
@@ -73,11 +74,6 @@ const MathFunction& mathFunction(const BoundExpr& call) {
   return *f;
 }
 
-[[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint,
-                       int line, int column) {
-  throw QueryError(call.name + ": " + message, line, column, hint);
-}
-
 std::string arityText(const MathFunction& f) {
   if (f.maxArgs == kAnyCount) return "at least " + std::to_string(f.minArgs);
   if (f.minArgs == f.maxArgs) return std::to_string(f.minArgs);
@@ -105,14 +101,14 @@ DataType bindExtreme(const BoundExpr& call, int line, int column) {
   for (size_t k = 0; k < call.children.size(); ++k) {
     const BoundExpr& arg = *call.children[k];
     if (!isOrderable(arg.type)) {
-      fail(call,
+      failCall(call,
            "argument " + std::to_string(k + 1) + " (" + arg.toString() + ") has type " + arg.type.toString() +
                ", which has no order",
            "pass numbers, strings, booleans, dates or timestamps", line, column);
     }
     const std::optional<DataType> joined = commonSuperType(type, arg.type);
     if (!joined) {
-      fail(call,
+      failCall(call,
            "argument " + std::to_string(k + 1) + " (" + arg.toString() + ") of type " + arg.type.toString() +
                " does not mix with " + type.toString(),
            "give every argument the same kind of type", line, column);
@@ -324,7 +320,7 @@ DataType bindMathFunction(const BoundExpr& call, int line, int column) {
   const MathFunction& f = mathFunction(call);
   const std::vector<BoundExprPtr>& args = call.children;
   if (args.size() < f.minArgs || args.size() > f.maxArgs) {
-    fail(call, "expected " + arityText(f) + " argument" + (f.maxArgs == 1 ? "" : "s") + ", got " +
+    failCall(call, "expected " + arityText(f) + " argument" + (f.maxArgs == 1 ? "" : "s") + ", got " +
                    std::to_string(args.size()),
          "call it as " + std::string(f.usage), line, column);
   }
@@ -332,7 +328,7 @@ DataType bindMathFunction(const BoundExpr& call, int line, int column) {
   for (size_t k = 0; k < args.size(); ++k) {
     const DataType& t = args[k]->type;
     if (!t.isNumeric() && t.kind != TypeKind::kNull) {
-      fail(call,
+      failCall(call,
            "argument " + std::to_string(k + 1) + " (" + args[k]->toString() + ") must be a number, got " +
                t.toString(),
            "call it as " + std::string(f.usage) + " with a number", line, column);

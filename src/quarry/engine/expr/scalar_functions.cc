@@ -40,11 +40,6 @@ constexpr std::string_view kScalarNames[] = {
 constexpr std::array<std::string_view, 6> kAggregateNames = {
     "count", "count_distinct", "min", "max", "sum", "avg"};
 
-[[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint,
-                       int line, int column) {
-  throw QueryError(call.name + ": " + message, line, column, hint);
-}
-
 bool isStringOrNull(const DataType& t) {
   return t.kind == TypeKind::kString || t.kind == TypeKind::kNull;
 }
@@ -211,6 +206,11 @@ Block roundBlock(const BoundExpr& call, const Block& in) {
 
 }  // namespace
 
+void failCall(const BoundExpr& call, const std::string& message, const std::string& hint, int line,
+              int column) {
+  throw QueryError(call.name + ": " + message, line, column, hint);
+}
+
 std::span<const std::string_view> scalarFunctionNames() {
   return kScalarNames;
 }
@@ -227,7 +227,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   const std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t min, size_t max, const char* usage) {
     if (args.size() < min || args.size() > max) {
-      fail(call,
+      failCall(call,
            "expected " +
                (min == max ? std::to_string(min)
                            : std::to_string(min) + " to " + std::to_string(max)) +
@@ -238,7 +238,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   const auto argType = [&](size_t k) { return args[k]->type; };
   const auto expect = [&](size_t k, bool ok, const std::string& what) {
     if (!ok) {
-      fail(call,
+      failCall(call,
            "argument " + std::to_string(k + 1) + " must be " + what + ", got " +
                argType(k).toString(),
            "pass " + what, line, column);
@@ -256,7 +256,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
       const BoundExpr& d = *args[1];
       if (d.kind != BoundExpr::Kind::kLiteral ||
           (d.type.kind != TypeKind::kInt32 && d.type.kind != TypeKind::kInt64)) {
-        fail(call, "digits must be an integer literal", "write round(x, 2)", line, column);
+        failCall(call, "digits must be an integer literal", "write round(x, 2)", line, column);
       }
     }
     const DataType t = argType(0);
@@ -290,7 +290,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
     for (size_t k = 1; k < 3; ++k) {
       const BoundExpr& arg = *args[k];
       if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
-        fail(call, std::string(k == 1 ? "the regular expression" : "the replacement") + " must be a string literal",
+        failCall(call, std::string(k == 1 ? "the regular expression" : "the replacement") + " must be a string literal",
              "write replace(s, \"[0-9]+\", \"#\")", line, column);
       }
     }
@@ -298,7 +298,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
       call.regexReplacer = std::make_shared<const RegexReplacer>(std::get<std::string>(args[1]->literal),
                                                                  std::get<std::string>(args[2]->literal));
     } catch (const InvalidArgument& e) {
-      fail(call, e.what(), "RE2's syntax (docs/ARCHITECTURE.md, \"Departures from ES|QL\"); $1 for group 1",
+      failCall(call, e.what(), "RE2's syntax (docs/ARCHITECTURE.md, \"Departures from ES|QL\"); $1 for group 1",
            line, column);
     }
     return DataType::string();
@@ -309,7 +309,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
     for (size_t k = 1; k < args.size(); ++k) {
       const std::optional<DataType> joined = commonSuperType(type, argType(k));
       if (!joined) {
-        fail(call,
+        failCall(call,
              "arguments of types " + type.toString() + " and " + argType(k).toString() +
                  " do not mix",
              "give every argument the same kind of type", line, column);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -46,6 +47,11 @@
 ///
 /// Timestamps are read on their wall clock; UTC-adjusted ones in UTC.
 namespace quarry::engine {
+
+/// Throws the QueryError of a call whose arguments do not fit: "name: message" at
+/// `line`, `column`, with `hint`. Every family of functions reports through it.
+[[noreturn]] void failCall(const BoundExpr& call, const std::string& message,
+                           const std::string& hint, int line, int column);
 
 /// Returns the names of the scalar functions, for hints.
 std::span<const std::string_view> scalarFunctionNames();

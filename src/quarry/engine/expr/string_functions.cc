@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/vector_kernels.h"
 
 namespace quarry::engine {
@@ -62,11 +63,6 @@ std::optional<StringFn> findStringFunction(const std::string& name) {
     if (f.name == name) return f.fn;
   }
   return std::nullopt;
-}
-
-[[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint, int line,
-                       int column) {
-  throw QueryError(call.name + ": " + message, line, column, hint);
 }
 
 bool isStringOrNull(const DataType& t) {
@@ -333,7 +329,7 @@ DataType bindStringFunction(const BoundExpr& call, int line, int column) {
       const std::string expected = min == max ? std::to_string(min)
                                    : max == SIZE_MAX ? std::to_string(min) + " or more"
                                                      : std::to_string(min) + " to " + std::to_string(max);
-      fail(call, "expected " + expected + " arguments, got " + std::to_string(args.size()), "call it as " + usage,
+      failCall(call, "expected " + expected + " arguments, got " + std::to_string(args.size()), "call it as " + usage,
            line, column);
     }
   };
@@ -341,12 +337,12 @@ DataType bindStringFunction(const BoundExpr& call, int line, int column) {
     const DataType& t = args[k]->type;
     if (integer ? isIntegerOrNull(t) : isStringOrNull(t)) return;
     const std::string what = integer ? "an integer" : "a string";
-    fail(call, "argument " + std::to_string(k + 1) + " must be " + what + ", got " + t.toString(),
+    failCall(call, "argument " + std::to_string(k + 1) + " must be " + what + ", got " + t.toString(),
          "pass " + what, line, column);
   };
   const auto nonNegativeLiteral = [&](size_t k, const std::string& hint) {
     const std::optional<int64_t> v = integerLiteral(*args[k]);
-    if (v && *v < 0) fail(call, "the count must not be negative, got " + std::to_string(*v), hint, line, column);
+    if (v && *v < 0) failCall(call, "the count must not be negative, got " + std::to_string(*v), hint, line, column);
   };
   switch (*fn) {
     case StringFn::kConcat:
@@ -391,7 +387,7 @@ DataType bindStringFunction(const BoundExpr& call, int line, int column) {
       nonNegativeLiteral(0, "ask for 0 or more spaces");
       const std::optional<int64_t> v = integerLiteral(*args[0]);
       if (v && static_cast<uint64_t>(*v) > kMaxResultBytes) {
-        fail(call, std::to_string(*v) + " spaces are over the limit of " + std::to_string(kMaxResultBytes) +
+        failCall(call, std::to_string(*v) + " spaces are over the limit of " + std::to_string(kMaxResultBytes) +
                        " bytes (1 MiB) for one value",
              "ask for fewer spaces", line, column);
       }
@@ -404,7 +400,7 @@ DataType bindStringFunction(const BoundExpr& call, int line, int column) {
       const BoundExpr& delimiter = *args[1];
       if (delimiter.kind == BoundExpr::Kind::kLiteral && delimiter.type.kind == TypeKind::kString &&
           std::get<std::string>(delimiter.literal).size() != 1) {
-        fail(call, "the delimiter must be a single byte, got \"" + std::get<std::string>(delimiter.literal) + "\"",
+        failCall(call, "the delimiter must be a single byte, got \"" + std::get<std::string>(delimiter.literal) + "\"",
              "ES|QL's rule: split on \",\" or another ASCII character", line, column);
       }
       return DataType::list(DataType::string());

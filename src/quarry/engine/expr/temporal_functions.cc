@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
 #include "quarry/engine/parse/temporal_literal.h"
@@ -69,11 +70,6 @@ std::optional<Part> partNamed(std::string_view name) {
     if (p.name == name) return p.part;
   }
   return std::nullopt;
-}
-
-[[noreturn]] void fail(const BoundExpr& call, const std::string& message, const std::string& hint,
-                       int line, int column) {
-  throw QueryError(call.name + ": " + message, line, column, hint);
 }
 
 bool isInstantOrNull(const DataType& t) {
@@ -265,7 +261,7 @@ void requireSpan(BoundExpr& call, size_t k, int line, int column) {
   const std::string example = call.name == "bucket" ? "bucket(ts, 1 hour)" : "date_trunc(1 hour, ts)";
   if (arg.timeSpan) {
     if (arg.timeSpan->count <= 0) {
-      fail(call, "the span " + arg.timeSpan->toString() + " is not positive",
+      failCall(call, "the span " + arg.timeSpan->toString() + " is not positive",
            "round to a positive span: " + example, line, column);
     }
     return;
@@ -277,12 +273,12 @@ void requireSpan(BoundExpr& call, size_t k, int line, int column) {
       call.children[k] = spanNode(TimeSpan{1, *unit});
       return;
     }
-    fail(call, "unknown unit \"" + word + "\"",
+    failCall(call, "unknown unit \"" + word + "\"",
          "write a time span such as 1 year, 1 quarter, 1 month, 1 week, 1 day, 1 hour, 15 minutes, "
          "1 second, 100 milliseconds",
          line, column);
   }
-  fail(call, "argument " + std::to_string(k + 1) + " must be a time span, got " + arg.toString(),
+  failCall(call, "argument " + std::to_string(k + 1) + " must be a time span, got " + arg.toString(),
        "write an integer and a unit: " + example, line, column);
 }
 
@@ -292,11 +288,11 @@ Part partArgument(const BoundExpr& call, int line, int column) {
   for (const PartName& p : kPartNames) list += (list.empty() ? "" : ", ") + std::string(p.name);
   const BoundExpr& arg = *call.children[0];
   if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
-    fail(call, "the first argument must be a string literal", "one of " + list, line, column);
+    failCall(call, "the first argument must be a string literal", "one of " + list, line, column);
   }
   const std::string name = lowerAscii(std::get<std::string>(arg.literal));
   const std::optional<Part> part = partNamed(name);
-  if (!part) fail(call, "unknown part \"" + name + "\"", "one of " + list, line, column);
+  if (!part) failCall(call, "unknown part \"" + name + "\"", "one of " + list, line, column);
   return *part;
 }
 
@@ -464,14 +460,14 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
   std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t count, const std::string& usage) {
     if (args.size() != count) {
-      fail(call, "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") + ", got " +
+      failCall(call, "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") + ", got " +
                      std::to_string(args.size()),
            "call it as " + usage, line, column);
     }
   };
   const auto expectInstant = [&](size_t k) {
     if (!isInstantOrNull(args[k]->type)) {
-      fail(call, "argument " + std::to_string(k + 1) + " must be a date or a timestamp, got " +
+      failCall(call, "argument " + std::to_string(k + 1) + " must be a date or a timestamp, got " +
                      args[k]->type.toString(),
            "pass a date or a timestamp; TO_DATETIME reads milliseconds since 1970 and strings", line,
            column);
@@ -505,7 +501,7 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
     if (t.kind == TypeKind::kTimestamp) return t;
     if (!isInteger(t) && t.kind != TypeKind::kDouble && t.kind != TypeKind::kString &&
         t.kind != TypeKind::kDate && t.kind != TypeKind::kNull) {
-      fail(call, "cannot convert " + t.toString() + " to a timestamp",
+      failCall(call, "cannot convert " + t.toString() + " to a timestamp",
            "pass milliseconds since 1970-01-01 (an integer), a string such as "
            "\"2024-06-01T12:00:00Z\", or a date",
            line, column);
