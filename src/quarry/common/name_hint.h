@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -41,15 +42,17 @@ std::string closestName(std::string_view word, const Names& candidates) {
 }
 
 /// "did you mean X?" for closestName(word, candidates), else "`what`: " and the
-/// first few candidates; "" when there are none.
+/// first `most` candidates (then "..."); "" when there are none. Lists the user
+/// should read whole (function names) pass SIZE_MAX; a wide table's columns do not.
 template <typename Names>
-std::string closestHint(std::string_view word, const Names& candidates, const char* what) {
+std::string closestHint(std::string_view word, const Names& candidates, const char* what,
+                        size_t most = 8) {
   const std::string best = closestName(word, candidates);
   if (!best.empty()) return "did you mean " + best + "?";
   std::string list;
   size_t shown = 0;
   for (const auto& candidate : candidates) {
-    if (shown == 8) {
+    if (shown == most) {
       list += ", ...";
       break;
     }

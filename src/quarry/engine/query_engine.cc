@@ -40,7 +40,8 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   }
   std::vector<std::string> patterns;
   for (const SourceUri& source : from.sources) patterns.push_back(source.uri);
-  prepared.source = ExternalSourceResolver::resolve(patterns, resolve);
+  // ROW reads no file: its source resolves to nothing.
+  if (!prepared.ast.row) prepared.source = ExternalSourceResolver::resolve(patterns, resolve);
   prepared.metrics = std::make_shared<ScanMetrics>();
   prepared.metrics->files = prepared.source.schemaOnly ? 0 : prepared.source.files.size();
   prepared.metrics->filesPrunedByPartition = prepared.source.filesPrunedByPartition;

@@ -40,6 +40,8 @@ export const kFloors = {
   union_by_name: 150, orc: 150, after_stats: 150, repeated_stats: 50,
   overflow: 80, overflow_sum: 20, null_heavy: 300, extreme: 200, utf8: 200,
   math: 200, greatest_least: 70, time_span: 30,
+  // STATS items: an aggregate's own WHERE, expressions over aggregates.
+  stats_filter: 60, stats_expression: 60,
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
   byte_length: 25, ends_with: 50,

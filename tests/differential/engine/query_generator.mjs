@@ -1074,6 +1074,34 @@ function aggregate(b) {
            tolerance, type };
 }
 
+/// A STATS item from aggregate `a`: mostly `a` itself; sometimes `a` with a filter
+/// of its own (ES|QL's `AGG(x) WHERE cond`, DuckDB's `agg(x) FILTER (WHERE cond)`),
+/// or an expression over aggregates (ES|QL's "expression that computes an
+/// aggregated value": `COUNT(*) - COUNT(x)`, `a IS NULL`, `AVG(n) * 2`).
+function statsItem(b, a) {
+  const rng = b.rng;
+  const form = rng.weighted([[16, 'plain'], [2, 'filter'], [2, 'expression']]);
+  if (form === 'filter') {
+    b.features.add('stats_filter');
+    const p = b.predicate(1);
+    return { ...a, q: `${a.q} WHERE ${p.q}`, s: `${a.s} FILTER (WHERE ${p.s})` };
+  }
+  if (form === 'expression') {
+    b.features.add('stats_expression');
+    // COUNT_DISTINCT of an `approx` column would count values whose last bits may differ.
+    const c = colRef(rng.pick(b.schema.filter((x) => !x.approx)));
+    const n = colRef(rng.pick(b.columns((x) => isNumeric(x.kind) && x.kind !== 'uint64')));
+    return rng.pick([
+      () => ({ q: `COUNT(*) - COUNT(${c.q})`, s: `count(*) - count(${c.s})`, kind: 'int64', tolerance: 'exact' }),
+      () => ({ q: `COUNT_DISTINCT(${c.q}) * 2 + COUNT(*)`, s: `count(DISTINCT ${c.s}) * 2 + count(*)`,
+               kind: 'int64', tolerance: 'exact' }),
+      () => ({ q: `${a.q} IS NULL`, s: `(${a.s}) IS NULL`, kind: 'boolean', tolerance: 'exact' }),
+      () => ({ q: `AVG(${n.q}) * 2`, s: `avg(${n.s}) * 2`, kind: 'double', tolerance: 'relative' }),
+    ])();
+  }
+  return a;
+}
+
 /// The source of a query: typed Parquet files (a glob, all, some), the typed files
 /// and extra-0.parquet by name (union_by_name: a 5th file of a differing schema),
 /// or the ORC twins of the typed files (quarry reads ORC, DuckDB the Parquet
@@ -1344,7 +1372,7 @@ function generateOne(rng, files, dir) {
       }
       if (rng.chance(0.3)) aggs.push({ q: 'COUNT(*)', s: 'count(*)', kind: 'int64', tolerance: 'exact' });
     } else {
-      aggs = Array.from({ length: rng.int(1, 4) }, () => aggregate(b));
+      aggs = Array.from({ length: rng.int(1, 4) }, () => statsItem(b, aggregate(b)));
     }
     // Mostly named; sometimes a simple call without a name, whose column is
     // then named by its text as written (`MAX(i32)`, `COUNT(*)`).

@@ -288,11 +288,14 @@ TEST(QueryParserFuzz, RandomQueriesPrintAndParseBack) {
         case 2: {
           StatsCommand stats;
           for (int j = random.below(3); j >= 0; --j) {
-            stats.aggregates.push_back(StatsItem{random.name(), random.expr(2)});
-            stats.aggregates.push_back(StatsItem{std::nullopt, random.expr(2)});
+            stats.aggregates.push_back(StatsItem{random.name(), random.expr(2), std::nullopt});
+            // Sometimes an aggregate's own `WHERE condition`.
+            std::optional<Expr> filter;
+            if (random.below(3) == 0) filter = random.expr(2);
+            stats.aggregates.push_back(StatsItem{std::nullopt, random.expr(2), std::move(filter)});
           }
           for (int j = random.below(3); j > 0; --j) {
-            stats.groups.push_back(StatsItem{std::nullopt, random.expr(2)});
+            stats.groups.push_back(StatsItem{std::nullopt, random.expr(2), std::nullopt});
           }
           query.commands.push_back({std::move(stats), {}});
           break;

@@ -96,6 +96,39 @@ TEST(QueryParser, ReadsStatsWithOnlyAggregatesOrOnlyGroups) {
             std::string::npos);
 }
 
+// ES|QL: `STATS [column1 =] expression1 [WHERE boolean_expression1][, ...] [BY ...]`;
+// the filter belongs to its aggregate item, never to a BY key.
+TEST(QueryParser, ReadsAFilterAfterEachAggregate) {
+  const Query query = parseQuery(
+      R"(FROM "t" | STATS c = COUNT(*) WHERE x > 1, SUM(a) / COUNT(a), m = MAX(y) where y < 3 BY k)");
+  const auto& stats = query.commands[0].as<StatsCommand>();
+  ASSERT_EQ(stats.aggregates.size(), 3u);
+  ASSERT_TRUE(stats.aggregates[0].filter.has_value());
+  EXPECT_EQ(printExpr(*stats.aggregates[0].filter), "x > 1");
+  EXPECT_FALSE(stats.aggregates[1].filter.has_value());
+  EXPECT_EQ(printExpr(stats.aggregates[1].expr), "sum(a) / count(a)");
+  ASSERT_TRUE(stats.aggregates[2].filter.has_value());
+  EXPECT_EQ(printExpr(*stats.aggregates[2].filter), "y < 3");
+  ASSERT_EQ(stats.groups.size(), 1u);
+  const QueryError error = queryError(R"(FROM "t" | STATS c = COUNT(*) BY k WHERE x > 1)");
+  EXPECT_EQ(error.message(), "a BY key takes no WHERE");
+  EXPECT_NE(error.hint().find("| WHERE"), std::string::npos);
+}
+
+// ES|QL: "The ROW source command produces a row with one or more columns with
+// values that you specify."
+TEST(QueryParser, ReadsRowInPlaceOfFrom) {
+  const Query query = parseQuery(R"(ROW a = 1, b = "two", c = round(1.5) | KEEP a)");
+  ASSERT_TRUE(query.row.has_value());
+  ASSERT_EQ(query.row->fields.size(), 3u);
+  EXPECT_EQ(query.row->fields[1].name.dotted(), "b");
+  EXPECT_EQ(printExpr(query.row->fields[2].value), "round(1.5)");
+  EXPECT_TRUE(query.from.sources.empty());
+  EXPECT_EQ(query.commands.size(), 1u);
+  EXPECT_EQ(queryError(R"(ROW a)").message(),
+            "expected '=' after the ROW column a, found end of query");
+}
+
 TEST(QueryParser, StatsNameByIsAColumnNotTheKeyword) {
   const Query query = parseQuery(R"(FROM "t" | STATS by = count(*) BY k)");
   const auto& stats = query.commands[0].as<StatsCommand>();
@@ -179,7 +212,8 @@ TEST(QueryParser, MissingFromSaysHowToStart) {
   const QueryError error = queryError(R"(WHERE x > 1)");
   EXPECT_EQ(error.line(), 1);
   EXPECT_EQ(error.column(), 1);
-  EXPECT_NE(error.message().find("a query starts with FROM, found 'WHERE'"), std::string::npos);
+  EXPECT_NE(error.message().find("a query starts with FROM or ROW, found 'WHERE'"),
+            std::string::npos);
   EXPECT_NE(error.hint().find("FROM \"data/*.parquet\""), std::string::npos);
   EXPECT_NE(queryError("  ").message().find("found an empty query"), std::string::npos);
 }
@@ -309,7 +343,6 @@ TEST(QueryParser, ErrorTextCarriesPositionAndHint) {
                "LIMIT takes a non-negative integer, found 'x' at line 1, column 18; "
                "hint: LIMIT takes a whole number of rows, e.g. LIMIT 10");
 }
-
 
 TEST(QueryParser, HivePartitioningOptions) {
   const FromClause on = parseQuery(R"(FROM "d/**/*.parquet" WITH {"hive_partitioning": true})").from;

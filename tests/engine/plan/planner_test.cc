@@ -98,8 +98,99 @@ TEST_F(PlannerTest, StatsSplitsIntoInitialBelowTheExchangeAndFinalAbove) {
 }
 
 TEST_F(PlannerTest, GroupedStatsGivesAggregatesThenGroups) {
-  EXPECT_EQ(run(R"(FROM "one", "two" | STATS c = COUNT(*), n = COUNT(x), m = MAX(x), s = SUM(id) BY g)"),
-            (std::vector<std::string>{"1|1|10.0|7|c", "1|1|4.0|8|NULL", "3|2|3.0|11|b", "3|3|1.5|10|a"}));
+  EXPECT_EQ(
+      run(R"(FROM "one", "two" | STATS c = COUNT(*), n = COUNT(x), m = MAX(x), s = SUM(id) BY g)"),
+      (std::vector<std::string>{"1|1|10.0|7|c", "1|1|4.0|8|NULL", "3|2|3.0|11|b", "3|3|1.5|10|a"}));
+}
+
+// ES|QL: "expressionX - An expression that computes an aggregated value", e.g.
+// `ROUND(AVG(MV_AVG(salary_change)), 10)`: an expression over aggregate calls (and the
+// BY keys) is evaluated once per group after the aggregation, the INITIAL/FINAL split
+// unchanged below it.
+TEST_F(PlannerTest, StatsTakesExpressionsOverAggregatesAndByKeys) {
+  const char* query =
+      R"(FROM "one", "two" | STATS r = SUM(id) / COUNT(id), m = ROUND(AVG(x), 1), d = MAX(id) - MIN(id), )"
+      R"(l = COUNT(*) + LENGTH(g) BY g)";
+  EXPECT_EQ(run(query), (std::vector<std::string>{"3|0.5|5|4|a", "3|2.5|3|4|b", "7|10.0|0|2|c",
+                                                  "8|4.0|0|NULL|NULL"}));
+  const std::string text = explain(*plan(query));
+  EXPECT_NE(text.find("AggregateExec[FINAL]"), std::string::npos) << text;
+  EXPECT_NE(text.find("EvalExec"), std::string::npos) << text;
+  // Unnamed, an expression item is named as it prints.
+  PlanNodePtr root = plan(R"(FROM "one" | STATS SUM(id) / COUNT(id), ROUND(AVG(x), 2))");
+  ASSERT_EQ(root->schema.size(), 2u);
+  EXPECT_EQ(root->schema[0].name, "sum(id) / count(id)");
+  EXPECT_EQ(root->schema[1].name, "ROUND(AVG(x), 2)");
+}
+
+// One aggregate call written in several items is computed once.
+TEST_F(PlannerTest, AnAggregateCallWrittenTwiceIsComputedOnce) {
+  const char* query =
+      R"(FROM "one", "two" | STATS s = SUM(id), t = SUM(id) * 2, u = sum(id) + COUNT(*))";
+  EXPECT_EQ(run(query), (std::vector<std::string>{"36|72|44"}));
+  const std::string text = explain(*plan(query));
+  EXPECT_NE(text.find("AggregateExec[INITIAL][[s = SUM(id), count(*) = COUNT(*)]]"),
+            std::string::npos)
+      << text;
+}
+
+// ES|QL: "boolean_expressionX - The condition that must be met for a row to be included
+// in the evaluation of expressionX. Has no effect on grouping_expressionX or other
+// aggregation expressions."
+TEST_F(PlannerTest, AFilteredAggregateSeesOnlyTheRowsItsConditionKeeps) {
+  EXPECT_EQ(
+      run(R"(FROM "one", "two" | STATS all = COUNT(*), big = COUNT(*) WHERE id > 3, )"
+          R"(s = SUM(x) WHERE g == "a", n = COUNT(x) WHERE id > 100, a = AVG(id) WHERE id > 100)"),
+      (std::vector<std::string>{"8|5|1.5|0|NULL"}));
+  EXPECT_EQ(
+      run(R"(FROM "one", "two" | STATS big = COUNT(*) WHERE id > 3, m = MAX(id) WHERE s LIKE "x*" BY g)"),
+      (std::vector<std::string>{"1|6|a", "1|NULL|NULL", "1|NULL|c", "2|NULL|b"}));
+  // The filter covers every aggregate of its item, and a null condition keeps no row.
+  EXPECT_EQ(run(R"(FROM "one", "two" | STATS r = SUM(id) / COUNT(*) WHERE g == "b", )"
+                R"(z = COUNT(*) WHERE x > 1 AND g IS NULL OR NULL)"),
+            (std::vector<std::string>{"3|1"}));
+  // The same call with and without a filter are two aggregates.
+  EXPECT_EQ(run(R"(FROM "one", "two" | STATS a = MAX(id), b = MAX(id) WHERE id < 5)"),
+            (std::vector<std::string>{"8|4"}));
+}
+
+TEST_F(PlannerTest, StatsExpressionsSayWhatIsWrong) {
+  const auto errorOf = [&](const std::string& text) {
+    try {
+      plan(text);
+    } catch (const QueryError& e) {
+      return e.message() + " | " + e.hint();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(errorOf(R"(FROM "one" | STATS y = id + SUM(id))"),
+            "`id` is neither inside an aggregate nor a BY key | aggregate it, e.g. MAX(id), or add "
+            "it to BY");
+  EXPECT_EQ(errorOf(R"(FROM "one" | STATS SUM(COUNT(id)))"),
+            "aggregates do not nest: count(id) inside sum | aggregate once in STATS, then again in "
+            "a second STATS");
+  EXPECT_EQ(errorOf(R"(FROM "one" | STATS c = COUNT(*) WHERE id)"),
+            "an aggregate's WHERE needs a boolean condition, got id of type int64 | compare it, "
+            "e.g. WHERE x > 0");
+  EXPECT_EQ(errorOf(R"(FROM "one" | STATS y = ROUND(x))"),
+            "STATS computes aggregates; `round(x)` has none | aggregate it, e.g. MAX(round(x)), or "
+            "move it to BY");
+  EXPECT_EQ(errorOf(R"(FROM "one" | STATS y = coutn(x))"),
+            "unknown aggregate `coutn` | did you mean count?");
+}
+
+// ES|QL: "The ROW source command produces a row with one or more columns with values
+// that you specify. This can be useful for testing."
+TEST_F(PlannerTest, RowIsASourceOfOneRowThatReadsNoFile) {
+  EXPECT_EQ(run(R"(ROW a = 1, b = "x", c = 2 * 3, d = NULL, a = a + 1 | EVAL e = LENGTH(b) + c)"),
+            (std::vector<std::string>{"x|6|NULL|2|7"}));
+  EXPECT_EQ(run(R"(ROW a = 5 | STATS n = COUNT(*), s = SUM(a) + 1)"),
+            (std::vector<std::string>{"1|6"}));
+  EXPECT_EQ(run(R"(ROW a = 5 | WHERE a > 5)"), (std::vector<std::string>{}));
+  const std::string text = explain(*plan(R"(ROW a = 5 | STATS n = COUNT(*))"));
+  EXPECT_EQ(text.find("ExternalSourceExec"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ExchangeExec"), std::string::npos) << text;
+  EXPECT_THROW(plan(R"(ROW a = id)"), QueryError);
 }
 
 // A BY key written as a quoted column names its column by the column, not by the
@@ -163,7 +254,8 @@ TEST_F(PlannerTest, SumOfAnInt32PlusAConstantIsItsSumPlusTheConstantTimesItsCoun
   const std::string text = explain(*plan(query));
   EXPECT_NE(text.find("$sum_offset"), std::string::npos) << text;
   EXPECT_EQ(text.find("(v + 10)"), std::string::npos) << text;
-  EXPECT_NE(text.find("AggregateExec[INITIAL][[$SUM(1) = SUM(v), $COUNT(1) = COUNT(v), $MIN(1) = MIN(v), $MAX(1) = MAX(v), n = COUNT(*)] BY [g]]"),
+  EXPECT_NE(text.find("AggregateExec[INITIAL][[$SUM(1) = SUM(v), $COUNT(1) = COUNT(v), $MIN(1) = "
+                      "MIN(v), $MAX(1) = MAX(v), n = COUNT(*)] BY [g]]"),
             std::string::npos)
       << text;
   EXPECT_EQ(run(query), (std::vector<std::string>{"16|-10|10|3|a", "2147483010|2147482997|2147483007|1|b",
@@ -356,7 +448,8 @@ TEST_F(PlannerTest, AUnitWithoutStatisticsAmongOthersIsScannedAndMerged) {
   for (const bool exchange : {true, false}) {
     exchange_ = exchange;
     const std::string text = explain(*plan(kPushable));
-    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, FileStatsSupplier per row group over 1 splits, "
+    EXPECT_NE(text.find("LocalSourceExec[statistics of 3 splits, FileStatsSupplier per row group "
+                        "over 1 splits, "
                         "else a scan, mixed]"),
               std::string::npos)
         << text;
@@ -412,7 +505,8 @@ TEST_F(PlannerTest, FilteredUnitsProvenNoneMatchAreSkippedAndAllMatchAnswered) {
   // ids: one = [1, 2, 3], [4, 5]; two = [6], [7, 8]. id > 5: none, none, all, all.
   const char* query = R"(FROM "one", "two" | WHERE id > 5 | STATS c = COUNT(*), n = COUNT(x), lo = MIN(id), hi = MAX(s))";
   const std::string text = explain(*plan(query));
-  EXPECT_NE(text.find("LocalSourceExec[statistics of 2 splits, 2 splits skipped by statistics, filter=gt(id, 5)]"),
+  EXPECT_NE(text.find("LocalSourceExec[statistics of 2 splits, 2 splits skipped by statistics, "
+                      "filter=gt(id, 5)]"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("FilterExec"), std::string::npos) << text;

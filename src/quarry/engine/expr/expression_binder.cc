@@ -442,7 +442,7 @@ class Binder {
     const auto functions = scalarFunctionNames();
     if (std::find(functions.begin(), functions.end(), name) == functions.end()) {
       throw QueryError("unknown function " + name, at.line, at.column,
-                       closestHint(name, functions, "the functions are"));
+                       closestHint(name, functions, "the functions are", SIZE_MAX));
     }
     auto out = make(Kind::kCall, DataType::null());
     out->name = name;

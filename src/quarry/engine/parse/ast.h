@@ -290,13 +290,17 @@ struct EvalCommand {
 };
 
 /// An aggregate or grouping of STATS, with the name given by `name =` if any.
+/// An aggregate item is an expression over aggregate calls (`SUM(a) / COUNT(a)`,
+/// `ROUND(AVG(p), 2)`); `WHERE filter` after it keeps only the rows where the
+/// filter is true for each aggregate call in it.
 struct StatsItem {
   std::optional<Identifier> name;
   Expr expr;
+  std::optional<Expr> filter;  // aggregates only
   bool operator==(const StatsItem&) const = default;
 };
-/// `STATS [name =] agg, ... [BY [name =] expr, ...]`: at least one aggregate or
-/// one grouping.
+/// `STATS [name =] agg [WHERE cond], ... [BY [name =] expr, ...]`: at least one
+/// aggregate or one grouping.
 struct StatsCommand {
   std::vector<StatsItem> aggregates;
   std::vector<StatsItem> groups;
@@ -359,8 +363,17 @@ struct Command {
   bool operator==(const Command& other) const { return node == other.node; }
 };
 
+/// `ROW a = 1, b = "x"`: ES|QL's source of one row, its columns the values
+/// given (any expression without columns), in place of FROM.
+struct RowSource {
+  std::vector<Assignment> fields;  // at least one
+  SourcePosition position;
+  bool operator==(const RowSource& other) const { return fields == other.fields; }
+};
+
 struct Query {
-  FromClause from;
+  FromClause from;              // empty when `row` is given
+  std::optional<RowSource> row;
   std::vector<Command> commands;
   bool operator==(const Query&) const = default;
 };

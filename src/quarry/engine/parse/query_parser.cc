@@ -23,7 +23,11 @@ class QueryParser {
 
   Query parse() {
     Query query;
-    query.from = parseFrom();
+    if (cursor_.atKeyword("ROW")) {
+      query.row = parseRow();
+    } else {
+      query.from = parseFrom();
+    }
     while (cursor_.accept(TokenKind::kPipe)) {
       query.commands.push_back(parseCommand());
     }
@@ -45,11 +49,25 @@ class QueryParser {
   }
 
  private:
+  /// `ROW name = expr, ...`, read as EVAL's assignments are.
+  RowSource parseRow() {
+    RowSource row;
+    row.position = cursor_.next().position;
+    lastClause_ = "ROW";
+    do {
+      Identifier name = expressions_.parseIdentifier("a column name after ROW");
+      cursor_.expect(TokenKind::kAssign, "'='", "after the ROW column " + name.dotted(),
+                     "ROW names each value: ROW a = 1, b = \"x\"");
+      row.fields.push_back(Assignment{std::move(name), expressions_.parseExpression()});
+    } while (cursor_.accept(TokenKind::kComma));
+    return row;
+  }
+
   FromClause parseFrom() {
     const Token& first = cursor_.peek();
     if (!first.isKeyword("FROM")) {
       const std::string found = first.kind == TokenKind::kEnd ? "an empty query" : first.describe();
-      TokenCursor::fail(first, "a query starts with FROM, found " + found,
+      TokenCursor::fail(first, "a query starts with FROM or ROW, found " + found,
                         "start with the files to read: FROM \"data/*.parquet\" | ...");
     }
     FromClause from;
@@ -217,13 +235,23 @@ class QueryParser {
   }
 
   /// Reads `[name =] expr`: a name is an identifier followed by a single '='.
-  StatsItem parseStatsItem() {
-    StatsItem item{std::nullopt, Expr{}};
+  /// An aggregate may be followed by `WHERE condition`, its own filter.
+  StatsItem parseStatsItem(bool aggregate) {
+    StatsItem item{std::nullopt, Expr{}, std::nullopt};
     if (cursor_.at(TokenKind::kIdentifier) && cursor_.peek(1).kind == TokenKind::kAssign) {
       item.name = expressions_.parseIdentifier("a column name");
       cursor_.next();
     }
     item.expr = expressions_.parseExpression();
+    if (cursor_.atKeyword("WHERE")) {
+      if (!aggregate) {
+        TokenCursor::fail(cursor_.peek(), "a BY key takes no WHERE",
+                          "filter the rows before STATS with | WHERE ..., or filter one "
+                          "aggregate: STATS c = COUNT(*) WHERE cond BY key");
+      }
+      cursor_.next();
+      item.filter = expressions_.parseExpression();
+    }
     return item;
   }
 
@@ -244,12 +272,12 @@ class QueryParser {
           TokenCursor::fail(cursor_.peek(), "expected an aggregate after ',', found 'BY'",
                             "remove the trailing ','");
         }
-        stats.aggregates.push_back(parseStatsItem());
+        stats.aggregates.push_back(parseStatsItem(true));
       } while (cursor_.accept(TokenKind::kComma));
     }
     if (cursor_.acceptKeyword("BY")) {
       do {
-        stats.groups.push_back(parseStatsItem());
+        stats.groups.push_back(parseStatsItem(false));
       } while (cursor_.accept(TokenKind::kComma));
     }
     return stats;

@@ -234,6 +234,7 @@ void printStatsItems(const std::vector<StatsItem>& items, std::string& out) {
     if (i > 0) out += ", ";
     if (items[i].name) out += printIdentifier(*items[i].name) + " = ";
     out += printExpr(items[i].expr);
+    if (items[i].filter) out += " WHERE " + printExpr(*items[i].filter);
   }
 }
 
@@ -363,7 +364,16 @@ std::string printExpr(const Expr& expr) {
 
 std::string printQuery(const Query& query) {
   std::string out;
-  printFrom(query.from, out);
+  if (query.row) {
+    out += "ROW ";
+    for (size_t i = 0; i < query.row->fields.size(); ++i) {
+      const Assignment& field = query.row->fields[i];
+      if (i > 0) out += ", ";
+      out += printIdentifier(field.name) + " = " + printExpr(field.value);
+    }
+  } else {
+    printFrom(query.from, out);
+  }
   for (const Command& command : query.commands) {
     out += " | ";
     std::visit(CommandPrinter{out}, command.node);

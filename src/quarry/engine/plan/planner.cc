@@ -9,6 +9,8 @@
 #include "quarry/common/error.h"
 #include "quarry/common/name_hint.h"
 #include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/expr/scalar_functions.h"
+#include "quarry/engine/parse/expr_walk.h"
 #include "quarry/engine/parse/query_printer.h"
 
 namespace quarry::engine {
@@ -143,51 +145,18 @@ std::string itemName(const StatsItem& item, std::string_view text) {
 
 // ---- Which metadata columns the query names -------------------------------------
 
-void collectNames(const Expr& expr, std::set<std::string>& out) {
-  std::visit(
-      [&](const auto& node) {
-        using T = std::decay_t<decltype(node)>;
-        if constexpr (std::is_same_v<T, ColumnRef>) {
-          out.insert(node.name.dotted());
-        } else if constexpr (std::is_same_v<T, UnaryExpr>) {
-          collectNames(*node.operand, out);
-        } else if constexpr (std::is_same_v<T, BinaryExpr>) {
-          collectNames(*node.left, out);
-          collectNames(*node.right, out);
-        } else if constexpr (std::is_same_v<T, IsNullExpr> || std::is_same_v<T, LikeExpr>) {
-          collectNames(*node.operand, out);
-        } else if constexpr (std::is_same_v<T, InExpr>) {
-          collectNames(*node.operand, out);
-          for (const Expr& e : node.list) collectNames(e, out);
-        } else if constexpr (std::is_same_v<T, CaseExpr>) {
-          for (const WhenClause& w : node.whens) {
-            collectNames(*w.condition, out);
-            collectNames(*w.value, out);
-          }
-          if (node.otherwise) collectNames(**node.otherwise, out);
-        } else if constexpr (std::is_same_v<T, CallExpr>) {
-          for (const Expr& e : node.args) collectNames(e, out);
-        }
-      },
-      expr.node);
-}
-
 std::set<std::string> namesInQuery(const Query& query) {
   std::set<std::string> out;
   for (const Command& command : query.commands) {
+    forEachCommandExpression(command, [&](const Expr& top) {
+      forEachNode(top, [&](const Expr& expr) {
+        if (expr.is<ColumnRef>()) out.insert(expr.as<ColumnRef>().name.dotted());
+      });
+    });
     std::visit(
         [&](const auto& c) {
           using T = std::decay_t<decltype(c)>;
-          if constexpr (std::is_same_v<T, WhereCommand>) {
-            collectNames(c.condition, out);
-          } else if constexpr (std::is_same_v<T, EvalCommand>) {
-            for (const Assignment& a : c.assignments) collectNames(a.value, out);
-          } else if constexpr (std::is_same_v<T, StatsCommand>) {
-            for (const StatsItem& item : c.aggregates) collectNames(item.expr, out);
-            for (const StatsItem& item : c.groups) collectNames(item.expr, out);
-          } else if constexpr (std::is_same_v<T, SortCommand>) {
-            for (const SortKey& key : c.keys) collectNames(key.expr, out);
-          } else if constexpr (std::is_same_v<T, KeepCommand> || std::is_same_v<T, DropCommand>) {
+          if constexpr (std::is_same_v<T, KeepCommand> || std::is_same_v<T, DropCommand>) {
             for (const Identifier& name : c.columns) out.insert(name.dotted());
           } else if constexpr (std::is_same_v<T, RenameCommand>) {
             for (const RenamePair& pair : c.renames) out.insert(pair.from.dotted());
@@ -306,6 +275,204 @@ BoundExprPtr columnRef(int channel, const Field& field) {
   return ref;
 }
 
+const AggregateName* findAggregate(const std::string& function) {
+  for (const AggregateName& candidate : kAggregates) {
+    if (function == candidate.name) return &candidate;
+  }
+  return nullptr;
+}
+
+bool isAggregateCall(const Expr& expr) {
+  return expr.is<CallExpr>() && findAggregate(expr.as<CallExpr>().function) != nullptr;
+}
+
+/// The aggregate calls of one STATS command. Each distinct call (with its item's
+/// filter) is a slot: one AggregateSpec, or for SUM(e + c) a value computed from
+/// the SUM, COUNT, MIN and MAX of e that every such sum of e shares (SumOffset).
+/// A slot's value is an expression over the aggregation's output: the groups,
+/// then the specs.
+class StatsAggregates {
+ public:
+  StatsAggregates(const Schema& input, std::vector<std::pair<std::string, BoundExprPtr>>& pending,
+                  int groups)
+      : input_(input), pending_(pending), groups_(groups) {}
+
+  /// The slot of `call`, an aggregate call, filtered by `filter` when given. A new
+  /// slot's spec is named `specName`, else as the call and filter print.
+  int slot(const Expr& call, const std::optional<Expr>& filter, const std::string& specName = {}) {
+    std::string key = printExpr(call);
+    if (filter) key += " WHERE " + printExpr(*filter);
+    const auto [it, added] = slots_.try_emplace(key, static_cast<int>(values_.size()));
+    if (added) {
+      names_.push_back(key);
+      values_.push_back(bindCall(call, filter, specName.empty() ? key : specName));
+    }
+    return it->second;
+  }
+
+  const std::vector<AggregateSpec>& specs() const { return specs_; }
+  const BoundExprPtr& value(int slot) const { return values_[static_cast<size_t>(slot)]; }
+  const std::string& name(int slot) const { return names_[static_cast<size_t>(slot)]; }
+
+  /// The schema an expression over slots is bound against: the groups under
+  /// their names, then each slot under its call's printed text.
+  Schema bindingSchema(const Schema& groupFields) const {
+    Schema out = groupFields;
+    for (size_t k = 0; k < values_.size(); ++k) out.push_back({names_[k], values_[k]->type});
+    return out;
+  }
+
+  /// `bound` (over bindingSchema) with each slot column replaced by the slot's value.
+  BoundExprPtr substitute(const BoundExprPtr& bound) const {
+    if (bound->kind == BoundExpr::Kind::kColumn) {
+      return bound->column >= groups_ ? values_[static_cast<size_t>(bound->column - groups_)]
+                                      : bound;
+    }
+    if (bound->children.empty()) return bound;
+    auto copy = std::make_shared<BoundExpr>(*bound);
+    for (BoundExprPtr& child : copy->children) child = substitute(child);
+    return copy;
+  }
+
+ private:
+  BoundExprPtr specValue(AggregateSpec spec) {
+    const int k = static_cast<int>(specs_.size());
+    const Field field{spec.name, aggregateResultType(spec.function, spec.inputType)};
+    specs_.push_back(std::move(spec));
+    return columnRef(groups_ + k, field);
+  }
+
+  /// The channel of an argument: a column of the input, or one evaluated into `pending`.
+  int argumentChannel(const Expr& argument, DataType& type) {
+    const int channel =
+        channelFor(argument, input_, "$arg" + std::to_string(values_.size()), pending_, nullptr);
+    type = channel < static_cast<int>(input_.size())
+               ? input_[channel].type
+               : pending_[channel - input_.size()].second->type;
+    return channel;
+  }
+
+  BoundExprPtr bindCall(const Expr& expr, const std::optional<Expr>& filter,
+                        const std::string& name) {
+    const CallExpr& call = expr.as<CallExpr>();
+    const SourcePosition at = expr.position;
+    const AggregateName* known = findAggregate(call.function);
+    if (call.args.size() != 1) {
+      throw QueryError(std::string("aggregate `") + known->name + "` takes one argument", at.line,
+                       at.column);
+    }
+    forEachNode(call.args[0], [&](const Expr& inner) {
+      if (isAggregateCall(inner)) {
+        throw QueryError("aggregates do not nest: " + printExpr(inner) + " inside " + known->name,
+                         inner.position.line, inner.position.column,
+                         "aggregate once in STATS, then again in a second STATS");
+      }
+    });
+    if (filter) requireCondition(*filter);
+    const bool star = call.args[0].is<Star>();
+    if (star && known->function != AggregateFunction::kCount) {
+      throw QueryError(std::string("`*` is an argument of COUNT only, not of ") + known->name,
+                       at.line, at.column);
+    }
+    AggregateSpec spec;
+    spec.name = name;
+    spec.function = known->function;
+    if (star && !filter) {
+      spec.function = AggregateFunction::kCountStar;
+      spec.inputType = DataType::int64();
+      return specValue(std::move(spec));
+    }
+    if (!filter && spec.function == AggregateFunction::kSum) {
+      if (std::optional<SumOffset> offset = sumOffsetOf(bindExpression(call.args[0], input_))) {
+        return sumOffsetValue(*offset, name);
+      }
+    }
+    // A filter keeps a row's value where it holds, else makes it null, which every
+    // aggregate skips: AGG(x) WHERE c is AGG(CASE WHEN c THEN x END), and
+    // COUNT(*) WHERE c counts CASE WHEN c THEN TRUE END.
+    Expr argument = star ? Expr{Literal{BooleanLiteral{true}}, at} : call.args[0];
+    if (filter) {
+      argument = Expr{CaseExpr{{WhenClause{*filter, argument}}, std::nullopt}, filter->position};
+    }
+    // A list argument aggregates its elements (list_aggregator.h).
+    spec.inputChannel = argumentChannel(argument, spec.inputType);
+    try {
+      aggregateResultType(spec.function, spec.inputType);
+    } catch (const InvalidArgument&) {
+      throw QueryError(
+          std::string(known->name) + " cannot take a value of type " + spec.inputType.toString(),
+          at.line, at.column);
+    }
+    return specValue(std::move(spec));
+  }
+
+  void requireCondition(const Expr& filter) const {
+    const BoundExprPtr bound = bindExpression(filter, input_);
+    if (bound->type.kind != TypeKind::kBoolean && bound->type.kind != TypeKind::kNull) {
+      throw QueryError("an aggregate's WHERE needs a boolean condition, got " + printExpr(filter) +
+                           " of type " + bound->type.toString(),
+                       filter.position.line, filter.position.column,
+                       "compare it, e.g. WHERE x > 0");
+    }
+  }
+
+  BoundExprPtr sumOffsetValue(const SumOffset& offset, const std::string& name) {
+    int channel = offset.operand->column;
+    if (offset.operand->kind != BoundExpr::Kind::kColumn) {
+      pending_.emplace_back("$arg" + std::to_string(values_.size()), offset.operand);
+      channel = static_cast<int>(input_.size() + pending_.size() - 1);
+    }
+    auto combined = std::make_shared<BoundExpr>();
+    combined->kind = BoundExpr::Kind::kCall;
+    combined->name = "$sum_offset";
+    combined->type = DataType::int64();
+    combined->negated = offset.subtract;
+    // SUM, COUNT, MIN and MAX of the operand, shared by every SumOffset of it.
+    // (Found by function and channel, never by name: a user may name a column `$SUM(3)`.)
+    for (AggregateFunction function : {AggregateFunction::kSum, AggregateFunction::kCount,
+                                       AggregateFunction::kMin, AggregateFunction::kMax}) {
+      const auto [it, added] = sharedSpecs_.try_emplace({function, channel}, nullptr);
+      if (added) {
+        it->second = specValue(AggregateSpec{
+            function, channel, DataType::int32(),
+            std::string("$") + aggregateName(function) + "(" + std::to_string(channel) + ")"});
+      }
+      combined->children.push_back(it->second);
+    }
+    combined->children.push_back(offset.constant);
+    auto itemLiteral = std::make_shared<BoundExpr>();
+    itemLiteral->kind = BoundExpr::Kind::kLiteral;
+    itemLiteral->type = DataType::string();
+    itemLiteral->literal = name;
+    combined->children.push_back(std::move(itemLiteral));
+    return combined;
+  }
+
+  const Schema& input_;
+  std::vector<std::pair<std::string, BoundExprPtr>>& pending_;
+  const int groups_;
+  std::vector<AggregateSpec> specs_;
+  std::map<std::string, int> slots_;  // by printed call and filter
+  std::vector<std::string> names_;    // per slot
+  std::vector<BoundExprPtr> values_;  // per slot
+  std::map<std::pair<AggregateFunction, int>, BoundExprPtr> sharedSpecs_;
+};
+
+/// `expr` with each aggregate call replaced by a column named as its slot;
+/// counts the calls in `found`.
+Expr replaceAggregates(const Expr& expr, StatsAggregates& aggregates,
+                       const std::optional<Expr>& filter, int& found) {
+  if (isAggregateCall(expr)) {
+    ++found;
+    const int k = aggregates.slot(expr, filter);
+    return Expr{ColumnRef{Identifier{{aggregates.name(k)}, expr.position}}, expr.position};
+  }
+  Expr out = expr;
+  forEachChild(out,
+               [&](Expr& child) { child = replaceAggregates(child, aggregates, filter, found); });
+  return out;
+}
+
 PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_view text) {
   const Schema& schema = input->schema;
   std::vector<std::pair<std::string, BoundExprPtr>> pending;
@@ -318,119 +485,77 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
         channelFor(item.expr, schema, "$group" + std::to_string(i), pending, "a BY key"));
     groupNames.push_back(name);
   }
-  std::vector<AggregateSpec> specs;
-  // Per item, the spec that gives its value, or -1 - k for the k-th of `after`:
-  // values computed from aggregates (SumOffset), evaluated after the aggregation.
-  std::vector<int> itemSources;
-  std::vector<std::pair<std::string, BoundExprPtr>> after;
-  // The SUM, COUNT, MIN and MAX specs of a SumOffset operand, by function and channel.
-  std::map<std::pair<AggregateFunction, int>, int> sharedSpecs;
   const int groups = static_cast<int>(groupChannels.size());
-  for (size_t i = 0; i < stats.aggregates.size(); ++i) {
-    const StatsItem& item = stats.aggregates[i];
+  Schema groupFields;
+  for (int g = 0; g < groups; ++g) {
+    const int channel = groupChannels[g];
+    const DataType& type = channel < static_cast<int>(schema.size())
+                               ? schema[channel].type
+                               : pending[channel - schema.size()].second->type;
+    groupFields.push_back({groupNames[g], type});
+  }
+  StatsAggregates aggregates(schema, pending, groups);
+  // Per item, its name and its value: an expression over the aggregation's output.
+  std::vector<std::pair<std::string, BoundExprPtr>> items;
+  for (const StatsItem& item : stats.aggregates) {
     const std::string name = itemName(item, text);
     const SourcePosition at = item.expr.position;
-    if (!item.expr.is<CallExpr>()) {
-      throw QueryError("STATS takes aggregate calls, not `" + printExpr(item.expr) + "`", at.line, at.column,
+    if (isAggregateCall(item.expr)) {
+      items.emplace_back(name, aggregates.value(aggregates.slot(item.expr, item.filter, name)));
+      continue;
+    }
+    int found = 0;
+    const Expr rewritten = replaceAggregates(item.expr, aggregates, item.filter, found);
+    if (found == 0 && item.expr.is<CallExpr>()) {
+      const std::string& function = item.expr.as<CallExpr>().function;
+      const auto scalars = scalarFunctionNames();
+      if (std::find(scalars.begin(), scalars.end(), function) == scalars.end()) {
+        throw QueryError(
+            "unknown aggregate `" + function + "`", at.line, at.column,
+            closestHint(function, aggregateFunctionNames(), "the aggregates are", SIZE_MAX));
+      }
+    }
+    if (found == 0) {
+      throw QueryError("STATS computes aggregates; `" + printExpr(item.expr) + "` has none",
+                       at.line, at.column,
                        "aggregate it, e.g. MAX(" + printExpr(item.expr) + "), or move it to BY");
     }
-    const CallExpr& call = item.expr.as<CallExpr>();
-    const AggregateName* known = nullptr;
-    for (const AggregateName& candidate : kAggregates) {
-      if (call.function == candidate.name) known = &candidate;
+    BoundExprPtr bound;
+    try {
+      bound = bindExpression(rewritten, aggregates.bindingSchema(groupFields));
+    } catch (const UnknownColumnError& e) {
+      throw QueryError("`" + e.columnName() + "` is neither inside an aggregate nor a BY key",
+                       e.line(), e.column(),
+                       "aggregate it, e.g. MAX(" + e.columnName() + "), or add it to BY");
     }
-    if (known == nullptr) {
-      throw QueryError("unknown aggregate `" + call.function + "`", at.line, at.column,
-                       "the aggregates are COUNT, COUNT_DISTINCT, MIN, MAX, SUM and AVG");
-    }
-    if (call.args.size() != 1) {
-      throw QueryError(std::string("aggregate `") + known->name + "` takes one argument", at.line, at.column);
-    }
-    AggregateSpec spec;
-    spec.name = name;
-    spec.function = known->function;
-    if (call.args[0].is<Star>()) {
-      if (known->function != AggregateFunction::kCount) {
-        throw QueryError(std::string("`*` is an argument of COUNT only, not of ") + known->name, at.line,
-                         at.column);
-      }
-      spec.function = AggregateFunction::kCountStar;
-      spec.inputType = DataType::int64();
-    } else if (std::optional<SumOffset> offset = spec.function == AggregateFunction::kSum
-                                                     ? sumOffsetOf(bindExpression(call.args[0], schema))
-                                                     : std::nullopt) {
-      int channel = offset->operand->column;
-      if (offset->operand->kind != BoundExpr::Kind::kColumn) {
-        pending.emplace_back("$arg" + std::to_string(i), offset->operand);
-        channel = static_cast<int>(schema.size() + pending.size() - 1);
-      }
-      // SUM, COUNT, MIN and MAX of the operand, shared by every SumOffset of it.
-      // (Found by function and channel, never by name: a user may name a column `$SUM(3)`.)
-      const auto shared = [&](AggregateFunction function) {
-        const auto [it, added] = sharedSpecs.try_emplace({function, channel}, static_cast<int>(specs.size()));
-        if (added) {
-          specs.push_back(AggregateSpec{function, channel, DataType::int32(),
-                                        std::string("$") + aggregateName(function) + "(" + std::to_string(channel) + ")"});
-        }
-        return it->second;
-      };
-      auto combined = std::make_shared<BoundExpr>();
-      combined->kind = BoundExpr::Kind::kCall;
-      combined->name = "$sum_offset";
-      combined->type = DataType::int64();
-      combined->negated = offset->subtract;
-      for (AggregateFunction function :
-           {AggregateFunction::kSum, AggregateFunction::kCount, AggregateFunction::kMin, AggregateFunction::kMax}) {
-        const int k = shared(function);
-        combined->children.push_back(columnRef(
-            groups + k, Field{specs[k].name, aggregateResultType(function, DataType::int32())}));
-      }
-      combined->children.push_back(offset->constant);
-      auto itemLiteral = std::make_shared<BoundExpr>();
-      itemLiteral->kind = BoundExpr::Kind::kLiteral;
-      itemLiteral->type = DataType::string();
-      itemLiteral->literal = name;
-      combined->children.push_back(std::move(itemLiteral));
-      after.emplace_back(name, std::move(combined));
-      itemSources.push_back(-1 - static_cast<int>(after.size() - 1));
-      continue;
-    } else {
-      // A list argument aggregates its elements (list_aggregator.h).
-      spec.inputChannel =
-          channelFor(call.args[0], schema, "$arg" + std::to_string(i), pending, nullptr);
-      spec.inputType = spec.inputChannel < static_cast<int>(schema.size())
-                           ? schema[spec.inputChannel].type
-                           : pending[spec.inputChannel - schema.size()].second->type;
-      try {
-        aggregateResultType(spec.function, spec.inputType);
-      } catch (const InvalidArgument& e) {
-        throw QueryError(std::string(known->name) + " cannot take a value of type " + spec.inputType.toString(),
-                         at.line, at.column);
-      }
-    }
-    itemSources.push_back(static_cast<int>(specs.size()));
-    specs.push_back(std::move(spec));
+    items.emplace_back(name, aggregates.substitute(bound));
   }
   PlanNodePtr below = pending.empty() ? input : eval(input, std::move(pending));
   auto aggregate = makeNode(PlanKind::kAggregate, below);
   aggregate->schema.clear();
   for (int channel : groupChannels) aggregate->schema.push_back(below->schema[channel]);
-  for (const AggregateSpec& spec : specs) {
+  for (const AggregateSpec& spec : aggregates.specs()) {
     aggregate->schema.push_back({spec.name, aggregateResultType(spec.function, spec.inputType)});
   }
   aggregate->mode = AggregatorMode::kSingle;
   aggregate->groupChannels = groupChannels;
-  aggregate->aggregates = specs;
-  const int aggregateWidth = static_cast<int>(aggregate->schema.size());
-  PlanNodePtr above = after.empty() ? aggregate : eval(aggregate, after);
-  // ES|QL's order: the aggregates, then the groups, under their output names.
+  aggregate->aggregates = aggregates.specs();
+  // An item that is one spec is that column; every other is evaluated after.
+  std::vector<std::pair<std::string, BoundExprPtr>> after;
   std::vector<int> channels;
   std::vector<std::string> names;
-  for (size_t i = 0; i < itemSources.size(); ++i) {
-    const int source = itemSources[i];
-    channels.push_back(source >= 0 ? groups + source : aggregateWidth + (-1 - source));
-    names.push_back(source >= 0 ? specs[source].name : after[-1 - source].first);
+  const int aggregateWidth = static_cast<int>(aggregate->schema.size());
+  for (auto& [name, value] : items) {
+    if (value->kind == BoundExpr::Kind::kColumn) {
+      channels.push_back(value->column);
+    } else {
+      channels.push_back(aggregateWidth + static_cast<int>(after.size()));
+      after.emplace_back(name, value);
+    }
+    names.push_back(name);
   }
+  PlanNodePtr above = after.empty() ? aggregate : eval(aggregate, after);
+  // ES|QL's order: the aggregates, then the groups, under their output names.
   for (int g = 0; g < groups; ++g) {
     channels.push_back(g);
     names.push_back(groupNames[g]);
@@ -572,8 +697,6 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
   return current;
 }
 
-}  // namespace
-
 /// A name that is no column may be one a file holds but the engine does not read
 /// (a map, a list of structs, ...; FormatReader's unreadColumns): then the query
 /// is told so, at the same place, rather than "unknown column".
@@ -590,7 +713,28 @@ void throwIfUnread(const UnknownColumnError& e, const ResolvedSource& source) {
   }
 }
 
-PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerOptions& options) {
+/// ROW's one row: a page of one position and no column, then each field
+/// evaluated over it as EVAL's assignments are.
+PlanNodePtr planRow(const RowSource& row) {
+  auto node = makeNode(PlanKind::kLocalSource, nullptr);
+  node->description = "ROW";
+  // Each copy of the supplier (each run of the plan) gives its row once.
+  node->supplier = [given = false]() mutable -> std::optional<Page> {
+    if (given) return std::nullopt;
+    given = true;
+    return Page({}, 1);
+  };
+  PlanNodePtr current = node;
+  for (const Assignment& field : row.fields) {
+    const std::string name = field.name.dotted();
+    const int shadowed = fieldIndex(current->schema, name);
+    current = eval(current, {{name, bindExpression(field.value, current->schema)}});
+    if (shadowed >= 0) current = projectWithout(current, {shadowed});
+  }
+  return current;
+}
+
+PlanNodePtr externalSource(const Query& query, ResolvedSource& source) {
   Schema sourceSchema = source.schema;
   const std::set<std::string> named = namesInQuery(query);
   if (named.count(kFilePathColumn) && fieldIndex(sourceSchema, kFilePathColumn) < 0) {
@@ -613,8 +757,13 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
   sourceNode->request.outputSchema = sourceSchema;
   for (const Field& field : source.partitionColumns) sourceNode->request.partitionColumns.push_back(field.name);
   sourceNode->filesPrunedByPartition = source.filesPrunedByPartition;
+  return sourceNode;
+}
 
-  PlanNodePtr current = sourceNode;
+}  // namespace
+
+PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerOptions& options) {
+  PlanNodePtr current = query.row ? planRow(*query.row) : externalSource(query, source);
   const std::vector<const Command*> commands = withLimitsNextToSorts(query.commands);
   try {
     for (size_t c = 0; c < commands.size(); ++c) {
@@ -684,7 +833,8 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
     throwIfUnread(e, source);
     throw;
   }
-  return options.exchange ? distribute(current, options.threads) : current;
+  // ROW's one row is not split among drivers.
+  return options.exchange && !query.row ? distribute(current, options.threads) : current;
 }
 
 }  // namespace quarry::engine
