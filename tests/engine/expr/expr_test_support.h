@@ -31,9 +31,18 @@ struct Table {
   Page page() const { return Page(blocks, blocks.empty() ? 0 : blocks[0].size()); }
 };
 
-/// Renders one position: NULL, true/false, the shortest double, raw string bytes.
+/// Renders one position: NULL, true/false, the shortest double, raw string bytes,
+/// a list as [e1, e2] of its elements rendered so.
 inline std::string render(const Block& block, size_t i) {
   if (block.isNull(i)) return "NULL";
+  if (block.type().isList()) {
+    std::string out = "[";
+    for (uint64_t e = block.listOffsets()[i]; e < block.listOffsets()[i + 1]; ++e) {
+      if (e > block.listOffsets()[i]) out += ", ";
+      out += render(block.listElements(), e);
+    }
+    return out + "]";
+  }
   const Scalar value = block.scalarAt(i);
   switch (block.type().kind) {
     case TypeKind::kBoolean:

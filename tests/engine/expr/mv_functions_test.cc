@@ -86,6 +86,41 @@ TEST(MvFunctions, AValueIsAListOfOne) {
   EXPECT_THROW(testing::bindText("mv_sum(\"a\")", t.schema), QueryError);  // not a number
 }
 
+// ES|QL's MV_MEDIAN, MV_CONCAT, MV_DEDUPE, MV_SORT, MV_SLICE, MV_APPEND and MV_ZIP:
+// null elements dropped, a null list or one left without values null.
+TEST(MvFunctions, ShapeListsAsEsqlDoes) {
+  const Table t = lists();
+  // "If the row has an even number of values for a column, the result will be the
+  // average of the middle two entries. If the column is not floating point, the
+  // average rounds down."
+  EXPECT_EQ(eval("mv_median(li)", t), (V{"2", "NULL", "NULL", "NULL", "5", "2"}));
+  // -0.5, 3.5 and -3.5 round down.
+  EXPECT_EQ(eval("mv_median(mv_append(mv_min(li) - 3, mv_min(li)))", t),
+            (V{"-1", "NULL", "NULL", "NULL", "3", "-4"}));
+  EXPECT_EQ(eval("mv_concat(ls, \"-\")", t), (V{"b-a", "NULL", "NULL", "NULL", "c", "NULL"}));
+  EXPECT_EQ(eval("mv_dedupe(split(\"b,a,b,c,a\", \",\"))", t)[0], "[b, a, c]");
+  EXPECT_EQ(eval("mv_sort(li)", t), (V{"[1, 3]", "NULL", "NULL", "NULL", "[5]", "[-2, 7]"}));
+  EXPECT_EQ(eval("mv_sort(li, \"DESC\")", t), (V{"[3, 1]", "NULL", "NULL", "NULL", "[5]", "[7, -2]"}));
+  // "start: Start position ... -1 designates the last value in the list. end: End
+  // position (included)."
+  EXPECT_EQ(eval("mv_slice(li, 0, 0)", t), (V{"[3]", "NULL", "NULL", "NULL", "[5]", "[-2]"}));
+  EXPECT_EQ(eval("mv_slice(li, -1)", t), (V{"[1]", "NULL", "NULL", "NULL", "[5]", "[7]"}));
+  EXPECT_EQ(eval("mv_slice(li, 1, 5)", t), (V{"[1]", "NULL", "NULL", "NULL", "NULL", "[7]"}));
+  EXPECT_EQ(eval("mv_append(li, mv_sort(li, \"desc\"))", t),
+            (V{"[3, 1, 3, 1]", "NULL", "NULL", "NULL", "[5, 5]", "[-2, 7, 7, -2]"}));
+  EXPECT_EQ(eval("mv_append(i, i)", t)[0], "[1, 1]");
+  EXPECT_EQ(eval("mv_zip(ls, split(\"x\", \",\"), \":\")", t),
+            (V{"[b:x, a]", "[x]", "[x]", "[x]", "[c:x]", "[x]"}));
+  EXPECT_EQ(eval("mv_zip(ls, ls)", t)[0], "[b,b, a,a]");
+  EXPECT_EQ(testing::bindText("mv_median(li)", t.schema)->type, DataType::int64());
+  EXPECT_EQ(testing::bindText("mv_sort(i)", t.schema)->type, DataType::list(DataType::int32()));
+  for (const char* text : {"mv_median(ls)", "mv_concat(li, \",\")", "mv_slice(li, \"a\")",
+                           "mv_append(li, ls)", "mv_sort(li, li)", "mv_zip(ls)"}) {
+    EXPECT_THROW(testing::bindText(text, t.schema), QueryError) << text;
+  }
+  EXPECT_THROW(eval("mv_sort(li, \"up\")", t), InvalidArgument);
+}
+
 TEST(MvFunctions, ResultTypesFollowTheAggregates) {
   const Table t = lists();
   EXPECT_EQ(testing::bindText("mv_count(li)", t.schema)->type, DataType::int64());

@@ -19,6 +19,23 @@
 /// A single value is a list of one, as in ES|QL: mv_count(x) is 1 (null for a
 /// null x), mv_min(x) and mv_first(x) are x, mv_sum(x) is x in SUM's type. The
 /// reductions are list_aggregator.h's.
+///
+/// And the functions that shape lists (null elements dropped; a null list, or a
+/// list left without values, is null; a value is a list of one):
+///   mv_median(list)           the middle value (numbers): of an even count the mean
+///                             of the middle two, rounded down for integers
+///                             (ES|QL); int64 for integers, else double
+///   mv_concat(list, delim)    string: the string values joined by delim
+///   mv_dedupe(list)           the distinct values, in the order of their first
+///                             occurrence (ES|QL leaves the order unspecified)
+///   mv_sort(list[, "asc"|"desc"])  the values in the engine's order (value_order.h)
+///   mv_slice(list, start[, end])   the values at positions start..end inclusive,
+///                             0-based, negative counting from the end (-1 the last);
+///                             null where the range holds no value
+///   mv_append(a, b)           a's values then b's (one element type)
+///   mv_zip(a, b[, delim])     strings: a[i] delim b[i] pairwise (delim "," by
+///                             default); past the shorter list, the longer's values
+/// The list results keep the element type: mv_sort(x) of a value x is a list of one.
 namespace quarry::engine {
 
 /// Whether `name` (lower case) is one of the functions above.
@@ -28,7 +45,7 @@ bool isMvFunction(const std::string& name);
 /// throws QueryError at `line`, `column` for another argument.
 DataType bindMvFunction(const BoundExpr& call, int line, int column);
 
-/// Evaluates the bound call over its argument's block.
-Block evaluateMvFunction(const BoundExpr& call, const Block& lists);
+/// Evaluates the bound call over its arguments' blocks (n positions each).
+Block evaluateMvFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
 
 }  // namespace quarry::engine

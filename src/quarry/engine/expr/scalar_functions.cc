@@ -33,7 +33,8 @@ constexpr std::string_view kScalarNames[] = {
     "concat", "trim", "ltrim", "rtrim", "ends_with", "left", "right", "reverse", "repeat", "locate", "space",
     "bit_length", "byte_length", "split",
     // Multi-value functions (mv_functions.h): lists to one value per row.
-    "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last",
+    "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last", "mv_median",
+    "mv_concat", "mv_dedupe", "mv_sort", "mv_slice", "mv_append", "mv_zip",
     // Math functions (math_functions.h).
     "pow", "sqrt", "cbrt", "exp", "log10", "log", "floor", "ceil", "signum", "pi", "e", "tau", "sin",
     "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "greatest", "least"};
@@ -360,7 +361,7 @@ Block sumOffsetBlock(const BoundExpr& call, const std::vector<Block>& args) {
 Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
   const std::string& name = call.name;
   const DataType& type = call.type;
-  if (isMvFunction(name)) return evaluateMvFunction(call, args[0]);
+  if (isMvFunction(name)) return evaluateMvFunction(call, args, n);
   if (isMathFunction(name)) return evaluateMathFunction(call, args, n);
   if (isStringFunction(name)) return evaluateStringFunction(call, args, n);
   if (name == "$sum_offset") return sumOffsetBlock(call, args);
