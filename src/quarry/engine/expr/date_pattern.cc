@@ -415,6 +415,13 @@ std::optional<int64_t> DatePattern::parseMillis(std::string_view text) const {
         return reader.digits(n, adjacent || e.letter == 'S' ? n : std::max(n, width));
       return reader.digits(1, width);
     };
+    // A number below `limit` into `field`; false when there is none.
+    const auto bounded = [&](int width, int64_t limit, int64_t& field) {
+      const std::optional<int64_t> value = number(width);
+      if (!value || *value >= limit) return false;
+      field = *value;
+      return true;
+    };
     std::optional<int64_t> v;
     switch (e.letter) {
       case 0:
@@ -513,9 +520,7 @@ std::optional<int64_t> DatePattern::parseMillis(std::string_view text) const {
         continue;
       case 'm':
       case 's':
-        v = number(2);
-        if (!v || *v > 59) return std::nullopt;
-        (e.letter == 'm' ? p.minute : p.second) = *v;
+        if (!bounded(2, 60, e.letter == 'm' ? p.minute : p.second)) return std::nullopt;
         continue;
       case 'S': {
         v = reader.digits(n, n);
@@ -526,19 +531,13 @@ std::optional<int64_t> DatePattern::parseMillis(std::string_view text) const {
         continue;
       }
       case 'n':
-        v = number(9);
-        if (!v || *v >= kNanosPerSecond) return std::nullopt;
-        p.nanos = *v;
+        if (!bounded(9, kNanosPerSecond, p.nanos)) return std::nullopt;
         continue;
       case 'A':
-        v = number(8);
-        if (!v || *v >= 86'400'000) return std::nullopt;
-        p.milliOfDay = *v;
+        if (!bounded(8, 86'400'000, p.milliOfDay)) return std::nullopt;
         continue;
       case 'N':
-        v = number(14);
-        if (!v || *v >= kNanosPerDay) return std::nullopt;
-        p.nanoOfDay = *v;
+        if (!bounded(14, kNanosPerDay, p.nanoOfDay)) return std::nullopt;
         continue;
       case 'O':
       case 'Z':
