@@ -143,7 +143,8 @@ TEST_F(FragmentTest, PrunedColumnsMatchTheCoordinatorsExchange) {
 // split and node. The coordinator takes it once (PreparedQuery::nowMillis) and
 // sends it with the fragment, whose planning binds NOW() to it.
 TEST_F(FragmentTest, NowIsTheCoordinatorsInstantOnEveryNodeAndRow) {
-  const std::string text = from() + " | EVAL t = to_long(now()) | STATS lo = MIN(t), hi = MAX(t), n = COUNT(*)";
+  const std::string text =
+      from() + " | EVAL t = to_long(now()) | STATS lo = MIN(t), hi = MAX(t), n = COUNT(*)";
   QueryOptions options;
   options.nowMillis = 1'717'243'200'123;
   const PreparedQuery prepared = prepareQuery(text, options);
@@ -154,7 +155,8 @@ TEST_F(FragmentTest, NowIsTheCoordinatorsInstantOnEveryNodeAndRow) {
   const std::vector<FileSplit> all = coordinatorSplits(prepared);
   std::vector<Page> pages;
   for (const FileSplit& split : all) {
-    for (Page& page : run(planFragment(spec(prepared, text, {split})))) pages.push_back(std::move(page));
+    for (Page& page : run(planFragment(spec(prepared, text, {split}))))
+      pages.push_back(std::move(page));
   }
   EXPECT_EQ(rowsOverExchangePages(prepared, std::move(pages)), expected);
 

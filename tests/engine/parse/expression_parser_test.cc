@@ -358,11 +358,19 @@ TEST(ExpressionParser, InlineCastIsACallOfTheConversionFunction) {
   EXPECT_EQ(shapeOf("f(x)::double + 1"), "(to_double[f[x]] + 1)");
   EXPECT_EQ(shapeOf("\"12\"::INTEGER"), "to_integer[\"12\"]");
   EXPECT_EQ(shapeOf("a::long < b::long"), "(to_long[a] < to_long[b])");
-  for (const auto& [type, function] : std::vector<std::pair<std::string, std::string>>{
-           {"boolean", "to_boolean"}, {"bool", "to_boolean"}, {"Integer", "to_integer"},
-           {"int", "to_integer"}, {"LONG", "to_long"}, {"unsigned_long", "to_unsigned_long"},
-           {"double", "to_double"}, {"keyword", "to_string"}, {"text", "to_string"},
-           {"string", "to_string"}, {"datetime", "to_datetime"}, {"date", "to_datetime"}}) {
+  for (const auto& [type, function] :
+       std::vector<std::pair<std::string, std::string>>{{"boolean", "to_boolean"},
+                                                        {"bool", "to_boolean"},
+                                                        {"Integer", "to_integer"},
+                                                        {"int", "to_integer"},
+                                                        {"LONG", "to_long"},
+                                                        {"unsigned_long", "to_unsigned_long"},
+                                                        {"double", "to_double"},
+                                                        {"keyword", "to_string"},
+                                                        {"text", "to_string"},
+                                                        {"string", "to_string"},
+                                                        {"datetime", "to_datetime"},
+                                                        {"date", "to_datetime"}}) {
     EXPECT_EQ(shapeOf("x::" + type), function + "[x]") << type;
   }
   // The cast is the call: the printed form is the function's.

@@ -29,7 +29,8 @@ namespace {
 constexpr std::string_view kScalarNames[] = {
     "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "replace", "coalesce",
     // Date and time functions (temporal_functions.h).
-    "date_trunc", "date_extract", "bucket", "to_datetime", "date_format", "date_parse", "date_diff", "now",
+    "date_trunc", "date_extract", "bucket", "to_datetime",
+    "date_format", "date_parse", "date_diff", "now",
     // Type conversions (conversion_functions.h), which the `::` casts call.
     "to_string", "to_integer", "to_long", "to_unsigned_long", "to_double", "to_boolean",
     // String functions (string_functions.h).
