@@ -8,6 +8,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/engine/exec/operator.h"
+#include "quarry/engine/expr/temporal_functions.h"
 #include "tests/engine/fragment_test_support.h"
 
 namespace quarry::engine {
@@ -33,7 +34,7 @@ class FragmentTest : public ::testing::Test {
 
   FragmentSpec spec(const PreparedQuery& prepared, const std::string& text,
                     std::vector<FileSplit> splits) {
-    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2};
+    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2, prepared.nowMillis};
   }
 
   /// Runs `fragment` as a data node does: once per split, or once for all.
@@ -136,6 +137,50 @@ TEST_F(FragmentTest, PrunedColumnsMatchTheCoordinatorsExchange) {
   ASSERT_EQ(fragment.plan->schema.size(), 1u);
   EXPECT_EQ(fragment.plan->schema[0].name, "s");
   EXPECT_EQ(rowsOverExchangePages(prepared, run(fragment)).size(), 7u);
+}
+
+// NOW() is "the current date and time" of the query: one instant for every row,
+// split and node. The coordinator takes it once (PreparedQuery::nowMillis) and
+// sends it with the fragment, whose planning binds NOW() to it.
+TEST_F(FragmentTest, NowIsTheCoordinatorsInstantOnEveryNodeAndRow) {
+  const std::string text =
+      from() + " | EVAL t = to_long(now()) | STATS lo = MIN(t), hi = MAX(t), n = COUNT(*)";
+  QueryOptions options;
+  options.nowMillis = 1'717'243'200'123;
+  const PreparedQuery prepared = prepareQuery(text, options);
+  EXPECT_EQ(prepared.nowMillis, 1'717'243'200'123);
+  const std::vector<std::string> expected = {"1717243200123|1717243200123|30000"};
+  EXPECT_EQ(inProcessRows(prepared), expected);
+
+  const std::vector<FileSplit> all = coordinatorSplits(prepared);
+  std::vector<Page> pages;
+  for (const FileSplit& split : all) {
+    for (Page& page : run(planFragment(spec(prepared, text, {split}))))
+      pages.push_back(std::move(page));
+  }
+  EXPECT_EQ(rowsOverExchangePages(prepared, std::move(pages)), expected);
+
+  // A node binds NOW() to the instant it is sent, not to its own clock.
+  FragmentSpec other = spec(prepared, text, all);
+  other.nowMillis = 5;
+  EXPECT_EQ(rowsOverExchangePages(prepared, run(planFragment(other))),
+            (std::vector<std::string>{"5|5|30000"}));
+}
+
+TEST_F(FragmentTest, NowWithoutAPinnedInstantIsTheWallClockWhenTheQueryStarts) {
+  const int64_t before = QueryClock::wallClockMillis();
+  const PreparedQuery prepared =
+      prepare(from() + " | EVAL t = to_long(now()) | STATS lo = MIN(t), hi = MAX(t)");
+  const std::vector<std::string> rows = inProcessRows(prepared);
+  const int64_t after = QueryClock::wallClockMillis();
+  ASSERT_EQ(rows.size(), 1u);
+  const size_t bar = rows[0].find('|');
+  const int64_t lo = std::stoll(rows[0].substr(0, bar));
+  const int64_t hi = std::stoll(rows[0].substr(bar + 1));
+  EXPECT_EQ(lo, hi);
+  EXPECT_EQ(lo, prepared.nowMillis);
+  EXPECT_LE(before, lo);
+  EXPECT_LE(lo, after);
 }
 
 TEST_F(FragmentTest, RefusesABadQueryAndAnUnknownFormat) {

@@ -327,6 +327,7 @@ class DataNodeService final : public proto::DataNode::Service {
 
     engine::FragmentSpec spec;
     spec.queryText = request.query_text();
+    spec.nowMillis = request.now_millis();
     const int requested = static_cast<int>(std::min<uint32_t>(request.threads(), 1024));
     spec.threads = requested > 0 ? std::min(requested, options_.threads) : options_.threads;
     std::vector<uint32_t> ids;

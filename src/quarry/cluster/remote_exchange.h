@@ -48,6 +48,8 @@ namespace quarry::cluster {
 struct RemoteExchangeSpec {
   std::string queryId;
   std::string queryText;
+  /// The query's start (PreparedQuery::nowMillis), which NOW() is on every node.
+  int64_t nowMillis = 0;
   /// The resolved source schema the nodes plan against.
   engine::Schema sourceSchema;
   /// The exchange's output schema, and what the nodes' pages must match (the

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/expr/temporal_functions.h"
 #include "quarry/engine/parse/query_parser.h"
 #include "quarry/engine/plan/planner.h"
 #include "quarry/engine/source/format_reader_registry.h"
@@ -65,6 +66,7 @@ Fragment planFragment(const FragmentSpec& spec) {
   options.threads = spec.threads;
   options.exchange = true;
   options.text = spec.queryText;
+  const QueryClock clock(spec.nowMillis);
   const PlanNodePtr plan = planQuery(query, source, options);
   // The whole plan is optimized, as the coordinator optimizes it, rather than
   // the fragment alone: PruneColumns then leaves the exchange's input exactly

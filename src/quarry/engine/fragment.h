@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct FragmentSpec {
   std::vector<FileSplit> splits;
   /// Driver threads for the fragment.
   int threads = 2;
+  /// The coordinator's PreparedQuery::nowMillis: the instant NOW() binds to here.
+  int64_t nowMillis = 0;
 };
 
 struct Fragment {

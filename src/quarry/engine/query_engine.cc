@@ -4,6 +4,7 @@
 
 #include "quarry/common/json_text.h"
 #include "quarry/engine/exec/executor.h"
+#include "quarry/engine/expr/temporal_functions.h"
 #include "quarry/engine/parse/query_parser.h"
 #include "quarry/engine/plan/planner.h"
 #include "quarry/engine/plan/query_warnings.h"
@@ -23,6 +24,8 @@ void setMetrics(PlanNode& node, ScanMetrics* metrics) {
 PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   PreparedQuery prepared;
   prepared.started = std::chrono::steady_clock::now();
+  prepared.nowMillis = options.nowMillis.value_or(QueryClock::wallClockMillis());
+  const QueryClock clock(prepared.nowMillis);  // every NOW() of the query, partition pruning's too
   prepared.ast = parseQuery(text);
   const FromClause& from = prepared.ast.from;
   ResolveOptions resolve;

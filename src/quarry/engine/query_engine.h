@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,9 @@ struct QueryOptions {
   /// OptimizerOptions::lateMaterialization: off for a cluster's coordinator,
   /// whose scans run on data nodes.
   bool lateMaterialization = true;
+  /// The query's start, which NOW() is (milliseconds since 1970-01-01 UTC);
+  /// unset, the wall clock when prepareQuery begins. Tests set it to pin NOW().
+  std::optional<int64_t> nowMillis;
 };
 
 struct PreparedQuery {
@@ -51,6 +55,9 @@ struct PreparedQuery {
   /// What the scans count while the plan runs (the plan's requests point here).
   std::shared_ptr<ScanMetrics> metrics;
   std::chrono::steady_clock::time_point started;
+  /// The instant NOW() bound to (QueryOptions::nowMillis or the wall clock),
+  /// which a coordinator sends to its data nodes (FragmentSpec::nowMillis).
+  int64_t nowMillis = 0;
 };
 
 /// Throws QueryError for a bad query, and the resolver's errors for sources.

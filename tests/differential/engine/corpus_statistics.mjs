@@ -10,6 +10,7 @@
 // union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries,
 // the math functions and GREATEST/LEAST among them, time spans, ES|QL's string functions (concat, trim,
 // left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
+// conversions, `::` casts, TO_STRING, DATE_FORMAT, DATE_PARSE and DATE_DIFF, the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
 // with an overflow error, which quarry must refuse too) and the data's NULL rate.
@@ -45,6 +46,8 @@ export const kFloors = {
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
   byte_length: 25, ends_with: 50,
+  // Conversions (conversion_functions.h), `::` casts and the date functions of temporal_functions.h.
+  conversion: 100, cast: 35, to_string: 28, date_format: 15, date_parse: 18, date_diff: 16,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

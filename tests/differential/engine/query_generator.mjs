@@ -58,6 +58,32 @@
 //   mv_count / mv_first / mv_last / mv_min / mv_max (split(x, "d"))
 //                                            -> len / [1] / [-1] / list_min / list_max
 //                                               (string_split(x, 'd'))
+//   to_integer(x), to_long(x) of a double (Java's Math.round; null for NaN and out of range)
+//                                            -> CASE WHEN isnan(x) OR x > max OR x < min THEN NULL
+//                                               ELSE CAST(<floor(x), plus 1 when x - floor(x) >= 0.5> AS INTEGER) END
+//   to_integer(d), to_long(d) of a decimal   -> floor(d + 0.5), NULL outside the type's range
+//   to_integer / to_long / to_double of a string (Java's parseInt, else parseDouble; null if no number)
+//                                            -> TRY_CAST(regexp_replace(s, '[fFdD]$', '') AS DOUBLE)
+//                                               (Java's f / d suffix dropped), NULL unless finite, then as a double
+//   to_long(to_unsigned_long(x)) (truncated, null below 0)
+//                                            -> CASE WHEN trunc(x) >= 0 THEN CAST(trunc(x) AS BIGINT) END
+//   to_long(t) of a date or timestamp (milliseconds)
+//                                            -> epoch_us(t) // 1000 (the data's instants are after 1970)
+//   to_string(x) of numbers, booleans        -> CAST(x AS VARCHAR); a double only in [0.001, 1e7), where
+//                                               Java's Double.toString and DuckDB's text agree
+//   to_string(t) of a date or timestamp (ES|QL's ISO text)
+//                                            -> strftime(t, '%Y-%m-%dT%H:%M:%S.') || the fraction (3 to 6
+//                                               digits, trailing zeros dropped) || 'Z' for a UTC instant
+//   to_boolean(s), to_boolean(n)             -> lower(s) = 'true' (NULL kept), n <> 0
+//   x::long, x::int, x::double, x::string, x::boolean
+//                                            -> as the function the cast calls
+//   date_format("pattern", t)                -> strftime(t, <the pattern's strftime letters>)
+//   to_long(date_parse(P, date_format(P, t))) -> t truncated to P's finest field, in milliseconds
+//   date_diff(unit, a, b) (whole units elapsed, ChronoUnit.between; int32, NULL outside it)
+//                                            -> (epoch_us(b) - epoch_us(a)) // unit for fixed units; months
+//                                               as Java's LocalDate.until: b's day moved a day toward a when
+//                                               its time of day has not reached a's, then
+//                                               ((year * 12 + month - 1) * 32 + day) differences // 32
 //
 // Output columns are named (`name =`), except some aggregates that are one call
 // of a column or `*` (`MAX(i32)`): their column is named by the text as written.
@@ -377,6 +403,53 @@ export function rlikePattern(rng, values) {
   return out;
 }
 
+// ---- Dates as text ---------------------------------------------------------------
+
+// DATE_FORMAT's patterns and DuckDB's strftime formats that write the same text.
+const DATE_PATTERNS = [
+  ['yyyy-MM-dd', '%Y-%m-%d'], ['dd/MM/yy HH:mm', '%d/%m/%y %H:%M'], ['EEE, d MMM yyyy', '%a, %-d %b %Y'],
+  ['EEEE MMMM', '%A %B'], ['hh:mm:ss a', '%I:%M:%S %p'], ["yyyy-MM-dd'T'HH:mm:ss.SSS", '%Y-%m-%dT%H:%M:%S.%g'],
+  ['D', '%-j'], ['yyyyMMdd', '%Y%m%d'], ['M/d/yyyy', '%-m/%-d/%Y'], ["'day' D 'of' yyyy", 'day %-j of %Y'],
+];
+// DATE_PARSE's patterns, with the microseconds of their finest field.
+const PARSE_PATTERNS = [
+  ['yyyy-MM-dd', 86400000000], ['yyyy-MM-dd HH:mm', 60000000], ['yyyyMMddHHmmss', 1000000],
+  ['dd/MM/yyyy hh:mm a', 60000000], ['EEE, d MMM yyyy HH:mm:ss.SSS', 1000], ['yyyy D', 86400000000],
+];
+// DATE_DIFF's units, their abbreviations, and the fixed ones' lengths in microseconds.
+const DIFF_UNITS = [
+  ['year', ['years', 'yy', 'yyyy']], ['quarter', ['quarters', 'qq', 'q']], ['month', ['months', 'mm', 'm']],
+  ['week', ['weeks', 'wk', 'ww']], ['day', ['days', 'dd', 'd', 'dayofyear', 'dy', 'y', 'weekday', 'dw']],
+  ['hour', ['hours', 'hh']], ['minute', ['minutes', 'mi', 'n']], ['second', ['seconds', 'ss', 's']],
+  ['millisecond', ['milliseconds', 'ms']],
+];
+const DIFF_MICROS = { week: 604800000000, day: 86400000000, hour: 3600000000, minute: 60000000, second: 1000000,
+  millisecond: 1000 };
+
+/// ES|QL's ISO text of a date or timestamp column `a` (TO_STRING, DATE_FORMAT
+/// without a pattern): milliseconds, or up to six fraction digits for a
+/// microsecond timestamp (trailing zeros dropped, three at least), Z for a UTC one.
+function isoTextSql(a) {
+  if (a.kind === 'date') return `(strftime(${a.s}, '%Y-%m-%d') || 'T00:00:00.000Z')`;
+  const digits = `rtrim(lpad(CAST(microsecond(${a.s}) % 1000000 AS VARCHAR), 6, '0'), '0')`;
+  const fraction = `(CASE WHEN length(${digits}) < 3 THEN rpad(${digits}, 3, '0') ELSE ${digits} END)`;
+  return `(strftime(${a.s}, '%Y-%m-%dT%H:%M:%S.') || ${fraction}${a.utc ? " || 'Z'" : ''})`;
+}
+
+/// Whole months from the instant of `ua` to that of `ub` (microseconds after 1970),
+/// as Java's LocalDateTime.until(MONTHS).
+function monthsBetweenSql(ua, ub) {
+  const day = 86400000000;
+  const [da, db, ta, tb] = [`(${ua} // ${day})`, `(${ub} // ${day})`, `(${ua} % ${day})`, `(${ub} % ${day})`];
+  const end = `(CASE WHEN ${db} > ${da} AND ${tb} < ${ta} THEN ${db} - 1 WHEN ${db} < ${da} AND ${tb} > ${ta} ` +
+              `THEN ${db} + 1 ELSE ${db} END)`;
+  const packed = (d) => {
+    const date = `(DATE '1970-01-01' + CAST(${d} AS INTEGER))`;
+    return `((year(${date}) * 12 + month(${date}) - 1) * 32 + day(${date}))`;
+  };
+  return `((${packed(end)} - ${packed(da)}) // 32)`;
+}
+
 /// The generator of one query: its schema changes as commands are added.
 class QueryBuilder {
   constructor(rng, columns) {
@@ -470,10 +543,17 @@ class QueryBuilder {
   numericFunction(depth) {
     const rng = this.rng;
     const choice = rng.weighted([[3, 'abs'], [3, 'round'], [2, 'length'], [2, 'date_extract'],
-      [2, 'coalesce'], [3, 'math'], [2, 'string_measure']]);
+      [2, 'coalesce'], [3, 'math'], [2, 'string_measure'], [3, 'conversion'], [2, 'date_diff'],
+      [2, 'date_parse']]);
     switch (choice) {
       case 'math':
         return this.exactMath(depth);
+      case 'conversion':
+        return this.numericConversion(depth);
+      case 'date_diff':
+        return this.dateDiff();
+      case 'date_parse':
+        return this.dateParse();
       case 'string_measure':
         return this.stringMeasure(depth);
       case 'abs': {
@@ -523,6 +603,7 @@ class QueryBuilder {
     if (depth <= 0 || rng.chance(0.4)) return c;
     // `values`: the strings the expression can give (LIKE patterns are made from them).
     const values = c.values ?? [];
+    if (rng.chance(0.15)) return this.stringConversion();
     if (rng.chance(0.4)) return this.stringFunction(c, values);
     switch (rng.int(0, 5)) {
       case 0: return expr(`to_lower(${c.q})`, `lower(${c.s})`, 'string',
@@ -663,6 +744,179 @@ class QueryBuilder {
     return expr(`ends_with(${c.q}, ${quarryString(suffix)})`, `ends_with(${c.s}, ${sqlString(suffix)})`, 'boolean');
   }
 
+  // ---- Conversions and date functions (conversion_functions.h, temporal_functions.h) --
+  //
+  // ES|QL's rules spelled out for DuckDB (the header lists each mapping): Java's
+  // Math.round, null where ES|QL warns, Java's and DuckDB's text of numbers where
+  // they agree, ES|QL's ISO text of instants, ChronoUnit's whole units.
+
+  /// `fn(x)`, or ES|QL's inline cast `x::type` (which the parser makes the same call).
+  castText(fn, a) {
+    const types = { to_integer: ['int', 'integer'], to_long: ['long'], to_double: ['double'],
+      to_string: ['string', 'keyword'], to_boolean: ['boolean', 'bool'] }[fn];
+    if (!types || !this.rng.chance(0.35)) return `${fn}(${a.q})`;
+    this.features.add('cast');
+    const operand = /^[A-Za-z_`][A-Za-z0-9_`]*$/.test(a.q) ? a.q : `(${a.q})`;
+    return `${operand}::${this.rng.pick(types)}`;
+  }
+
+  /// TO_INTEGER, TO_LONG or TO_DOUBLE (or TO_LONG(TO_UNSIGNED_LONG(x))) of a double,
+  /// a decimal, an integer, a boolean, a date or timestamp, or a string.
+  numericConversion(depth) {
+    const rng = this.rng;
+    this.features.add('conversion');
+    const from = rng.weighted([[3, 'double'], [2, 'decimal'], [2, 'integer'], [1, 'boolean'], [2, 'instant'],
+      [2, 'string'], [1, 'unsigned']]);
+    const fn = from === 'unsigned' ? 'to_long' : rng.pick(['to_integer', 'to_long', 'to_double']);
+    const kind = { to_integer: 'int32', to_long: 'int64', to_double: 'double' }[fn];
+    const sqlType = { int32: 'INTEGER', int64: 'BIGINT', double: 'DOUBLE' }[kind];
+    const [lo, hi] = kind === 'int32' ? ['-2147483648', '2147483647'] : ['-9223372036854775808', '9223372036854775807'];
+    const inRange = (v) => `(CASE WHEN (${v}) BETWEEN ${lo} AND ${hi} THEN CAST(${v} AS ${sqlType}) END)`;
+    // A double as ES|QL's safeToInt / safeDoubleToLong: out of range (NaN too) null, else Math.round.
+    const roundedDouble = (x) => (kind === 'double' ? `(${x})`
+      : `(CASE WHEN isnan(${x}) OR (${x}) > ${hi}.0 OR (${x}) < ${lo}.0 OR (${x}) >= 9223372036854775807.0 THEN NULL ` +
+        `ELSE CAST((CASE WHEN (${x}) - floor(${x}) >= 0.5 THEN floor(${x}) + 1 ELSE floor(${x}) END) AS ${sqlType}) END)`);
+    const pick = (pred) => colRef(rng.pick(this.plain(pred)));
+    switch (from) {
+      case 'double': {
+        const a = depth > 1 && rng.chance(0.3) ? this.numeric(depth - 1) : pick((c) => c.kind === 'double');
+        if (a.kind !== 'double') {
+          // An integer or decimal expression: a decimal rounds half up, as Math.round.
+          const exact = a.kind === 'decimal' ? `floor(${a.s} + 0.5)` : a.s;
+          return expr(this.castText(fn, a), kind === 'double' ? `CAST(${a.s} AS DOUBLE)` : inRange(exact), kind);
+        }
+        return expr(this.castText(fn, a), roundedDouble(a.s), kind);
+      }
+      case 'decimal': {
+        // d38's unscaled values pass 2^53: DuckDB's double of them need not be the nearest.
+        const a = pick((c) => c.kind === 'decimal' && (kind !== 'double' || c.name !== 'd38'));
+        return expr(this.castText(fn, a), kind === 'double' ? `CAST(${a.s} AS DOUBLE)` : inRange(`floor(${a.s} + 0.5)`),
+                    kind);
+      }
+      case 'integer': {
+        const a = pick((c) => isInteger(c.kind));
+        return expr(this.castText(fn, a), kind === 'double' ? `CAST(${a.s} AS DOUBLE)` : inRange(a.s), kind);
+      }
+      case 'boolean': {
+        const a = colRef(rng.pick(this.columns((c) => c.kind === 'boolean')));
+        return expr(this.castText(fn, a), `CAST(${a.s} AS ${sqlType})`, kind);
+      }
+      case 'instant': {
+        const a = colRef(rng.pick(this.columns((c) => c.kind === 'date' || c.kind === 'timestamp')));
+        const millis = `(epoch_us(${a.kind === 'date' ? `CAST(${a.s} AS TIMESTAMP)` : a.s}) // 1000)`;
+        return expr(this.castText(fn, a), kind === 'double' ? `CAST(${millis} AS DOUBLE)` : inRange(millis), kind);
+      }
+      case 'string': {
+        // s_high's hexadecimal strings: some all digits, some with an exponent ("3e4"),
+        // some with Java's float suffix ("12d"), most no number.
+        const a = rng.chance(0.2) ? colRef(rng.pick(this.columns((c) => c.kind === 'string')))
+                                  : colRef(this.schema.find((c) => c.name === 's_high'));
+        const v = `TRY_CAST(regexp_replace(${a.s}, '[fFdD]$', '') AS DOUBLE)`;
+        const finite = `(CASE WHEN isfinite(${v}) THEN ${v} END)`;
+        return expr(this.castText(fn, a), roundedDouble(finite), kind);
+      }
+      default: {
+        // TO_UNSIGNED_LONG truncates toward zero and is null below 0; TO_LONG brings it back.
+        const a = pick((c) => c.kind === 'double' || c.kind === 'decimal' || isInteger(c.kind));
+        const t = isInteger(a.kind) ? a.s : `trunc(${a.s})`;
+        const nan = a.kind === 'double' ? `NOT isnan(${a.s}) AND ` : '';
+        return expr(`to_long(to_unsigned_long(${a.q}))`,
+                    `(CASE WHEN ${nan}${t} >= 0 AND ${t} < 9223372036854775807 THEN CAST(${t} AS BIGINT) END)`, 'int64');
+      }
+    }
+  }
+
+  /// TO_STRING of a number, boolean, string, date or timestamp, or DATE_FORMAT.
+  stringConversion() {
+    const rng = this.rng;
+    const from = rng.weighted([[2, 'number'], [1, 'double'], [1, 'boolean'], [2, 'instant'], [3, 'format']]);
+    if (from === 'format') return this.dateFormat();
+    this.features.add('conversion');
+    this.features.add('to_string');
+    switch (from) {
+      case 'number': {
+        const a = colRef(rng.pick(this.plain((c) => isInteger(c.kind) || c.kind === 'decimal' ||
+                                                    c.kind === 'uint64')));
+        return expr(this.castText('to_string', a), `CAST(${a.s} AS VARCHAR)`, 'string');
+      }
+      case 'double': {
+        const a = colRef(rng.pick(this.plain((c) => c.kind === 'double')));
+        const plain = (x) => `abs(${x}) >= 1e-3 AND abs(${x}) < 1e7`;
+        return expr(`CASE WHEN ${plain(a.q)} THEN ${this.castText('to_string', a)} ELSE "out" END`,
+                    `(CASE WHEN ${plain(a.s)} THEN CAST(${a.s} AS VARCHAR) ELSE 'out' END)`, 'string');
+      }
+      case 'boolean': {
+        const a = colRef(rng.pick(this.columns((c) => c.kind === 'boolean')));
+        return expr(this.castText('to_string', a), `CAST(${a.s} AS VARCHAR)`, 'string');
+      }
+      default: {
+        const a = colRef(rng.pick(this.columns((c) => c.kind === 'date' || c.kind === 'timestamp')));
+        return expr(this.castText('to_string', a), isoTextSql(a), 'string');
+      }
+    }
+  }
+
+  /// DATE_FORMAT with a pattern DuckDB's strftime can write, or without one (ES|QL's ISO text).
+  dateFormat() {
+    const rng = this.rng;
+    this.features.add('date_format');
+    const a = colRef(rng.pick(this.columns((c) => c.kind === 'date' || c.kind === 'timestamp')));
+    if (rng.chance(0.2)) return expr(`date_format(${a.q})`, isoTextSql(a), 'string');
+    const [pattern, format] = rng.pick(DATE_PATTERNS);
+    return expr(`date_format(${quarryString(pattern)}, ${a.q})`, `strftime(${a.s}, ${sqlString(format)})`, 'string');
+  }
+
+  /// DATE_PARSE of what DATE_FORMAT wrote (the instant truncated to the pattern's
+  /// finest field), or of strings that are no date (null), in milliseconds.
+  dateParse() {
+    const rng = this.rng;
+    this.features.add('date_parse');
+    if (rng.chance(0.15)) {
+      const s = colRef(rng.pick(this.columns((c) => c.kind === 'string')));
+      return expr(`to_long(date_parse("yyyy-MM-dd", ${s.q}))`, 'CAST(NULL AS BIGINT)', 'int64');
+    }
+    const a = colRef(rng.pick(this.columns((c) => c.kind === 'date' || c.kind === 'timestamp')));
+    const [pattern, unitMicros] = rng.pick(PARSE_PATTERNS);
+    const us = `epoch_us(${a.kind === 'date' ? `CAST(${a.s} AS TIMESTAMP)` : a.s})`;
+    return expr(`to_long(date_parse(${quarryString(pattern)}, date_format(${quarryString(pattern)}, ${a.q})))`,
+                `((${us} // ${unitMicros}) * ${unitMicros / 1000})`, 'int64');
+  }
+
+  /// DATE_DIFF between two instants of the data (an int32, null outside it).
+  dateDiff() {
+    const rng = this.rng;
+    this.features.add('date_diff');
+    const instants = this.columns((c) => c.kind === 'date' || c.kind === 'timestamp');
+    const [a, b] = [colRef(rng.pick(instants)), colRef(rng.pick(instants))];
+    const [unit, names] = rng.pick(DIFF_UNITS);
+    const name = rng.chance(0.3) ? rng.pick(names) : unit;
+    const us = (x) => `epoch_us(${x.kind === 'date' ? `CAST(${x.s} AS TIMESTAMP)` : x.s})`;
+    let diff;
+    if (['year', 'quarter', 'month'].includes(unit)) {
+      const months = monthsBetweenSql(us(a), us(b));
+      diff = unit === 'month' ? months : `(${months} // ${unit === 'year' ? 12 : 3})`;
+    } else {
+      diff = `((${us(b)} - ${us(a)}) // ${DIFF_MICROS[unit]})`;
+    }
+    return expr(`date_diff(${quarryString(name)}, ${a.q}, ${b.q})`,
+                `(CASE WHEN ${diff} BETWEEN -2147483648 AND 2147483647 THEN CAST(${diff} AS INTEGER) END)`, 'int32');
+  }
+
+  /// TO_BOOLEAN of a string (true for "true" in any case) or of a number (!= 0).
+  toBoolean() {
+    const rng = this.rng;
+    this.features.add('conversion');
+    if (rng.chance(0.5)) {
+      const a = rng.chance(0.5) ? expr('to_string(flag)', 'CAST("flag" AS VARCHAR)', 'string')
+                                : (rng.chance(0.5) ? expr('to_upper(to_string(flag))', 'upper(CAST("flag" AS VARCHAR))', 'string')
+                                                   : this.stringExpr(1));
+      return expr(this.castText('to_boolean', a), `(CASE WHEN (${a.s}) IS NULL THEN NULL ELSE lower(${a.s}) = 'true' END)`,
+                  'boolean');
+    }
+    const a = colRef(rng.pick(this.plain((c) => isNumeric(c.kind))));
+    return expr(this.castText('to_boolean', a), `((${a.s}) <> 0)`, 'boolean');
+  }
+
   temporalExpr() {
     const rng = this.rng;
     const column = rng.pick(this.columns((x) => x.kind === 'date' || x.kind === 'timestamp'));
@@ -731,6 +985,7 @@ class QueryBuilder {
       [1, () => this.endsWith()],
       [1, () => this.booleanColumn()],
       [2, () => this.computedComparison()],
+      [1, () => this.toBoolean()],
     ])();
   }
 

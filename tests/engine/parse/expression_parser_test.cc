@@ -347,6 +347,51 @@ TEST(ExpressionParser, TrailingCommaInACallGetsAHint) {
   EXPECT_EQ(error.hint(), "remove the trailing ','");
 }
 
+// ES|QL's inline cast: "The :: operator provides a convenient alternative syntax to
+// the TO_<type> conversion functions"; it applies to a primary expression, so it
+// binds tighter than unary minus, and chains.
+TEST(ExpressionParser, InlineCastIsACallOfTheConversionFunction) {
+  EXPECT_EQ(shapeOf("x::long"), "to_long[x]");
+  EXPECT_EQ(shapeOf("-x::long"), "(-to_long[x])");
+  EXPECT_EQ(shapeOf("x::long::string"), "to_string[to_long[x]]");
+  EXPECT_EQ(shapeOf("(a + b)::int * 2"), "(to_integer[(a + b)] * 2)");
+  EXPECT_EQ(shapeOf("f(x)::double + 1"), "(to_double[f[x]] + 1)");
+  EXPECT_EQ(shapeOf("\"12\"::INTEGER"), "to_integer[\"12\"]");
+  EXPECT_EQ(shapeOf("a::long < b::long"), "(to_long[a] < to_long[b])");
+  for (const auto& [type, function] :
+       std::vector<std::pair<std::string, std::string>>{{"boolean", "to_boolean"},
+                                                        {"bool", "to_boolean"},
+                                                        {"Integer", "to_integer"},
+                                                        {"int", "to_integer"},
+                                                        {"LONG", "to_long"},
+                                                        {"unsigned_long", "to_unsigned_long"},
+                                                        {"double", "to_double"},
+                                                        {"keyword", "to_string"},
+                                                        {"text", "to_string"},
+                                                        {"string", "to_string"},
+                                                        {"datetime", "to_datetime"},
+                                                        {"date", "to_datetime"}}) {
+    EXPECT_EQ(shapeOf("x::" + type), function + "[x]") << type;
+  }
+  // The cast is the call: the printed form is the function's.
+  EXPECT_EQ(parseExpression("x::long"), parseExpression("to_long(x)"));
+  EXPECT_EQ(printExpr(parseExpression("-x::long::string")), "-to_string(to_long(x))");
+}
+
+TEST(ExpressionParser, InlineCastToATypeQuarryLacksIsAnError) {
+  const QueryError unknown = expressionError("x::ip");
+  EXPECT_NE(unknown.message().find("cannot cast to 'ip'"), std::string::npos) << unknown.message();
+  EXPECT_NE(unknown.hint().find("long"), std::string::npos);
+  EXPECT_EQ(unknown.column(), 4);
+  EXPECT_NE(expressionError("x::").message().find("a type name after '::'"), std::string::npos);
+  EXPECT_THROW(parseExpression("x::`long`"), QueryError);
+  EXPECT_THROW(parseExpression("x::1"), QueryError);
+  EXPECT_THROW(parseExpression("::long"), QueryError);
+  std::string chain = "a";
+  for (int i = 0; i < 5000; ++i) chain += "::long";
+  EXPECT_NE(expressionError(chain).message().find("expression too deep"), std::string::npos);
+}
+
 TEST(ExpressionParser, RejectsDeepNestingWithoutCrashing) {
   const std::string deep = std::string(100000, '(') + "a" + std::string(100000, ')');
   EXPECT_NE(expressionError(deep).message().find("nested too deeply"), std::string::npos);

@@ -33,6 +33,15 @@ TEST(QueryLexer, SplitsOperatorsLongestFirst) {
                             K::kEnd}));
 }
 
+TEST(QueryLexer, DoubleColonIsOneToken) {
+  using K = TokenKind;
+  EXPECT_EQ(kinds("a::long"),
+            (std::vector<K>{K::kIdentifier, K::kDoubleColon, K::kIdentifier, K::kEnd}));
+  EXPECT_EQ(kinds("a : : b"),
+            (std::vector<K>{K::kIdentifier, K::kColon, K::kColon, K::kIdentifier, K::kEnd}));
+  EXPECT_EQ(kinds(":::"), (std::vector<K>{K::kDoubleColon, K::kColon, K::kEnd}));
+}
+
 TEST(QueryLexer, SkipsLineAndBlockComments) {
   using K = TokenKind;
   EXPECT_EQ(kinds("a // to the end of the line\n/* block\n over lines */ b"),

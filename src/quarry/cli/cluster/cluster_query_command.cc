@@ -60,6 +60,7 @@ class ClusterPlacement final : public cli::ExchangePlacement {
     RemoteExchangeSpec base;
     base.queryId = randomQueryId();
     base.queryText = queryText_;
+    base.nowMillis = prepared.nowMillis;
     base.sourceSchema = prepared.source.schema;
     base.splits = splits_;
     base.threads = static_cast<uint32_t>(threads_);

@@ -11,6 +11,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/common/values.h"
+#include "quarry/engine/expr/conversion_functions.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/math_functions.h"
 #include "quarry/engine/expr/mv_functions.h"
@@ -29,6 +30,9 @@ constexpr std::string_view kScalarNames[] = {
     "abs", "round", "length", "to_lower", "to_upper", "substring", "starts_with", "replace", "coalesce",
     // Date and time functions (temporal_functions.h).
     "date_trunc", "date_extract", "bucket", "to_datetime",
+    "date_format", "date_parse", "date_diff", "now",
+    // Type conversions (conversion_functions.h), which the `::` casts call.
+    "to_string", "to_integer", "to_long", "to_unsigned_long", "to_double", "to_boolean",
     // String functions (string_functions.h).
     "concat", "trim", "ltrim", "rtrim", "ends_with", "left", "right", "reverse", "repeat", "locate", "space",
     "bit_length", "byte_length", "split",
@@ -223,6 +227,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   const std::string& name = call.name;
   if (isMvFunction(name)) return bindMvFunction(call, line, column);
   if (isTemporalFunction(name)) return bindTemporalFunction(call, line, column);
+  if (isConversionFunction(name)) return bindConversionFunction(call, line, column);
   if (isMathFunction(name)) return bindMathFunction(call, line, column);
   if (isStringFunction(name)) return bindStringFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
@@ -364,6 +369,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   if (isMvFunction(name)) return evaluateMvFunction(call, args, n);
   if (isMathFunction(name)) return evaluateMathFunction(call, args, n);
   if (isStringFunction(name)) return evaluateStringFunction(call, args, n);
+  if (isConversionFunction(name)) return evaluateConversionFunction(call, args, n);
   if (name == "$sum_offset") return sumOffsetBlock(call, args);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
   if (name == "coalesce") {

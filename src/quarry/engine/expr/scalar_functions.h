@@ -26,8 +26,11 @@
 ///                             by r (a string literal, Java's $n for group n), as
 ///                             ES|QL's REPLACE (regex_matcher.h's RegexReplacer)
 ///   coalesce(a, ...)          first non-null, the arguments' common type
-///   date_trunc, bucket, date_extract, to_datetime
-///                             dates and times (temporal_functions.h)
+///   date_trunc, bucket, date_extract, to_datetime, date_format, date_parse,
+///   date_diff, now            dates and times (temporal_functions.h)
+///   to_string, to_integer, to_long, to_unsigned_long, to_double, to_boolean
+///                             ES|QL's type conversions (conversion_functions.h),
+///                             which the `::` casts call
 ///   concat, trim, ltrim, rtrim, ends_with, left, right, reverse, repeat, locate,
 ///   space, bit_length, byte_length, split
 ///                             ES|QL's other string functions (string_functions.h)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -10,6 +11,8 @@
 #include <string_view>
 
 #include "quarry/common/error.h"
+#include "quarry/engine/expr/civil_calendar.h"
+#include "quarry/engine/expr/date_pattern.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
 #include "quarry/engine/expr/vector_kernels.h"
@@ -19,8 +22,9 @@ namespace quarry::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kNames = {"date_trunc", "bucket", "date_extract",
-                                                    "to_datetime", "$add_span"};
+constexpr std::array<std::string_view, 9> kNames = {"date_trunc",  "bucket",      "date_extract",
+                                                    "to_datetime", "date_format", "date_parse",
+                                                    "date_diff",   "now",         "$add_span"};
 
 enum class Part : uint8_t {
   kYear,
@@ -81,63 +85,20 @@ std::string lowerAscii(std::string text) {
   return text;
 }
 
-// ---- calendar -------------------------------------------------------------------
-
-struct Civil {
-  int64_t year;
-  unsigned month;
-  unsigned day;
-};
-
-int64_t floorDiv(int64_t a, int64_t b) {
-  const int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-int64_t floorMod(int64_t a, int64_t b) {
-  return a - floorDiv(a, b) * b;
-}
-
-/// The proleptic Gregorian date of day `z` since 1970-01-01, over int64's range
-/// (Howard Hinnant's civil_from_days).
-Civil civilFromDays(int64_t z) {
-  z += 719468;
-  const int64_t era = floorDiv(z, 146097);
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
-  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-  return {static_cast<int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0), m, d};
-}
-
-/// The inverse of civilFromDays (days_from_civil).
-int64_t daysFromCivil(int64_t year, unsigned month, unsigned day) {
-  const int64_t y = year - (month <= 2 ? 1 : 0);
-  const int64_t era = floorDiv(y, 400);
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-unsigned daysInMonth(int64_t year, unsigned month) {
-  static constexpr std::array<unsigned, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = floorMod(year, 4) == 0 && (floorMod(year, 100) != 0 || floorMod(year, 400) == 0);
-  return month == 2 && leap ? 29 : kDays[month - 1];
-}
+// ---- spans ------------------------------------------------------------------------
 
 /// a * b, or the error naming what overflowed.
 int64_t multiplied(int64_t a, int64_t b, const char* what) {
   int64_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) throw InvalidArgument(std::string(what) + " is out of range");
+  if (__builtin_mul_overflow(a, b, &out))
+    throw InvalidArgument(std::string(what) + " is out of range");
   return out;
 }
 
 int64_t added(int64_t a, int64_t b, const char* what) {
   int64_t out = 0;
-  if (__builtin_add_overflow(a, b, &out)) throw InvalidArgument(std::string(what) + " is out of range");
+  if (__builtin_add_overflow(a, b, &out))
+    throw InvalidArgument(std::string(what) + " is out of range");
   return out;
 }
 
@@ -183,12 +144,14 @@ int64_t truncateInstant(const TimeSpan& span, int64_t value, int64_t perSecond) 
   if (isMonthly(span)) {
     const Civil c = civilFromDays(floorDiv(value, perDay));
     if (span.unit == TimeSpanUnit::kYear) {
-      return dayStart(daysFromCivil(floorDiv(c.year, span.count) * span.count, 1, 1), perSecond, kWhat);
+      return dayStart(daysFromCivil(floorDiv(c.year, span.count) * span.count, 1, 1), perSecond,
+                      kWhat);
     }
     const int64_t months = monthsOf(span, kWhat);
     const int64_t total = floorDiv(c.year * 12 + (c.month - 1), months) * months;
-    return dayStart(daysFromCivil(floorDiv(total, 12), static_cast<unsigned>(floorMod(total, 12)) + 1, 1),
-                    perSecond, kWhat);
+    return dayStart(
+        daysFromCivil(floorDiv(total, 12), static_cast<unsigned>(floorMod(total, 12)) + 1, 1),
+        perSecond, kWhat);
   }
   const int64_t length = fixedLength(span, perSecond, "date_trunc: the span");
   return multiplied(floorDiv(value, length), length, kWhat);
@@ -258,11 +221,12 @@ BoundExprPtr spanNode(const TimeSpan& span) {
 /// string literal (DATE_TRUNC's older form) becomes a span of one.
 void requireSpan(BoundExpr& call, size_t k, int line, int column) {
   const BoundExpr& arg = *call.children[k];
-  const std::string example = call.name == "bucket" ? "bucket(ts, 1 hour)" : "date_trunc(1 hour, ts)";
+  const std::string example =
+      call.name == "bucket" ? "bucket(ts, 1 hour)" : "date_trunc(1 hour, ts)";
   if (arg.timeSpan) {
     if (arg.timeSpan->count <= 0) {
       failCall(call, "the span " + arg.timeSpan->toString() + " is not positive",
-           "round to a positive span: " + example, line, column);
+               "round to a positive span: " + example, line, column);
     }
     return;
   }
@@ -273,13 +237,15 @@ void requireSpan(BoundExpr& call, size_t k, int line, int column) {
       call.children[k] = spanNode(TimeSpan{1, *unit});
       return;
     }
-    failCall(call, "unknown unit \"" + word + "\"",
-         "write a time span such as 1 year, 1 quarter, 1 month, 1 week, 1 day, 1 hour, 15 minutes, "
-         "1 second, 100 milliseconds",
-         line, column);
+    failCall(
+        call, "unknown unit \"" + word + "\"",
+        "write a time span such as 1 year, 1 quarter, 1 month, 1 week, 1 day, 1 hour, 15 minutes, "
+        "1 second, 100 milliseconds",
+        line, column);
   }
-  failCall(call, "argument " + std::to_string(k + 1) + " must be a time span, got " + arg.toString(),
-       "write an integer and a unit: " + example, line, column);
+  failCall(call,
+           "argument " + std::to_string(k + 1) + " must be a time span, got " + arg.toString(),
+           "write an integer and a unit: " + example, line, column);
 }
 
 /// The part named by DATE_EXTRACT's first argument (a string literal).
@@ -321,7 +287,8 @@ Block truncateBlock(const DataType& type, const TimeSpan& span, const Block& t, 
     const int64_t perDay = perSecond * 86'400;
     std::vector<int32_t> days(n);
     for (size_t i = 0; i < n; ++i) {
-      if (!instants.isNull(i)) days[i] = static_cast<int32_t>(floorDiv(truncateInstant(span, v[i], perSecond), perDay));
+      if (!instants.isNull(i))
+        days[i] = static_cast<int32_t>(floorDiv(truncateInstant(span, v[i], perSecond), perDay));
     }
     return Block::fromValues(type, std::move(days), validityOf(instants));
   }
@@ -330,7 +297,8 @@ Block truncateBlock(const DataType& type, const TimeSpan& span, const Block& t, 
     // A fixed length: one division per value.
     const int64_t length = fixedLength(span, perSecond, "date_trunc: the span");
     for (size_t i = 0; i < n; ++i) {
-      if (!instants.isNull(i)) out[i] = multiplied(floorDiv(v[i], length), length, "date_trunc: the truncated instant");
+      if (!instants.isNull(i))
+        out[i] = multiplied(floorDiv(v[i], length), length, "date_trunc: the truncated instant");
     }
   } else {
     for (size_t i = 0; i < n; ++i) {
@@ -361,13 +329,18 @@ Block addSpanBlock(const BoundExpr& call, const Block& t, size_t n) {
   if (type.kind == TypeKind::kDate) {
     const std::span<const int32_t> d = t.values<int32_t>();
     std::vector<int32_t> out(n);
-    const int64_t days = isMonthly(span) ? 0 : (span.unit == TimeSpanUnit::kWeek ? multiplied(span.count, 7, kWhat) : span.count);
+    const int64_t days =
+        isMonthly(span)
+            ? 0
+            : (span.unit == TimeSpanUnit::kWeek ? multiplied(span.count, 7, kWhat) : span.count);
     for (size_t i = 0; i < n; ++i) {
       if (t.isNull(i)) continue;
-      const int64_t moved = isMonthly(span) ? addMonths(d[i], monthsOf(span, kWhat), kWhat) : added(d[i], days, kWhat);
-      if (moved < std::numeric_limits<int32_t>::min() || moved > std::numeric_limits<int32_t>::max()) {
-        throw InvalidArgument(std::string(kWhat) + " is out of range: " + Date{d[i]}.toString() + " + " +
-                              span.toString());
+      const int64_t moved = isMonthly(span) ? addMonths(d[i], monthsOf(span, kWhat), kWhat)
+                                            : added(d[i], days, kWhat);
+      if (moved < std::numeric_limits<int32_t>::min() ||
+          moved > std::numeric_limits<int32_t>::max()) {
+        throw InvalidArgument(std::string(kWhat) + " is out of range: " + Date{d[i]}.toString() +
+                              " + " + span.toString());
       }
       out[i] = static_cast<int32_t>(moved);
     }
@@ -383,7 +356,8 @@ Block addSpanBlock(const BoundExpr& call, const Block& t, size_t n) {
     for (size_t i = 0; i < n; ++i) {
       if (instants.isNull(i)) continue;
       const int64_t days = floorDiv(v[i], perDay);
-      out[i] = added(dayStart(addMonths(days, months, kWhat), perSecond, kWhat), v[i] - days * perDay, kWhat);
+      out[i] = added(dayStart(addMonths(days, months, kWhat), perSecond, kWhat),
+                     v[i] - days * perDay, kWhat);
     }
   } else {
     const int64_t length = fixedLength(span, perSecond, kWhat);
@@ -445,7 +419,250 @@ Block toDatetimeBlock(const DataType& type, const Block& x, size_t n) {
   return Block::fromValues(type, std::move(out), std::move(valid));
 }
 
+// ---- date_format, date_parse, date_diff ------------------------------------------
+
+/// The instant at position `i` of a date or timestamp block (not null).
+DayAndNanos instantAt(const Block& t, size_t i) {
+  if (t.type().kind == TypeKind::kDate) return DayAndNanos{t.values<int32_t>()[i], 0};
+  return splitInstant(t.values<int64_t>()[i], unitsPerSecond(t.type().unit));
+}
+
+/// DATE_FORMAT's or DATE_PARSE's pattern (a string literal), compiled; throws
+/// QueryError when quarry cannot take it.
+DatePattern patternArgument(const BoundExpr& call, int line, int column) {
+  const BoundExpr& arg = *call.children[0];
+  const std::string example = call.name == "date_format" ? "date_format(\"yyyy-MM-dd\", t)"
+                                                         : "date_parse(\"yyyy-MM-dd\", s)";
+  if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
+    failCall(call, "the pattern must be a string literal, got " + arg.toString(),
+             "write " + example, line, column);
+  }
+  try {
+    return DatePattern(std::get<std::string>(arg.literal));
+  } catch (const InvalidArgument& e) {
+    failCall(call, e.what(), "Java's DateTimeFormatter letters, e.g. " + example, line, column);
+  }
+}
+
+Block formatBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+  const Block& t = args.back();
+  std::optional<DatePattern> pattern;
+  if (args.size() == 2) pattern.emplace(std::get<std::string>(call.children[0]->literal));
+  const bool nanos = t.type().kind == TypeKind::kTimestamp && t.type().unit != TimeUnit::kMillis;
+  const bool zulu = t.type().kind != TypeKind::kTimestamp || t.type().utcAdjusted;
+  Block out(DataType::string());
+  out.reserve(n);
+  std::string text;
+  for (size_t i = 0; i < n; ++i) {
+    if (t.isNull(i)) {
+      out.appendNull();
+      continue;
+    }
+    if (pattern) {
+      text.clear();
+      pattern->format(instantAt(t, i), text);
+    } else {
+      text = isoDatetimeText(instantAt(t, i), nanos, zulu);
+    }
+    out.appendBytes(text);
+  }
+  return out;
+}
+
+Block parseBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+  const DatePattern pattern(std::get<std::string>(call.children[0]->literal));
+  const Block& s = args[1];
+  std::vector<int64_t> out(n);
+  std::vector<uint8_t> valid(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (s.isNull(i)) continue;
+    if (const std::optional<int64_t> millis = pattern.parseMillis(s.bytes(i))) {
+      out[i] = *millis;
+      valid[i] = 1;
+    }
+  }
+  return Block::fromValues(call.type, std::move(out), std::move(valid));
+}
+
+enum class DiffUnit : uint8_t {
+  kYear,
+  kQuarter,
+  kMonth,
+  kWeek,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kMilli,
+  kMicro,
+  kNano
+};
+
+struct DiffUnitName {
+  std::string_view name;
+  DiffUnit unit;
+};
+
+// ES|QL's DATE_DIFF units and abbreviations (dayofyear and weekday count days, as ES|QL's do).
+constexpr DiffUnitName kDiffUnits[] = {
+    {"year", DiffUnit::kYear},
+    {"years", DiffUnit::kYear},
+    {"yy", DiffUnit::kYear},
+    {"yyyy", DiffUnit::kYear},
+    {"quarter", DiffUnit::kQuarter},
+    {"quarters", DiffUnit::kQuarter},
+    {"qq", DiffUnit::kQuarter},
+    {"q", DiffUnit::kQuarter},
+    {"month", DiffUnit::kMonth},
+    {"months", DiffUnit::kMonth},
+    {"mm", DiffUnit::kMonth},
+    {"m", DiffUnit::kMonth},
+    {"dayofyear", DiffUnit::kDay},
+    {"dy", DiffUnit::kDay},
+    {"y", DiffUnit::kDay},
+    {"day", DiffUnit::kDay},
+    {"days", DiffUnit::kDay},
+    {"dd", DiffUnit::kDay},
+    {"d", DiffUnit::kDay},
+    {"week", DiffUnit::kWeek},
+    {"weeks", DiffUnit::kWeek},
+    {"wk", DiffUnit::kWeek},
+    {"ww", DiffUnit::kWeek},
+    {"weekday", DiffUnit::kDay},
+    {"weekdays", DiffUnit::kDay},
+    {"dw", DiffUnit::kDay},
+    {"hour", DiffUnit::kHour},
+    {"hours", DiffUnit::kHour},
+    {"hh", DiffUnit::kHour},
+    {"minute", DiffUnit::kMinute},
+    {"minutes", DiffUnit::kMinute},
+    {"mi", DiffUnit::kMinute},
+    {"n", DiffUnit::kMinute},
+    {"second", DiffUnit::kSecond},
+    {"seconds", DiffUnit::kSecond},
+    {"ss", DiffUnit::kSecond},
+    {"s", DiffUnit::kSecond},
+    {"millisecond", DiffUnit::kMilli},
+    {"milliseconds", DiffUnit::kMilli},
+    {"ms", DiffUnit::kMilli},
+    {"microsecond", DiffUnit::kMicro},
+    {"microseconds", DiffUnit::kMicro},
+    {"mcs", DiffUnit::kMicro},
+    {"nanosecond", DiffUnit::kNano},
+    {"nanoseconds", DiffUnit::kNano},
+    {"ns", DiffUnit::kNano},
+};
+
+std::optional<DiffUnit> diffUnitNamed(std::string_view name) {
+  for (const DiffUnitName& u : kDiffUnits) {
+    if (u.name == name) return u.unit;
+  }
+  return std::nullopt;
+}
+
+DiffUnit diffUnitArgument(const BoundExpr& call, int line, int column) {
+  const BoundExpr& arg = *call.children[0];
+  const std::string units =
+      "year, quarter, month, week, day, hour, minute, second, millisecond, microsecond, nanosecond "
+      "(or an "
+      "abbreviation: yy, q, mm, wk, dd, hh, mi, ss, ms, mcs, ns)";
+  if (arg.kind != BoundExpr::Kind::kLiteral || arg.type.kind != TypeKind::kString) {
+    failCall(call, "the unit must be a string literal, got " + arg.toString(), "one of " + units,
+             line, column);
+  }
+  const std::string name = lowerAscii(std::get<std::string>(arg.literal));
+  const std::optional<DiffUnit> unit = diffUnitNamed(name);
+  if (!unit) failCall(call, "unknown unit \"" + name + "\"", "one of " + units, line, column);
+  return *unit;
+}
+
+int64_t nanosOf(DiffUnit unit) {
+  switch (unit) {
+    case DiffUnit::kWeek:
+      return 7 * 86'400'000'000'000;
+    case DiffUnit::kDay:
+      return 86'400'000'000'000;
+    case DiffUnit::kHour:
+      return 3'600'000'000'000;
+    case DiffUnit::kMinute:
+      return 60'000'000'000;
+    case DiffUnit::kSecond:
+      return 1'000'000'000;
+    case DiffUnit::kMilli:
+      return 1'000'000;
+    case DiffUnit::kMicro:
+      return 1'000;
+    default:
+      return 1;
+  }
+}
+
+/// Whole months from `a` to `b`, as Java's LocalDateTime.until(b, MONTHS): b's
+/// date moves a day toward a when its time of day has not reached a's, then
+/// LocalDate's (packed month * 32 + day) difference / 32, truncated.
+int64_t monthsBetween(const DayAndNanos& a, const DayAndNanos& b) {
+  int64_t endDay = b.day;
+  if (endDay > a.day && b.nanosOfDay < a.nanosOfDay) {
+    --endDay;
+  } else if (endDay < a.day && b.nanosOfDay > a.nanosOfDay) {
+    ++endDay;
+  }
+  const Civil from = civilFromDays(a.day);
+  const Civil to = civilFromDays(endDay);
+  const int64_t packedFrom = (from.year * 12 + from.month - 1) * 32 + from.day;
+  const int64_t packedTo = (to.year * 12 + to.month - 1) * 32 + to.day;
+  return (packedTo - packedFrom) / 32;
+}
+
+Block diffBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+  const DiffUnit unit =
+      *diffUnitNamed(lowerAscii(std::get<std::string>(call.children[0]->literal)));
+  const Block& a = args[1];
+  const Block& b = args[2];
+  std::vector<int32_t> out(n);
+  std::vector<uint8_t> valid(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (a.isNull(i) || b.isNull(i)) continue;
+    const DayAndNanos from = instantAt(a, i);
+    const DayAndNanos to = instantAt(b, i);
+    Int128 diff = 0;
+    if (unit == DiffUnit::kYear || unit == DiffUnit::kQuarter || unit == DiffUnit::kMonth) {
+      const int64_t months = monthsBetween(from, to);
+      diff = unit == DiffUnit::kMonth ? months : months / (unit == DiffUnit::kYear ? 12 : 3);
+    } else {
+      const Int128 nanos =
+          Int128{to.day - from.day} * 86'400'000'000'000 + (to.nanosOfDay - from.nanosOfDay);
+      diff = nanos / nanosOf(unit);  // toward zero, as ChronoUnit.between
+    }
+    if (diff < std::numeric_limits<int32_t>::min() || diff > std::numeric_limits<int32_t>::max())
+      continue;
+    out[i] = static_cast<int32_t>(diff);
+    valid[i] = 1;
+  }
+  return Block::fromValues(call.type, std::move(out), std::move(valid));
+}
+
+thread_local std::optional<int64_t> tQueryNow;
+
 }  // namespace
+
+QueryClock::QueryClock(int64_t nowMillis) : previous_(tQueryNow) {
+  tQueryNow = nowMillis;
+}
+
+QueryClock::~QueryClock() {
+  tQueryNow = previous_;
+}
+
+std::optional<int64_t> QueryClock::now() {
+  return tQueryNow;
+}
+
+int64_t QueryClock::wallClockMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 bool isTemporalFunction(const std::string& name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
@@ -460,17 +677,23 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
   std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t count, const std::string& usage) {
     if (args.size() != count) {
-      failCall(call, "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") + ", got " +
-                     std::to_string(args.size()),
-           "call it as " + usage, line, column);
+      failCall(call,
+               "expected " + std::to_string(count) + " argument" + (count == 1 ? "" : "s") +
+                   ", got " + std::to_string(args.size()),
+               "call it as " + usage, line, column);
     }
+  };
+  const auto oneOrTwo = [&](const std::string& usage) {
+    failCall(call, "expected 1 or 2 arguments, got " + std::to_string(args.size()),
+             "call it as " + usage, line, column);
   };
   const auto expectInstant = [&](size_t k) {
     if (!isInstantOrNull(args[k]->type)) {
-      failCall(call, "argument " + std::to_string(k + 1) + " must be a date or a timestamp, got " +
-                     args[k]->type.toString(),
-           "pass a date or a timestamp; TO_DATETIME reads milliseconds since 1970 and strings", line,
-           column);
+      failCall(call,
+               "argument " + std::to_string(k + 1) + " must be a date or a timestamp, got " +
+                   args[k]->type.toString(),
+               "pass a date or a timestamp; TO_DATETIME reads milliseconds since 1970 and strings",
+               line, column);
     }
   };
   // A date truncates to a date (ES|QL keeps the argument's type), a timestamp to a timestamp.
@@ -502,10 +725,44 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
     if (!isInteger(t) && t.kind != TypeKind::kDouble && t.kind != TypeKind::kString &&
         t.kind != TypeKind::kDate && t.kind != TypeKind::kNull) {
       failCall(call, "cannot convert " + t.toString() + " to a timestamp",
-           "pass milliseconds since 1970-01-01 (an integer), a string such as "
-           "\"2024-06-01T12:00:00Z\", or a date",
-           line, column);
+               "pass milliseconds since 1970-01-01 (an integer), a string such as "
+               "\"2024-06-01T12:00:00Z\", or a date",
+               line, column);
     }
+    return DataType::timestamp(TimeUnit::kMillis, true);
+  }
+  if (name == "date_format") {
+    if (args.size() != 1 && args.size() != 2)
+      oneOrTwo("date_format([\"pattern\", ]date_or_timestamp)");
+    if (args.size() == 2) patternArgument(call, line, column);
+    expectInstant(args.size() - 1);
+    return DataType::string();
+  }
+  if (name == "date_parse") {
+    if (args.size() != 1 && args.size() != 2) oneOrTwo("date_parse([\"pattern\", ]string)");
+    if (args.size() == 2) patternArgument(call, line, column);
+    const DataType& t = args.back()->type;
+    if (t.kind != TypeKind::kString && t.kind != TypeKind::kNull) {
+      failCall(call, "the date to parse must be a string, got " + t.toString(),
+               "write date_parse(\"yyyy-MM-dd\", s) with s a string", line, column);
+    }
+    return DataType::timestamp(TimeUnit::kMillis, true);
+  }
+  if (name == "date_diff") {
+    arity(3, "date_diff(\"unit\", start, end)");
+    diffUnitArgument(call, line, column);
+    expectInstant(1);
+    expectInstant(2);
+    return DataType::int32();
+  }
+  if (name == "now") {
+    arity(0, "now()");
+    const std::optional<int64_t> now = QueryClock::now();
+    if (!now) {
+      failCall(call, "the query's start time is not known here",
+               "NOW() is bound by a query (prepareQuery)", line, column);
+    }
+    call.literal = *now;
     return DataType::timestamp(TimeUnit::kMillis, true);
   }
   if (name == "$add_span") {
@@ -515,20 +772,30 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
     if (t.kind == TypeKind::kDate) {
       return span.isCalendar() ? DataType::date() : DataType::timestamp(TimeUnit::kMicros, false);
     }
-    throw QueryError("cannot add the time span " + span.toString() + " to " + args[0]->toString() + " (" +
-                         t.toString() + ")",
-                     line, column,
-                     "time spans move dates and timestamps; convert milliseconds with TO_DATETIME first");
+    throw QueryError(
+        "cannot add the time span " + span.toString() + " to " + args[0]->toString() + " (" +
+            t.toString() + ")",
+        line, column,
+        "time spans move dates and timestamps; convert milliseconds with TO_DATETIME first");
   }
   throw std::logic_error("bindTemporalFunction: unknown function " + name);
 }
 
 Block evaluateTemporalFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
   const std::string& name = call.name;
-  if (name == "date_trunc") return truncateBlock(call.type, *call.children[0]->timeSpan, args[1], n);
+  if (name == "date_trunc")
+    return truncateBlock(call.type, *call.children[0]->timeSpan, args[1], n);
   if (name == "bucket") return truncateBlock(call.type, *call.children[1]->timeSpan, args[0], n);
   if (name == "date_extract") return extractBlock(call, args[1], n);
   if (name == "to_datetime") return toDatetimeBlock(call.type, args[0], n);
+  if (name == "date_format") return formatBlock(call, args, n);
+  if (name == "date_parse") {
+    return args.size() == 1 ? toDatetimeBlock(call.type, args[0], n) : parseBlock(call, args, n);
+  }
+  if (name == "date_diff") return diffBlock(call, args, n);
+  if (name == "now") {
+    return Block::fromValues(call.type, std::vector<int64_t>(n, std::get<int64_t>(call.literal)));
+  }
   return addSpanBlock(call, args[0], n);
 }
 

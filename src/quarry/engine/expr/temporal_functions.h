@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,28 @@
 ///                             (milliseconds since 1970-01-01, a double truncated),
 ///                             a string (YYYY-MM-DD[( |T)HH:MM[:SS[.f]]][Z], else
 ///                             null) or a date; a timestamp stays as it is
+///   date_format([pattern, ]t) string: t written by a Java DateTimeFormatter
+///                             pattern (a string literal; date_pattern.h lists the
+///                             letters), in UTC; without one, ES|QL's ISO text
+///                             2024-06-01T12:00:00.000Z (as TO_STRING writes it)
+///   date_parse([pattern, ]s)  a UTC timestamp(ms): s read by the pattern (a
+///                             string literal), null when it does not match or
+///                             names no real date; without one, as to_datetime
+///   date_diff(unit, a, b)     int32: b - a in whole units (a string literal),
+///                             counted as Java's ChronoUnit.between counts them,
+///                             as ES|QL does: a unit is counted once it has fully
+///                             elapsed (2024-01-31 to 2024-02-29 is 0 months; 23:59
+///                             is 0 days), toward zero when b is before a; null
+///                             outside int32. Units and their abbreviations:
+///                             year (years yy yyyy), quarter (quarters qq q), month
+///                             (months mm m), week (weeks wk ww), day (days dd d),
+///                             dayofyear (dy y) and weekday (weekdays dw) are days,
+///                             hour (hours hh), minute (minutes mi n), second
+///                             (seconds ss s), millisecond (milliseconds ms),
+///                             microsecond (microseconds mcs), nanosecond
+///                             (nanoseconds ns)
+///   now()                     a UTC timestamp(ms): the query's start, one instant
+///                             for the whole query on every node (QueryClock)
 ///
 /// One function the binder builds for `t + span`, `span + t` and `t - span`:
 ///   $add_span(t, span)        t moved by the span (back when negated): fixed
@@ -41,6 +65,27 @@
 ///
 /// Timestamps are read on their wall clock; UTC-adjusted ones in UTC.
 namespace quarry::engine {
+
+/// Sets the instant NOW() binds to, on this thread, while it lives: the query's
+/// start, which prepareQuery takes once (QueryOptions::nowMillis, else the wall
+/// clock) and sends to the data nodes, whose planFragment opens a clock with it.
+/// Every NOW() of a query is therefore the same literal on every split and node.
+/// Binding NOW() without a clock is a QueryError. Clocks nest.
+class QueryClock {
+ public:
+  explicit QueryClock(int64_t nowMillis);
+  ~QueryClock();
+  QueryClock(const QueryClock&) = delete;
+  QueryClock& operator=(const QueryClock&) = delete;
+
+  /// The instant of the innermost clock of this thread, if any.
+  static std::optional<int64_t> now();
+  /// The wall clock's milliseconds since 1970-01-01 UTC.
+  static int64_t wallClockMillis();
+
+ private:
+  std::optional<int64_t> previous_;
+};
 
 /// Whether `name` (lower case) is one of the functions above.
 bool isTemporalFunction(const std::string& name);

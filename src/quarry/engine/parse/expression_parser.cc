@@ -65,6 +65,27 @@ std::string lowerAscii(std::string text) {
   return text;
 }
 
+struct CastType {
+  std::string_view name;
+  std::string_view function;
+};
+
+// ES|QL's type names and aliases (DataType.fromNameOrAlias) that quarry converts to.
+constexpr std::array<CastType, 12> kCastTypes = {{
+    {"boolean", "to_boolean"},
+    {"bool", "to_boolean"},
+    {"integer", "to_integer"},
+    {"int", "to_integer"},
+    {"long", "to_long"},
+    {"unsigned_long", "to_unsigned_long"},
+    {"double", "to_double"},
+    {"keyword", "to_string"},
+    {"text", "to_string"},
+    {"string", "to_string"},
+    {"datetime", "to_datetime"},
+    {"date", "to_datetime"},
+}};
+
 std::string stripLeadingZeros(std::string_view digits) {
   const size_t first = digits.find_first_not_of('0');
   return first == std::string_view::npos ? "0" : std::string(digits.substr(first));
@@ -254,12 +275,39 @@ ExpressionParser::Parsed ExpressionParser::parseMultiplicative() {
 }
 
 ExpressionParser::Parsed ExpressionParser::parseUnary() {
-  if (!cursor_.at(TokenKind::kMinus)) return parsePrimary();
+  if (!cursor_.at(TokenKind::kMinus)) return parseCast();
   const Token& op = cursor_.next();
   NestingGuard guard(*this, op);
   Parsed operand = parseUnary();
   return node(UnaryExpr{UnaryOp::kNegate, std::move(operand.expr)}, op.position, operand.height,
               op);
+}
+
+ExpressionParser::Parsed ExpressionParser::parseCast() {
+  Parsed operand = parsePrimary();
+  while (cursor_.at(TokenKind::kDoubleColon)) {
+    const Token& op = cursor_.next();
+    std::string list;
+    for (const CastType& t : kCastTypes) list += (list.empty() ? "" : ", ") + std::string(t.name);
+    const Token& type = cursor_.peek();
+    if (type.kind != TokenKind::kIdentifier || type.quoted || type.parts.size() != 1) {
+      cursor_.failExpected("a type name after '::'", "write x::long; the types are " + list);
+    }
+    const std::string name = lowerAscii(type.parts[0]);
+    const auto known = std::find_if(kCastTypes.begin(), kCastTypes.end(),
+                                    [&](const CastType& t) { return t.name == name; });
+    if (known == kCastTypes.end()) {
+      TokenCursor::fail(
+          type, "cannot cast to " + type.describe() + ": quarry has no conversion to that type",
+          "the types are " + list);
+    }
+    cursor_.next();
+    std::vector<Expr> args;
+    args.push_back(std::move(operand.expr));
+    operand = node(CallExpr{std::string(known->function), std::move(args)}, op.position,
+                   operand.height, op);
+  }
+  return operand;
 }
 
 ExpressionParser::Parsed ExpressionParser::parsePrimary() {
@@ -276,7 +324,8 @@ ExpressionParser::Parsed ExpressionParser::parsePrimary() {
     case TokenKind::kInteger: {
       Parsed number = parseNumber(cursor_.next());
       const Token& unit = cursor_.peek();
-      if (unit.kind != TokenKind::kIdentifier || unit.quoted || unit.parts.size() != 1) return number;
+      if (unit.kind != TokenKind::kIdentifier || unit.quoted || unit.parts.size() != 1)
+        return number;
       const std::optional<TimeSpanUnit> span = timeSpanUnit(unit.parts[0]);
       const auto* count = std::get_if<IntegerLiteral>(&number.expr.as<Literal>());
       if (!span || count == nullptr) return number;

@@ -11,7 +11,14 @@ namespace quarry::engine {
 /// loosest first (ES|QL's and SQL's order):
 ///
 ///   OR < AND < NOT < comparison, IS [NOT] NULL, [NOT] IN, [NOT] LIKE, [NOT] RLIKE
-///      < + - < * / % < unary -
+///      < + - < * / % < unary - < :: (ES|QL's inline cast, on a primary)
+///
+/// `x::type` is a call of the conversion function of ES|QL's type name (any
+/// case): boolean / bool -> to_boolean, integer / int -> to_integer, long ->
+/// to_long, unsigned_long -> to_unsigned_long, double -> to_double, keyword /
+/// text / string -> to_string, datetime / date -> to_datetime. So `-x::long` is
+/// -(to_long(x)), `x::long::string` is to_string(to_long(x)), and the tree (and
+/// the printed query) holds the call: `x::long` prints as to_long(x).
 ///
 /// Binary operators associate to the left (`a - b - c` is `(a - b) - c`);
 /// comparisons do not chain (`a < b < c` is an error asking for AND).
@@ -52,6 +59,7 @@ class ExpressionParser {
   Parsed parseAdditive();
   Parsed parseMultiplicative();
   Parsed parseUnary();
+  Parsed parseCast();
   Parsed parsePrimary();
   Parsed parseCall(const Token& name);
   Parsed parseCase(const Token& keyword);

@@ -143,7 +143,7 @@ class Lexer {
       case '}':
         return single(TokenKind::kRightBrace);
       case ':':
-        return single(TokenKind::kColon);
+        return peek(1) == ':' ? twoChars(TokenKind::kDoubleColon) : single(TokenKind::kColon);
       case '+':
         return single(TokenKind::kPlus);
       case '-':

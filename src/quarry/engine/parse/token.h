@@ -22,9 +22,10 @@ enum class TokenKind : uint8_t {
   kLeftBrace,
   kRightBrace,
   kColon,
-  kAssign,  // =
-  kEq,      // ==
-  kNe,      // != or <>
+  kDoubleColon,  // ::, ES|QL's inline cast
+  kAssign,       // =
+  kEq,           // ==
+  kNe,           // != or <>
   kLt,
   kLe,
   kGt,
