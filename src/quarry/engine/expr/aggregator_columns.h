@@ -23,6 +23,16 @@ Block int64Block(const std::vector<int64_t>& values);
 /// The number of non-null positions of `block`.
 size_t valueCount(const Block& block);
 
+/// `block` (a number, or the null kind) as doubles: itself when it holds
+/// doubles, else converted into `scratch` as TO_DOUBLE converts (decimals to the
+/// nearest double); nulls stay null.
+const Block& doublesOf(const Block& block, Block& scratch);
+
+/// Throws the CorruptFile of an intermediate value set of `function` (the
+/// aggregate `name`) that is `problem` at byte `offset` of its `size` bytes.
+[[noreturn]] void throwCorruptValueSet(const char* function, const std::string& name,
+                                       const std::string& problem, size_t offset, size_t size);
+
 /// Throws the InvalidArgument of a sum (SUM or AVG named `function`, the
 /// aggregate `name`) that does not fit in `limit`.
 [[noreturn]] void throwSumOverflow(const char* function, const std::string& name, const std::string& sum,
