@@ -37,8 +37,20 @@ constexpr std::string_view kScalarNames[] = {
     // Math functions (math_functions.h).
     "pow", "sqrt", "cbrt", "exp", "log10", "log", "floor", "ceil", "signum", "pi", "e", "tau", "sin",
     "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "greatest", "least"};
-constexpr std::array<std::string_view, 6> kAggregateNames = {
-    "count", "count_distinct", "min", "max", "sum", "avg"};
+constexpr std::array<std::string_view, 14> kAggregateNames = {"count",
+                                                              "count_distinct",
+                                                              "min",
+                                                              "max",
+                                                              "sum",
+                                                              "avg",
+                                                              "median",
+                                                              "percentile",
+                                                              "median_absolute_deviation",
+                                                              "std_dev",
+                                                              "variance",
+                                                              "weighted_avg",
+                                                              "values",
+                                                              "top"};
 
 bool isStringOrNull(const DataType& t) {
   return t.kind == TypeKind::kString || t.kind == TypeKind::kNull;

@@ -10,6 +10,7 @@
 #include "quarry/common/name_hint.h"
 #include "quarry/engine/expr/expression_binder.h"
 #include "quarry/engine/parse/query_printer.h"
+#include "quarry/engine/plan/aggregate_arguments.h"
 
 namespace quarry::engine {
 
@@ -253,16 +254,6 @@ int channelFor(const Expr& expr, const Schema& schema, const std::string& tempNa
   return static_cast<int>(schema.size() + pending.size() - 1);
 }
 
-struct AggregateName {
-  const char* name;
-  AggregateFunction function;
-};
-constexpr AggregateName kAggregates[] = {
-    {"count", AggregateFunction::kCount},  {"count_distinct", AggregateFunction::kCountDistinct},
-    {"min", AggregateFunction::kMin},      {"max", AggregateFunction::kMax},
-    {"sum", AggregateFunction::kSum},      {"avg", AggregateFunction::kAvg},
-};
-
 /// SUM(e + c), SUM(c + e) or SUM(e - c) of an int32 expression e and an int32
 /// literal c: what the planner answers as SUM(e) + c * COUNT(e), so that many sums
 /// of one column plus constants (ClickBench's 90 `SUM(ResolutionWidth + k)`) are
@@ -336,19 +327,32 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
     }
     const CallExpr& call = item.expr.as<CallExpr>();
     const AggregateName* known = nullptr;
-    for (const AggregateName& candidate : kAggregates) {
+    for (const AggregateName& candidate : statsAggregates()) {
       if (call.function == candidate.name) known = &candidate;
     }
     if (known == nullptr) {
       throw QueryError("unknown aggregate `" + call.function + "`", at.line, at.column,
-                       "the aggregates are COUNT, COUNT_DISTINCT, MIN, MAX, SUM and AVG");
-    }
-    if (call.args.size() != 1) {
-      throw QueryError(std::string("aggregate `") + known->name + "` takes one argument", at.line, at.column);
+                       "the aggregates are " + statsAggregateList());
     }
     AggregateSpec spec;
     spec.name = name;
     spec.function = known->function;
+    bindAggregateConstants(call, *known, schema, at, spec);
+    const auto channelType = [&](int channel) {
+      return channel < static_cast<int>(schema.size())
+                 ? schema[channel].type
+                 : pending[channel - schema.size()].second->type;
+    };
+    if (spec.function == AggregateFunction::kWeightedAvg) {
+      spec.weightChannel =
+          channelFor(call.args[1], schema, "$weight" + std::to_string(i), pending, nullptr);
+      spec.weightType = channelType(spec.weightChannel);
+      if (spec.weightType.isList() ||
+          (!spec.weightType.isNumeric() && spec.weightType.kind != TypeKind::kNull)) {
+        throw QueryError("WEIGHTED_AVG cannot take a weight of type " + spec.weightType.toString(),
+                         call.args[1].position.line, call.args[1].position.column);
+      }
+    }
     if (call.args[0].is<Star>()) {
       if (known->function != AggregateFunction::kCount) {
         throw QueryError(std::string("`*` is an argument of COUNT only, not of ") + known->name, at.line,
@@ -398,9 +402,7 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
       // A list argument aggregates its elements (list_aggregator.h).
       spec.inputChannel =
           channelFor(call.args[0], schema, "$arg" + std::to_string(i), pending, nullptr);
-      spec.inputType = spec.inputChannel < static_cast<int>(schema.size())
-                           ? schema[spec.inputChannel].type
-                           : pending[spec.inputChannel - schema.size()].second->type;
+      spec.inputType = channelType(spec.inputChannel);
       try {
         aggregateResultType(spec.function, spec.inputType);
       } catch (const InvalidArgument& e) {
@@ -543,6 +545,7 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
     for (const AggregateSpec& spec : node->aggregates) {
       AggregateSpec final = spec;
       final.inputChannel = static_cast<int>(initial->schema.size());
+      final.weightChannel = -1;  // the FINAL reads the intermediate columns only
       for (const Field& field : intermediateFields(spec)) initial->schema.push_back(field);
       finals.push_back(final);
     }
