@@ -10,6 +10,8 @@
 // union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries,
 // the math functions and GREATEST/LEAST among them, time spans, ES|QL's string functions (concat, trim,
 // left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
+// statistical and list aggregates (median, percentile, median_absolute_deviation,
+// std_dev, variance, weighted_avg, values, top), the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
 // with an overflow error, which quarry must refuse too) and the data's NULL rate.
@@ -43,6 +45,9 @@ export const kFloors = {
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
   byte_length: 25, ends_with: 50,
+  // The statistical and list aggregates (aggregator.h).
+  median: 35, percentile: 25, median_absolute_deviation: 30, std_dev: 30, variance: 30, weighted_avg: 25,
+  values: 45, top: 50,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;
