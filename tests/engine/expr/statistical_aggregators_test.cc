@@ -27,16 +27,22 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 using D = std::optional<double>;
 
-Block doubles(const std::vector<D>& values) {
-  Block block(DataType::float64());
-  for (const D& v : values) {
+/// A block of `type` holding `values` (nullopt: null).
+template <typename T>
+Block blockOf(const DataType& type, const std::vector<std::optional<T>>& values) {
+  Block block(type);
+  for (const std::optional<T>& v : values) {
     if (v) {
-      block.append<double>(*v);
+      block.append<T>(*v);
     } else {
       block.appendNull();
     }
   }
   return block;
+}
+
+Block doubles(const std::vector<D>& values) {
+  return blockOf(DataType::float64(), values);
 }
 
 AggregateSpec specOf(AggregateFunction f, const DataType& type) {
@@ -294,15 +300,7 @@ TEST(WeightedAvgAggregator, IsSumOfProductsOverSumOfWeights) {
 // ---- VALUES, TOP ----
 
 Block int64s(const std::vector<std::optional<int64_t>>& values) {
-  Block block(DataType::int64());
-  for (const auto& v : values) {
-    if (v) {
-      block.append<int64_t>(*v);
-    } else {
-      block.appendNull();
-    }
-  }
-  return block;
+  return blockOf(DataType::int64(), values);
 }
 
 TEST(ValuesAggregator, GivesTheDistinctValuesAscending) {

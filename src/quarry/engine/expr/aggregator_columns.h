@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,22 @@ Block booleanBlock(const std::vector<uint8_t>& flags);
 
 /// An int64 block holding `values`, none null.
 Block int64Block(const std::vector<int64_t>& values);
+
+/// A double block of `groups` positions, position g `valueAt(g)` (a
+/// std::optional<double>: nullopt is null).
+template <typename F>
+Block doubleBlock(size_t groups, F&& valueAt) {
+  Block out(DataType::float64());
+  out.reserve(groups);
+  for (size_t g = 0; g < groups; ++g) {
+    if (const std::optional<double> v = valueAt(g)) {
+      out.append<double>(*v);
+    } else {
+      out.appendNull();
+    }
+  }
+  return out;
+}
 
 /// The number of non-null positions of `block`.
 size_t valueCount(const Block& block);

@@ -108,24 +108,16 @@ class PercentileAggregator final : public Aggregator {
   }
 
   Block writeFinal() const override {
-    Block out(DataType::float64());
-    out.reserve(values_.size());
     std::vector<double> deviations;
-    for (std::vector<double>& group : values_) {
-      if (group.empty()) {
-        out.appendNull();
-        continue;
-      }
+    return doubleBlock(values_.size(), [&](size_t g) -> std::optional<double> {
+      std::vector<double>& group = values_[g];
+      if (group.empty()) return std::nullopt;
       const double quantile = quantileOf(group, spec_.quantile);
-      if (spec_.function != AggregateFunction::kMedianAbsoluteDeviation) {
-        out.append<double>(quantile);
-        continue;
-      }
+      if (spec_.function != AggregateFunction::kMedianAbsoluteDeviation) return quantile;
       deviations.resize(group.size());
       for (size_t i = 0; i < group.size(); ++i) deviations[i] = std::fabs(group[i] - quantile);
-      out.append<double>(quantileOf(deviations, 0.5));
-    }
-    return out;
+      return quantileOf(deviations, 0.5);
+    });
   }
 
  private:

@@ -83,17 +83,11 @@ class VarianceAggregator final : public Aggregator {
   }
 
   Block writeFinal() const override {
-    Block out(DataType::float64());
-    out.reserve(counts_.size());
-    for (size_t g = 0; g < counts_.size(); ++g) {
-      if (counts_[g] == 0) {
-        out.appendNull();
-        continue;
-      }
+    return doubleBlock(counts_.size(), [this](size_t g) -> std::optional<double> {
+      if (counts_[g] == 0) return std::nullopt;
       const double variance = counts_[g] > 1 ? m2s_[g] / static_cast<double>(counts_[g]) : 0.0;
-      out.append<double>(stdDev_ ? std::sqrt(variance) : variance);
-    }
-    return out;
+      return stdDev_ ? std::sqrt(variance) : variance;
+    });
   }
 
  private:

@@ -63,16 +63,10 @@ class WeightedAvgAggregator final : public Aggregator {
   }
 
   Block writeFinal() const override {
-    Block out(DataType::float64());
-    out.reserve(sums_.size());
-    for (size_t g = 0; g < sums_.size(); ++g) {
-      if (!seen_[g] || weights_[g] == 0.0) {
-        out.appendNull();
-      } else {
-        out.append<double>(sums_[g] / weights_[g]);
-      }
-    }
-    return out;
+    return doubleBlock(sums_.size(), [this](size_t g) -> std::optional<double> {
+      if (!seen_[g] || weights_[g] == 0.0) return std::nullopt;
+      return sums_[g] / weights_[g];
+    });
   }
 
  private:
