@@ -11,8 +11,10 @@
 #include "quarry/common/error.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/query_parser.h"
+#include "quarry/engine/plan/aggregate_arguments.h"
 #include "tests/engine/plan/memory_source.h"
 
 namespace quarry::engine {
@@ -121,6 +123,15 @@ TEST_F(PlannerTest, NewAggregatesMergeAcrossTheExchange) {
                             "7.0|7.0|[y7]|[7]|10.0|0.0|c",
                             "8.0|8.0|[y8]|[8]|4.0|0.0|NULL",
                         }));
+}
+
+// The binder refuses an aggregate outside STATS by the same names STATS takes.
+TEST_F(PlannerTest, TheBinderKnowsEveryAggregateStatsTakes) {
+  std::vector<std::string> stats;
+  for (const AggregateName& a : statsAggregates()) stats.emplace_back(a.name);
+  const std::vector<std::string> binder(aggregateFunctionNames().begin(),
+                                        aggregateFunctionNames().end());
+  EXPECT_EQ(binder, stats);
 }
 
 // The arguments after the first are ES|QL's constants, checked at planning.
