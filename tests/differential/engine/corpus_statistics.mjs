@@ -11,6 +11,8 @@
 // the math functions and GREATEST/LEAST among them, time spans, ES|QL's string functions (concat, trim,
 // left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
 // conversions, `::` casts, TO_STRING, DATE_FORMAT, DATE_PARSE and DATE_DIFF, the
+// statistical and list aggregates (median, percentile, median_absolute_deviation,
+// std_dev, variance, weighted_avg, values, top), the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
 // with an overflow error, which quarry must refuse too) and the data's NULL rate.
@@ -48,6 +50,9 @@ export const kFloors = {
   byte_length: 25, ends_with: 50,
   // Conversions (conversion_functions.h), `::` casts and the date functions of temporal_functions.h.
   conversion: 100, cast: 35, to_string: 28, date_format: 15, date_parse: 18, date_diff: 16,
+  // The statistical and list aggregates (aggregator.h).
+  median: 35, percentile: 25, median_absolute_deviation: 30, std_dev: 30, variance: 30, weighted_avg: 25,
+  values: 45, top: 50,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

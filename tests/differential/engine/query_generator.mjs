@@ -36,6 +36,15 @@
 //                                               time_bucket(INTERVAL n unit, x, 1970-01-01)
 //   x + n unit, x - n unit                   -> x +/- INTERVAL n unit (a date's CAST back to DATE)
 //   COUNT_DISTINCT(x)                        -> count(DISTINCT x)
+//   MEDIAN(x), PERCENTILE(x, p) (exact, interpolated)
+//                                            -> quantile_cont(CAST(x AS DOUBLE), 0.5 | p / 100)
+//   MEDIAN_ABSOLUTE_DEVIATION(x)             -> mad(CAST(x AS DOUBLE))
+//   STD_DEV(x), VARIANCE(x) (the population's) -> stddev_pop(x), var_pop(x)
+//   WEIGHTED_AVG(x, w) (ES|QL's SUM(x * w) / SUM(w))
+//                                            -> sum(CAST(x AS DOUBLE) * CAST(w AS DOUBLE)) / sum(CAST(w AS DOUBLE))
+//   VALUES(x) (distinct, ascending)          -> list_sort(list(DISTINCT x) FILTER (WHERE x IS NOT NULL))
+//   TOP(x, n, "asc"|"desc")                  -> list_slice(list_sort(list(x) FILTER (WHERE x IS NOT NULL),
+//                                               'ASC'|'DESC'), 1, n)
 //   x LIKE "a*b?" (ES|QL's wildcards)        -> x LIKE 'a%b_' ESCAPE '\' (sqlLikePattern:
 //                                               % _ \ escaped, ES|QL's \* \? \\ unescaped)
 //   x RLIKE "re" (anchored, . takes \n)      -> regexp_full_match(x, 're', 's')
@@ -1300,7 +1309,9 @@ class QueryBuilder {
 function aggregate(b) {
   const rng = b.rng;
   const fn = rng.weighted([[3, 'COUNT(*)'], [2, 'COUNT'], [2, 'COUNT_DISTINCT'], [3, 'MIN'],
-    [3, 'MAX'], [4, 'SUM'], [3, 'AVG']]);
+    [3, 'MAX'], [4, 'SUM'], [3, 'AVG'], [4, 'statistic'], [2, 'list']]);
+  if (fn === 'statistic') return statisticAggregate(b);
+  if (fn === 'list') return listAggregate(b);
   if (fn === 'COUNT(*)') return { q: 'COUNT(*)', s: 'count(*)', kind: 'int64', tolerance: 'exact' };
   if (fn === 'COUNT' || fn === 'COUNT_DISTINCT') {
     // COUNT_DISTINCT of an `approx` column would count values whose last bits may differ.
@@ -1336,6 +1347,8 @@ function aggregate(b) {
 function statsItem(b, a) {
   const rng = b.rng;
   const form = rng.weighted([[16, 'plain'], [2, 'filter'], [2, 'expression']]);
+  // A filter attaches to one aggregate call of DuckDB's SQL (count, min, max, sum, avg).
+  if (form === 'filter' && !/^(count|min|max|sum|avg)\((?!.*\bFILTER\b)/.test(a.s)) return a;
   if (form === 'filter') {
     b.features.add('stats_filter');
     const p = b.predicate(1);
@@ -1355,6 +1368,75 @@ function statsItem(b, a) {
     ])();
   }
   return a;
+}
+
+// PERCENTILE's p, and p / 100 written as DuckDB reads it exactly (the engine
+// computes the same double from p's decimal digits).
+const PERCENTILES = [['0', '0'], ['1', '0.01'], ['10', '0.1'], ['12.5', '0.125'], ['25', '0.25'], ['33', '0.33'],
+  ['50', '0.5'], ['75', '0.75'], ['90', '0.9'], ['99.9', '0.999'], ['100', '1']];
+// The small integer columns: their products and sums are exact in doubles, in any
+// order, so WEIGHTED_AVG over them is exact in both engines.
+const SMALL_INTEGERS = ['i32', 'sparse', 'rg_i64'];
+
+/// MEDIAN, PERCENTILE, MEDIAN_ABSOLUTE_DEVIATION, STD_DEV, VARIANCE or
+/// WEIGHTED_AVG: a double. The quantiles are exact in both engines (the same
+/// doubles in the same order, interpolated by the same formula): compared bit for
+/// bit but for the sign of a zero (which of -0.0 and 0.0 sorts first is neither's
+/// promise); their decimals are d9 and d18, whose conversion to a double is one
+/// exact division in both. STD_DEV and VARIANCE read no double but g64 (f64 and
+/// doubles computed from it have NaN): DuckDB refuses a result that is not finite
+/// ("VARPOP is out of range"), where quarry gives NaN. WEIGHTED_AVG reads the
+/// small integer columns, whose products and sums are exact in doubles.
+function statisticAggregate(b) {
+  const rng = b.rng;
+  let fn = rng.pick(['MEDIAN', 'PERCENTILE', 'MEDIAN_ABSOLUTE_DEVIATION', 'STD_DEV', 'VARIANCE', 'WEIGHTED_AVG']);
+  const small = b.plain((x) => SMALL_INTEGERS.includes(x.name));
+  if (fn === 'WEIGHTED_AVG' && small.length === 0) fn = 'MEDIAN';
+  b.features.add(fn.toLowerCase());
+  const asDouble = (x) => `CAST(${x.s} AS DOUBLE)`;
+  const shortDecimal = (x) => x.kind !== 'decimal' || x.name === 'd9' || x.name === 'd18';
+  if (fn === 'STD_DEV' || fn === 'VARIANCE') {
+    const c = colRef(rng.pick(b.plain((x) => isNumeric(x.kind) && (x.kind !== 'double' || x.name === 'g64'))));
+    return { q: `${fn}(${c.q})`, s: `${fn === 'STD_DEV' ? 'stddev_pop' : 'var_pop'}(${c.s})`, kind: 'double',
+             tolerance: 'relative' };
+  }
+  if (fn === 'WEIGHTED_AVG') {
+    const x = colRef(rng.pick(small));
+    const w = colRef(rng.pick(small));
+    return { q: `WEIGHTED_AVG(${x.q}, ${w.q})`, s: `(sum(${asDouble(x)} * ${asDouble(w)}) / sum(${asDouble(w)}))`,
+             kind: 'double', tolerance: 'relative' };
+  }
+  let arg = rng.chance(0.3) ? b.numeric(1) : null;
+  if (arg === null || arg.kind === 'decimal') {
+    arg = colRef(rng.pick(b.columns((x) => isNumeric(x.kind) && !x.approx && shortDecimal(x))));
+  }
+  if (fn === 'MEDIAN_ABSOLUTE_DEVIATION') {
+    return { q: `${fn}(${arg.q})`, s: `mad(${asDouble(arg)})`, kind: 'double', tolerance: 'zero-sign' };
+  }
+  const [p, q] = fn === 'MEDIAN' ? [null, '0.5'] : rng.pick(PERCENTILES);
+  return { q: p === null ? `MEDIAN(${arg.q})` : `PERCENTILE(${arg.q}, ${p})`,
+           s: `quantile_cont(${asDouble(arg)}, ${q})`, kind: 'double', tolerance: 'zero-sign' };
+}
+
+/// VALUES or TOP of a column: a list, compared element by element. Doubles stay
+/// out: -0.0 and 0.0 are one value to both engines, and which of the two a list
+/// shows is neither's promise. A list column takes no part in later commands
+/// (a COUNT of it would count its elements in quarry, its rows in DuckDB).
+function listAggregate(b) {
+  const rng = b.rng;
+  const c = colRef(rng.pick(b.columns((x) => ORDERABLE.includes(x.kind) && x.kind !== 'double' && !x.approx)));
+  const kept = `list(${c.s}) FILTER (WHERE ${c.s} IS NOT NULL)`;
+  if (rng.chance(0.5)) {
+    b.features.add('values');
+    return { q: `VALUES(${c.q})`, s: `list_sort(list(DISTINCT ${c.s}) FILTER (WHERE ${c.s} IS NOT NULL))`,
+             kind: 'list', tolerance: 'exact' };
+  }
+  b.features.add('top');
+  const n = rng.int(1, 6);
+  const order = rng.pick(['', 'asc', 'desc', 'DESC']);
+  return { q: `TOP(${c.q}, ${n}${order ? `, "${order}"` : ''})`,
+           s: `list_slice(list_sort(${kept}, '${order.toLowerCase() === 'desc' ? 'DESC' : 'ASC'}'), 1, ${n})`,
+           kind: 'list', tolerance: 'exact' };
 }
 
 /// The source of a query: typed Parquet files (a glob, all, some), the typed files
@@ -1665,7 +1747,7 @@ function generateOne(rng, files, dir) {
                                type: a.type, extreme: a.extreme || tail === 'overflow', group: false })),
       ...groups.map((g) => ({ name: g.name, kind: g.kind, tolerance: 'exact', group: true, values: g.values })),
     ];
-    if (tail !== 'overflow' && rng.chance(0.5)) {
+    if (tail !== 'overflow' && !outs.some((o) => o.kind === 'list') && rng.chance(0.5)) {
       const after = afterStats(rng, b, outs, parts, sql);
       outs = after.outs;
       sql = after.sql;
@@ -1679,7 +1761,7 @@ function generateOne(rng, files, dir) {
       // Sorted by every group (unique per row): a total order. Sometimes first
       // by an exact aggregate.
       const keys = [];
-      const exact = outs.filter((o) => !o.group && o.tolerance === 'exact' && o.kind !== 'double')
+      const exact = outs.filter((o) => !o.group && o.tolerance === 'exact' && o.kind !== 'double' && o.kind !== 'list')
           .map((o) => o.name);
       if (exact.length && rng.chance(0.4)) keys.push(sortKey(rng, rng.pick(exact)));
       for (const g of rng.sample(groupNames, groupNames.length)) keys.push(sortKey(rng, g));

@@ -11,8 +11,10 @@
 #include "quarry/common/error.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/query_parser.h"
+#include "quarry/engine/plan/aggregate_arguments.h"
 #include "tests/engine/plan/memory_source.h"
 
 namespace quarry::engine {
@@ -193,6 +195,89 @@ TEST_F(PlannerTest, RowIsASourceOfOneRowThatReadsNoFile) {
   EXPECT_THROW(plan(R"(ROW a = id)"), QueryError);
 }
 
+// The statistical and collecting aggregates (ES|QL's MEDIAN, PERCENTILE, VALUES, TOP,
+// WEIGHTED_AVG, ...) run as INITIAL below the exchange and FINAL above it, and give
+// what one aggregation over all rows gives. Groups: a = ids 1, 3, 6; b = 2, 4, 5;
+// c = 7; null = 8.
+TEST_F(PlannerTest, NewAggregatesMergeAcrossTheExchange) {
+  const std::string query =
+      R"(FROM "one", "two" | STATS m = MEDIAN(id), p = PERCENTILE(id, 25), v = VALUES(s), )"
+      R"(t = TOP(id, 2, "desc"), w = WEIGHTED_AVG(x, id), var = VARIANCE(id) BY g)";
+  const std::string text = explain(*plan(query));
+  EXPECT_NE(text.find("AggregateExec[FINAL]"), std::string::npos) << text;
+  EXPECT_NE(text.find("w = WEIGHTED_AVG(x, id)"), std::string::npos) << text;
+  // PERCENTILE 25 of 1, 3, 6: r = 0.5, 1 * 0.5 + 3 * 0.5; VARIANCE of 2, 4, 5: 14/9;
+  // WEIGHTED_AVG of b: (2 * 4 + 3 * 5) / (2 + 4 + 5), id 2's weight counting.
+  EXPECT_EQ(run(query), (std::vector<std::string>{
+                            "3.0|2.0|[x1, x3, x6]|[6, 3]|0.15|4.222222222222222|a",
+                            "4.0|3.0|[y2, z4]|[5, 4]|2.090909090909091|1.5555555555555556|b",
+                            "7.0|7.0|[y7]|[7]|10.0|0.0|c",
+                            "8.0|8.0|[y8]|[8]|4.0|0.0|NULL",
+                        }));
+}
+
+// The binder refuses an aggregate outside STATS by the same names STATS takes.
+TEST_F(PlannerTest, TheBinderKnowsEveryAggregateStatsTakes) {
+  std::vector<std::string> stats;
+  for (const AggregateName& a : statsAggregates()) stats.emplace_back(a.name);
+  const std::vector<std::string> binder(aggregateFunctionNames().begin(),
+                                        aggregateFunctionNames().end());
+  EXPECT_EQ(binder, stats);
+}
+
+// The arguments after the first are ES|QL's constants, checked at planning.
+TEST_F(PlannerTest, NewAggregatesCheckTheirArguments) {
+  const auto expectError = [&](const std::string& text, const std::string& message) {
+    SCOPED_TRACE(text);
+    try {
+      plan(text);
+      ADD_FAILURE() << "no error";
+    } catch (const QueryError& e) {
+      EXPECT_EQ(e.message(), message);
+    }
+  };
+  expectError(R"(FROM "one" | STATS PERCENTILE(x, 101))",
+              "PERCENTILE's percentile must be a number from 0 to 100, not `101`");
+  expectError(R"(FROM "one" | STATS PERCENTILE(x, id))",
+              "PERCENTILE's percentile must be a number from 0 to 100, not `id`");
+  expectError(R"(FROM "one" | STATS PERCENTILE(x))", "aggregate `percentile` takes 2 arguments");
+  expectError(R"(FROM "one" | STATS TOP(x, 0))", "TOP's limit must be an integer from 1, not `0`");
+  expectError(R"(FROM "one" | STATS TOP(x, 2, "up"))",
+              R"(TOP's order must be "asc" or "desc", not `"up"`)");
+  expectError(R"(FROM "one" | STATS WEIGHTED_AVG(x, s))",
+              "WEIGHTED_AVG cannot take a weight of type string");
+  expectError(R"(FROM "one" | STATS MEDIAN(s))", "median cannot take a value of type string");
+  try {
+    plan(R"(FROM "one" | STATS mode(x))");
+    ADD_FAILURE() << "no error";
+  } catch (const QueryError& e) {
+    EXPECT_EQ(e.hint(),
+              "the aggregates are COUNT, COUNT_DISTINCT, MIN, MAX, SUM, AVG, MEDIAN, PERCENTILE, "
+              "MEDIAN_ABSOLUTE_DEVIATION, STD_DEV, VARIANCE, WEIGHTED_AVG, VALUES, TOP");
+  }
+  // Ids 1 to 8: PERCENTILE 12.5 is r = 7 * 0.125, 1 * 0.125 + 2 * 0.875.
+  EXPECT_EQ(run(R"(FROM "one" | STATS t = TOP(id, 2, "DESC"), p = PERCENTILE(id, 12.5))"),
+            (std::vector<std::string>{"[8, 7]|1.875"}));
+}
+
+// "the statistics pushdown must not try to answer them": statistics hold counts,
+// minima and maxima, so the rule refuses every other aggregate and says why.
+TEST_F(PlannerTest, StatisticsDoNotAnswerTheNewAggregates) {
+  reader_.withStatistics = true;
+  reader_.pushdown = AggregatePushdownSupport::kFromStatistics;
+  for (const char* agg :
+       {"MEDIAN(id)", "PERCENTILE(id, 50)", "MEDIAN_ABSOLUTE_DEVIATION(id)", "STD_DEV(id)",
+        "VARIANCE(id)", "WEIGHTED_AVG(id, id)", "VALUES(id)", "TOP(id, 1, \"asc\")"}) {
+    const std::string query = std::string(R"(FROM "one", "two" | STATS c = COUNT(*), a = )") + agg;
+    SCOPED_TRACE(query);
+    PlanNodePtr root = plan(query, false);
+    std::string why;
+    EXPECT_FALSE(pushAggregatesToExternalSource(*root, &why));
+    EXPECT_NE(why.find("of int64 is not answered from statistics"), std::string::npos) << why;
+    EXPECT_EQ(run(query).size(), 1u);
+  }
+}
+
 // A BY key written as a quoted column names its column by the column, not by the
 // quotes: after `STATS COUNT(*) BY g`, `STATS n = COUNT(*) BY \`COUNT(*)\`` gives
 // a column `COUNT(*)` that a later command can name (found by issue 31's corpus).
@@ -326,7 +411,7 @@ TEST_F(PlannerTest, UnknownColumnsAreQueryErrorsWithAHint) {
     EXPECT_EQ(e.hint(), "did you mean id?");
   }
   EXPECT_THROW(plan(R"(FROM "one" | STATS x)"), QueryError);
-  EXPECT_THROW(plan(R"(FROM "one" | STATS median(x))"), QueryError);
+  EXPECT_THROW(plan(R"(FROM "one" | STATS mode(x))"), QueryError);
   EXPECT_THROW(plan(R"(FROM "one" | STATS SUM(*))"), QueryError);
 }
 

@@ -264,6 +264,7 @@ AggregateExec::AggregateExec(OperatorPtr input, AggregatorMode mode, std::vector
     const std::string what = std::string(aggregateName(spec.function)) + " (" + spec.name + ")";
     if (rawInput) {
       if (spec.function != AggregateFunction::kCountStar) checkChannel(spec.inputChannel, what);
+      if (spec.function == AggregateFunction::kWeightedAvg) checkChannel(spec.weightChannel, what);
     } else {
       checkChannel(spec.inputChannel, what);
       checkChannel(spec.inputChannel + 1, what);

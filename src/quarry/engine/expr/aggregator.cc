@@ -23,6 +23,22 @@ const char* aggregateName(AggregateFunction f) {
       return "SUM";
     case AggregateFunction::kAvg:
       return "AVG";
+    case AggregateFunction::kMedian:
+      return "MEDIAN";
+    case AggregateFunction::kPercentile:
+      return "PERCENTILE";
+    case AggregateFunction::kMedianAbsoluteDeviation:
+      return "MEDIAN_ABSOLUTE_DEVIATION";
+    case AggregateFunction::kStdDev:
+      return "STD_DEV";
+    case AggregateFunction::kVariance:
+      return "VARIANCE";
+    case AggregateFunction::kWeightedAvg:
+      return "WEIGHTED_AVG";
+    case AggregateFunction::kValues:
+      return "VALUES";
+    case AggregateFunction::kTop:
+      return "TOP";
   }
   return "?";
 }
@@ -42,8 +58,11 @@ const char* aggregatorModeName(AggregatorMode mode) {
 }
 
 DataType aggregateResultType(AggregateFunction f, const DataType& input) {
-  // A list aggregates its elements (list_aggregator.h).
-  if (input.isList()) return aggregateResultType(f, input.elementType());
+  // A list aggregates its elements (list_aggregator.h); WEIGHTED_AVG pairs each
+  // value with its row's weight, which a list's elements do not have.
+  if (input.isList() && f != AggregateFunction::kWeightedAvg) {
+    return aggregateResultType(f, input.elementType());
+  }
   switch (f) {
     case AggregateFunction::kCountStar:
     case AggregateFunction::kCount:
@@ -69,11 +88,22 @@ DataType aggregateResultType(AggregateFunction f, const DataType& input) {
       }
       break;
     case AggregateFunction::kAvg:
+    case AggregateFunction::kMedian:
+    case AggregateFunction::kPercentile:
+    case AggregateFunction::kMedianAbsoluteDeviation:
+    case AggregateFunction::kStdDev:
+    case AggregateFunction::kVariance:
+    case AggregateFunction::kWeightedAvg:
       if (input.kind == TypeKind::kNull || input.isNumeric()) return DataType::float64();
+      break;
+    case AggregateFunction::kValues:
+    case AggregateFunction::kTop:
+      if (!input.isList()) return DataType::list(input);
       break;
   }
   throw InvalidArgument(std::string(aggregateName(f)) + " does not accept an argument of type " +
-                        input.toString() + "; it takes a number");
+                        input.toString() +
+                        (input.isList() ? "; it takes one value per row" : "; it takes a number"));
 }
 
 std::vector<Field> intermediateFields(const AggregateSpec& spec) {
@@ -102,7 +132,21 @@ std::vector<Field> intermediateFields(const AggregateSpec& spec) {
       return {{spec.name + "$sum", sum}, {spec.name + "$count", DataType::int64()}};
     }
     case AggregateFunction::kCountDistinct:
+    case AggregateFunction::kMedian:
+    case AggregateFunction::kPercentile:
+    case AggregateFunction::kMedianAbsoluteDeviation:
+    case AggregateFunction::kValues:
+    case AggregateFunction::kTop:
       return {{spec.name + "$values", DataType::binary()},
+              {spec.name + "$seen", DataType::boolean()}};
+    case AggregateFunction::kStdDev:
+    case AggregateFunction::kVariance:
+      return {{spec.name + "$count", DataType::int64()},
+              {spec.name + "$mean", DataType::float64()},
+              {spec.name + "$m2", DataType::float64()}};
+    case AggregateFunction::kWeightedAvg:
+      return {{spec.name + "$sum", DataType::float64()},
+              {spec.name + "$weight", DataType::float64()},
               {spec.name + "$seen", DataType::boolean()}};
   }
   throw std::logic_error("intermediateFields: unknown aggregate function");
@@ -125,6 +169,18 @@ std::unique_ptr<Aggregator> makeAggregator(const AggregateSpec& spec) {
       return makeSumAggregator(spec);
     case AggregateFunction::kAvg:
       return makeAvgAggregator(spec);
+    case AggregateFunction::kMedian:
+    case AggregateFunction::kPercentile:
+    case AggregateFunction::kMedianAbsoluteDeviation:
+      return makePercentileAggregator(spec);
+    case AggregateFunction::kStdDev:
+    case AggregateFunction::kVariance:
+      return makeVarianceAggregator(spec);
+    case AggregateFunction::kWeightedAvg:
+      return makeWeightedAvgAggregator(spec);
+    case AggregateFunction::kValues:
+    case AggregateFunction::kTop:
+      return makeValuesAggregator(spec);
   }
   throw std::logic_error("makeAggregator: unknown aggregate function");
 }

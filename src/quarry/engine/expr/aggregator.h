@@ -42,6 +42,30 @@
 ///       -0.0 written as +0.0 and every NaN as one quiet NaN, so they count once);
 ///       string, binary and uuid their bytes. seen: the group got at least one
 ///       input row. Final: int64, the set's size.
+///   MEDIAN(x), PERCENTILE(x, p), MEDIAN_ABSOLUTE_DEVIATION(x)
+///                       [$values: binary, $seen: boolean]
+///       values: every non-null value of the group as a double (integers and
+///       decimals converted as TO_DOUBLE converts them), 8 bytes little-endian
+///       each, in no order; null when the group has none. seen: the group got a
+///       value. Final: double (percentile_aggregator.cc), null when none.
+///   STD_DEV(x), VARIANCE(x) [$count: int64, $mean: double, $m2: double]
+///       count: the non-null values; mean: their mean; m2: the sum of their
+///       squared differences from the mean (Welford), merged by Chan's formula.
+///       Final: double, m2 / count (VARIANCE) or its square root (STD_DEV), the
+///       population's; null when count is 0.
+///   WEIGHTED_AVG(x, w)  [$sum: double, $weight: double, $seen: boolean]
+///       sum: the sum of x * w over the rows where both are non-null; weight:
+///       the sum of the non-null weights; seen: a product was added. Final:
+///       double, sum / weight; null when nothing was seen or the weight is 0.
+///   VALUES(x), TOP(x, n, order)
+///                       [$values: binary, $seen: boolean]
+///       values: VALUES the group's distinct non-null values, TOP its n first
+///       non-null values in the order (duplicates kept), serialized as a
+///       little-endian uint32 count, then per value its storage bytes (fixed
+///       widths) or a little-endian uint32 length and its bytes (string, binary,
+///       uuid), in no order; null when the group has none. seen: the group got a
+///       value. Final: list of x's type, in ascending order (VALUES, TOP "asc")
+///       or descending (TOP "desc"), null when none.
 namespace quarry::engine {
 
 enum class AggregatorMode : uint8_t { kSingle, kInitial, kIntermediate, kFinal };
@@ -52,7 +76,15 @@ enum class AggregateFunction : uint8_t {
   kMin,
   kMax,
   kSum,
-  kAvg
+  kAvg,
+  kMedian,
+  kPercentile,
+  kMedianAbsoluteDeviation,
+  kStdDev,
+  kVariance,
+  kWeightedAvg,
+  kValues,
+  kTop
 };
 
 struct AggregateSpec {
@@ -64,6 +96,15 @@ struct AggregateSpec {
   DataType inputType;
   /// The output name (final value; intermediate columns get name + "$count" etc.).
   std::string name;
+  /// PERCENTILE: the percentile as a fraction of 1 (PERCENTILE(x, 90) is 0.9);
+  /// MEDIAN and MEDIAN_ABSOLUTE_DEVIATION: 0.5.
+  double quantile = 0.5;
+  /// TOP: how many values, and whether the greatest come first ("desc").
+  int64_t limit = 0;
+  bool descending = false;
+  /// WEIGHTED_AVG in SINGLE/INITIAL: the weight's channel and type (-1 otherwise).
+  int weightChannel = -1;
+  DataType weightType = DataType::null();
 };
 
 /// Returns the final value's type of `f` over `input`; throws InvalidArgument when

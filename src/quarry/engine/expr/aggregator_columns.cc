@@ -1,6 +1,7 @@
 #include "quarry/engine/expr/aggregator_columns.h"
 
 #include "quarry/common/error.h"
+#include "quarry/engine/expr/vector_kernels.h"
 
 namespace quarry::engine {
 
@@ -29,6 +30,19 @@ size_t valueCount(const Block& block) {
   size_t count = 0;
   for (uint8_t v : valid) count += v;
   return count;
+}
+
+const Block& doublesOf(const Block& block, Block& scratch) {
+  if (block.type().kind == TypeKind::kDouble || block.type().kind == TypeKind::kNull) return block;
+  scratch = castBlock(block, DataType::float64());
+  return scratch;
+}
+
+void throwCorruptValueSet(const char* function, const std::string& name, const std::string& problem,
+                          size_t offset, size_t size) {
+  throw CorruptFile(std::string(function) + " (" + name + "): " + problem +
+                    " in an intermediate value set at byte " + std::to_string(offset) + " of " +
+                    std::to_string(size));
 }
 
 void throwSumOverflow(const char* function, const std::string& name, const std::string& sum,

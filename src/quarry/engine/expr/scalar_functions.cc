@@ -1,7 +1,6 @@
 #include "quarry/engine/expr/scalar_functions.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -42,8 +41,10 @@ constexpr std::string_view kScalarNames[] = {
     // Math functions (math_functions.h).
     "pow", "sqrt", "cbrt", "exp", "log10", "log", "floor", "ceil", "signum", "pi", "e", "tau", "sin",
     "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "greatest", "least"};
-constexpr std::array<std::string_view, 6> kAggregateNames = {
-    "count", "count_distinct", "min", "max", "sum", "avg"};
+constexpr std::string_view kAggregateNames[] = {
+    // The aggregates STATS takes (plan/aggregate_arguments.h; a test holds the two lists equal).
+    "count", "count_distinct", "min", "max", "sum", "avg", "median", "percentile",
+    "median_absolute_deviation", "std_dev", "variance", "weighted_avg", "values", "top"};
 
 bool isStringOrNull(const DataType& t) {
   return t.kind == TypeKind::kString || t.kind == TypeKind::kNull;

@@ -146,11 +146,14 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
         if (spec.inputChannel < 0) continue;
         const size_t columns = intermediateInput ? intermediateFields(spec).size() : 1;
         for (size_t k = 0; k < columns; ++k) in[spec.inputChannel + k] = true;
+        if (!intermediateInput && spec.weightChannel >= 0) in[spec.weightChannel] = true;
       }
       std::vector<int> childMapping = prune(*node.input(), in, changed);
       for (int& c : node.groupChannels) c = childMapping[c];
       for (AggregateSpec& spec : node.aggregates) {
         if (spec.inputChannel >= 0) spec.inputChannel = childMapping[spec.inputChannel];
+        if (!intermediateInput && spec.weightChannel >= 0)
+          spec.weightChannel = childMapping[spec.weightChannel];
       }
       return identity;
     }

@@ -68,6 +68,9 @@ std::string details(const PlanNode& node) {
         std::string arg = spec.function == AggregateFunction::kCountStar ? "*"
                           : spec.inputChannel >= 0                      ? channelName(node, spec.inputChannel)
                                                                         : "?";
+        const bool raw =
+            node.mode == AggregatorMode::kSingle || node.mode == AggregatorMode::kInitial;
+        if (raw && spec.weightChannel >= 0) arg += ", " + channelName(node, spec.weightChannel);
         aggs.push_back(spec.name + " = " + aggregateName(spec.function) + "(" + arg + ")");
       }
       std::string out = joined(aggs);

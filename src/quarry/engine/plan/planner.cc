@@ -12,6 +12,7 @@
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/parse/expr_walk.h"
 #include "quarry/engine/parse/query_printer.h"
+#include "quarry/engine/plan/aggregate_arguments.h"
 
 namespace quarry::engine {
 
@@ -222,16 +223,6 @@ int channelFor(const Expr& expr, const Schema& schema, const std::string& tempNa
   return static_cast<int>(schema.size() + pending.size() - 1);
 }
 
-struct AggregateName {
-  const char* name;
-  AggregateFunction function;
-};
-constexpr AggregateName kAggregates[] = {
-    {"count", AggregateFunction::kCount},  {"count_distinct", AggregateFunction::kCountDistinct},
-    {"min", AggregateFunction::kMin},      {"max", AggregateFunction::kMax},
-    {"sum", AggregateFunction::kSum},      {"avg", AggregateFunction::kAvg},
-};
-
 /// SUM(e + c), SUM(c + e) or SUM(e - c) of an int32 expression e and an int32
 /// literal c: what the planner answers as SUM(e) + c * COUNT(e), so that many sums
 /// of one column plus constants (ClickBench's 90 `SUM(ResolutionWidth + k)`) are
@@ -276,7 +267,7 @@ BoundExprPtr columnRef(int channel, const Field& field) {
 }
 
 const AggregateName* findAggregate(const std::string& function) {
-  for (const AggregateName& candidate : kAggregates) {
+  for (const AggregateName& candidate : statsAggregates()) {
     if (function == candidate.name) return &candidate;
   }
   return nullptr;
@@ -343,9 +334,9 @@ class StatsAggregates {
   }
 
   /// The channel of an argument: a column of the input, or one evaluated into `pending`.
-  int argumentChannel(const Expr& argument, DataType& type) {
+  int argumentChannel(const Expr& argument, DataType& type, const char* prefix) {
     const int channel =
-        channelFor(argument, input_, "$arg" + std::to_string(values_.size()), pending_, nullptr);
+        channelFor(argument, input_, prefix + std::to_string(values_.size()), pending_, nullptr);
     type = channel < static_cast<int>(input_.size())
                ? input_[channel].type
                : pending_[channel - input_.size()].second->type;
@@ -357,17 +348,15 @@ class StatsAggregates {
     const CallExpr& call = expr.as<CallExpr>();
     const SourcePosition at = expr.position;
     const AggregateName* known = findAggregate(call.function);
-    if (call.args.size() != 1) {
-      throw QueryError(std::string("aggregate `") + known->name + "` takes one argument", at.line,
-                       at.column);
+    for (const Expr& arg : call.args) {
+      forEachNode(arg, [&](const Expr& inner) {
+        if (isAggregateCall(inner)) {
+          throw QueryError("aggregates do not nest: " + printExpr(inner) + " inside " + known->name,
+                           inner.position.line, inner.position.column,
+                           "aggregate once in STATS, then again in a second STATS");
+        }
+      });
     }
-    forEachNode(call.args[0], [&](const Expr& inner) {
-      if (isAggregateCall(inner)) {
-        throw QueryError("aggregates do not nest: " + printExpr(inner) + " inside " + known->name,
-                         inner.position.line, inner.position.column,
-                         "aggregate once in STATS, then again in a second STATS");
-      }
-    });
     if (filter) requireCondition(*filter);
     const bool star = call.args[0].is<Star>();
     if (star && known->function != AggregateFunction::kCount) {
@@ -377,6 +366,23 @@ class StatsAggregates {
     AggregateSpec spec;
     spec.name = name;
     spec.function = known->function;
+    bindAggregateConstants(call, *known, input_, at, spec);
+    // A filter keeps a row's value where it holds, else makes it null, which every
+    // aggregate skips: AGG(x) WHERE c is AGG(CASE WHEN c THEN x END), and
+    // COUNT(*) WHERE c counts CASE WHEN c THEN TRUE END.
+    const auto filtered = [&](Expr argument) {
+      if (!filter) return argument;
+      return Expr{CaseExpr{{WhenClause{*filter, std::move(argument)}}, std::nullopt}, filter->position};
+    };
+    if (spec.function == AggregateFunction::kWeightedAvg) {
+      // The weight too: WEIGHTED_AVG adds the weight of a row whose value is null.
+      spec.weightChannel = argumentChannel(filtered(call.args[1]), spec.weightType, "$weight");
+      if (spec.weightType.isList() ||
+          (!spec.weightType.isNumeric() && spec.weightType.kind != TypeKind::kNull)) {
+        throw QueryError("WEIGHTED_AVG cannot take a weight of type " + spec.weightType.toString(),
+                         call.args[1].position.line, call.args[1].position.column);
+      }
+    }
     if (star && !filter) {
       spec.function = AggregateFunction::kCountStar;
       spec.inputType = DataType::int64();
@@ -387,15 +393,9 @@ class StatsAggregates {
         return sumOffsetValue(*offset, name);
       }
     }
-    // A filter keeps a row's value where it holds, else makes it null, which every
-    // aggregate skips: AGG(x) WHERE c is AGG(CASE WHEN c THEN x END), and
-    // COUNT(*) WHERE c counts CASE WHEN c THEN TRUE END.
-    Expr argument = star ? Expr{Literal{BooleanLiteral{true}}, at} : call.args[0];
-    if (filter) {
-      argument = Expr{CaseExpr{{WhenClause{*filter, argument}}, std::nullopt}, filter->position};
-    }
     // A list argument aggregates its elements (list_aggregator.h).
-    spec.inputChannel = argumentChannel(argument, spec.inputType);
+    spec.inputChannel = argumentChannel(
+        filtered(star ? Expr{Literal{BooleanLiteral{true}}, at} : call.args[0]), spec.inputType, "$arg");
     try {
       aggregateResultType(spec.function, spec.inputType);
     } catch (const InvalidArgument&) {
@@ -510,9 +510,10 @@ PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_
       const std::string& function = item.expr.as<CallExpr>().function;
       const auto scalars = scalarFunctionNames();
       if (std::find(scalars.begin(), scalars.end(), function) == scalars.end()) {
-        throw QueryError(
-            "unknown aggregate `" + function + "`", at.line, at.column,
-            closestHint(function, aggregateFunctionNames(), "the aggregates are", SIZE_MAX));
+        const std::string guess = closestName(function, aggregateFunctionNames());
+        throw QueryError("unknown aggregate `" + function + "`", at.line, at.column,
+                         guess.empty() ? "the aggregates are " + statsAggregateList()
+                                       : "did you mean " + guess + "?");
       }
     }
     if (found == 0) {
@@ -668,6 +669,7 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
     for (const AggregateSpec& spec : node->aggregates) {
       AggregateSpec final = spec;
       final.inputChannel = static_cast<int>(initial->schema.size());
+      final.weightChannel = -1;  // the FINAL reads the intermediate columns only
       for (const Field& field : intermediateFields(spec)) initial->schema.push_back(field);
       finals.push_back(final);
     }
