@@ -4,6 +4,7 @@
 // options turn them off or type them.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,23 @@ TEST(HivePartitionConflict, AFileColumnMustAgreeWithThePath) {
     error = e.what();
   }
   expectMentions(error, {"id=2/a.parquet", "\"id\"", "holds 1", "says 2"});
+  // Grouped by it, no statistics answer for the path: the scan checks the
+  // values (issue 29: "the same correctness rules as the ungrouped pushdown").
+  error = "(no error)";
+  try {
+    const PreparedQuery prepared = prepareQuery(glob + " | STATS n = COUNT(*), lo = MIN(name) BY id", options);
+    executeQuery(prepared, [](const Page&) {});
+  } catch (const InvalidArgument& e) {
+    error = e.what();
+  }
+  expectMentions(error, {"id=2/a.parquet", "\"id\"", "holds 1", "says 2"});
+  std::filesystem::remove(dir.path() / "id=2" / "a.parquet");
+  {
+    const PreparedQuery prepared = prepareQuery(glob + " | STATS n = COUNT(*), lo = MIN(name) BY id", options);
+    const QueryProfile profile = executeQuery(prepared, [](const Page&) {});
+    EXPECT_EQ(profile.rowGroupsAnsweredFromStatistics, 0u);
+    EXPECT_EQ(profile.rowsReturned, 1u);
+  }
 
   quarry::testing::TempDir typed("quarry_hive_types");
   typed.copy(fixture("schema_a.parquet"), "name=5/a.parquet");  // name is a string in the file
