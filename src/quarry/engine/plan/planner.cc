@@ -613,6 +613,7 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
   sourceNode->request.outputSchema = sourceSchema;
   for (const Field& field : source.partitionColumns) sourceNode->request.partitionColumns.push_back(field.name);
   sourceNode->filesPrunedByPartition = source.filesPrunedByPartition;
+  sourceNode->listedPrefixes = source.listedPrefixes;
 
   PlanNodePtr current = sourceNode;
   const std::vector<const Command*> commands = withLimitsNextToSorts(query.commands);
