@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "quarry/cli/block_text.h"
 #include "quarry/engine/query_engine.h"
+#include "tests/engine/fragment_test_support.h"
 #include "tests/io/s3_test_server.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/curl_client.h"
@@ -56,16 +56,8 @@ class HivePartitionS3 : public ::testing::Test {
         prepareQuery("FROM \"s3://bucket/sales/year=*/month=*/*.parquet\"" + with + tail, options);
     Outcome out;
     out.explain = explainQuery(prepared);
-    out.profile = executeQuery(prepared, [&](const Page& page) {
-      for (size_t r = 0; r < page.positionCount(); ++r) {
-        std::string row;
-        for (size_t c = 0; c < page.blockCount(); ++c) {
-          if (c > 0) row += '|';
-          cli::appendBlockText(page.block(c), r, row);
-        }
-        out.rows.push_back(row);
-      }
-    });
+    out.profile =
+        executeQuery(prepared, [&](const Page& page) { testing::appendRows(page, out.rows); });
     for (const std::string& request : server_.requestLog()) {
       if (request.find("list-type=2") == std::string::npos) continue;
       const size_t at = request.find("prefix=");
