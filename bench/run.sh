@@ -3,7 +3,7 @@
 # same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
 #   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query, remote,
-#                                     cluster, clickbench
+#                                     cluster, clickbench, hive
 #                                     (default: all of them)
 #
 # pages runs the filter driver on the lineitem rows rewritten by chDB with page
@@ -13,7 +13,9 @@
 # point lookup over 32 files served by the tests' S3 server with 20 ms of latency
 # before every answer, against the lower bound that latency sets (no DuckDB there).
 # clickbench runs ClickBench's 43 queries over a generated hits dataset (105 columns,
-# 24 files) as whole quarry processes, cold and hot, against DuckDB and chDB.
+# 24 files) as whole quarry processes, cold and hot, against DuckDB and chDB. hive
+# runs a one-partition query and COUNT/MIN/MAX grouped by partition columns over
+# 1,000 hive partitions against DuckDB's read_parquet(..., hive_partitioning = true).
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -32,7 +34,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter pages orc query remote cluster clickbench)
+known=(footer scan filter pages orc query remote cluster clickbench hive)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -47,6 +49,7 @@ for suite in "${suites[@]}"; do
     remote) targets+=(remote_latency_benchmark) ;;
     cluster) targets+=(quarry quarry-cluster) ;;
     clickbench) targets+=(quarry process_timer) ;;
+    hive) targets+=(quarry) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -182,6 +185,11 @@ for suite in "${suites[@]}"; do
       clickbench_dir
       node --expose-gc bench/clickbench_vs_duckdb.mjs --quarry "$build/quarry" --timer "$build/process_timer" \
         --runs "${QUARRY_CLICKBENCH_RUNS:-3}" --threads 2 --json "$data/clickbench-results.json" "$dir"
+      ;;
+    hive)
+      # 1,000 hive partitions (written by the driver): one partition, and the grouped
+      # COUNT/MIN/MAX answered from statistics; every answer checked against DuckDB's.
+      node --expose-gc bench/hive_vs_duckdb.mjs --quarry "$build/quarry" --runs "$runs" --dir "$data/hive"
       ;;
   esac
 done

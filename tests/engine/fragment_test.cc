@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "quarry/common/error.h"
 #include "quarry/engine/exec/operator.h"
 #include "quarry/engine/expr/temporal_functions.h"
@@ -125,6 +127,40 @@ TEST_F(FragmentTest, MixedPushdownAcrossNodesMergesExactly) {
   EXPECT_EQ(inProcessRows(prepare(text)), std::vector<std::string>{"30000|25713|0|9999"});
   EXPECT_EQ(rowsOverExchangePages(prepared, std::move(pages)),
             std::vector<std::string>{"30000|25713|0|9999"});
+}
+
+TEST_F(FragmentTest, PartitionGroupsFromStatisticsMergeExactlyAtTheCoordinator) {
+  // Issue 29: grouped answers from statistics are "INITIAL layout per group so
+  // the cluster's FINAL merges them": one node answers its files' groups from
+  // statistics, the other (a split without statistics) reads footers and scans.
+  ScratchDir dir("quarry-grouped-fragment-test");
+  const std::filesystem::path source = std::filesystem::path(QUARRY_SOURCE_DIR) /
+                                       "tests/fixtures/engine_source/multi_row_groups.parquet";
+  for (const char* file : {"g=1/part0.parquet", "g=2/part1.parquet", "g=1/part2.parquet"}) {
+    std::filesystem::create_directories((dir.path() / file).parent_path());
+    std::filesystem::copy_file(source, dir.path() / file);
+  }
+  const std::string from = "FROM \"" + dir.str() + "/*/*.parquet\"";
+  const std::string stats = " | STATS n = COUNT(*), lo = MIN(v), hi = MAX(s) BY g";
+  const std::string text = from + stats;
+  const PreparedQuery prepared = prepare(text);
+  std::vector<FileSplit> all = coordinatorSplits(prepared);
+  ASSERT_EQ(all.size(), 3u);
+  FileSplit bare = all[2];
+  bare.statistics.reset();
+  const Fragment answered = planFragment(spec(prepared, text, {all[0], all[1]}));
+  const Fragment other = planFragment(spec(prepared, text, {bare}));
+  ASSERT_EQ(answered.plan->kind, PlanKind::kLocalSource);
+  EXPECT_NE(answered.plan->description.find("by partition [g]"), std::string::npos)
+      << answered.plan->description;
+  EXPECT_EQ(answered.plan->schema, exchangeOf(*prepared.plan)->input()->schema);
+  std::vector<Page> pages = run(answered);
+  for (Page& page : run(other)) pages.push_back(std::move(page));
+  // The same query forced to scan (EVAL between the source and STATS).
+  const std::vector<std::string> expected = inProcessRows(prepare(from + " | EVAL k = 1" + stats));
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_EQ(inProcessRows(prepare(text)), expected);
+  EXPECT_EQ(rowsOverExchangePages(prepared, std::move(pages)), expected);
 }
 
 TEST_F(FragmentTest, PrunedColumnsMatchTheCoordinatorsExchange) {

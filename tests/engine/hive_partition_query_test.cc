@@ -4,6 +4,7 @@
 // options turn them off or type them.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -154,18 +155,31 @@ TEST(HivePartitionConflict, AFileColumnMustAgreeWithThePath) {
     EXPECT_EQ(rows, 1u);
   }
   dir.copy(fixture("schema_a.parquet"), "id=2/a.parquet");  // disagrees
-  std::string error = "(no error)";
-  try {
-    const PreparedQuery prepared = prepareQuery(glob + " | KEEP id", options);
-    executeQuery(prepared, [](const Page&) {});
-  } catch (const InvalidArgument& e) {
-    error = e.what();
+  const auto errorOf = [&](const std::string& tail) {
+    try {
+      executeQuery(prepareQuery(glob + tail, options), [](const Page&) {});
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  expectMentions(errorOf(" | KEEP id"), {"id=2/a.parquet", "\"id\"", "holds 1", "says 2"});
+  // Grouped by it, no statistics answer for the path: the scan checks the
+  // values (issue 29: "the same correctness rules as the ungrouped pushdown").
+  expectMentions(errorOf(" | STATS n = COUNT(*), lo = MIN(name) BY id"),
+                 {"id=2/a.parquet", "\"id\"", "holds 1", "says 2"});
+  std::filesystem::remove(dir.path() / "id=2" / "a.parquet");
+  {
+    const PreparedQuery prepared =
+        prepareQuery(glob + " | STATS n = COUNT(*), lo = MIN(name) BY id", options);
+    const QueryProfile profile = executeQuery(prepared, [](const Page&) {});
+    EXPECT_EQ(profile.rowGroupsAnsweredFromStatistics, 0u);
+    EXPECT_EQ(profile.rowsReturned, 1u);
   }
-  expectMentions(error, {"id=2/a.parquet", "\"id\"", "holds 1", "says 2"});
 
   quarry::testing::TempDir typed("quarry_hive_types");
   typed.copy(fixture("schema_a.parquet"), "name=5/a.parquet");  // name is a string in the file
-  error = "(no error)";
+  std::string error = "(no error)";
   try {
     prepareQuery("FROM \"" + (typed.path() / "*" / "*.parquet").string() + "\"", options);
   } catch (const InvalidArgument& e) {

@@ -413,6 +413,10 @@ void S3TestServer::serveConnection(int fd) {
       buffer.erase(0, n);
     }
     requests_.fetch_add(1);
+    {
+      std::lock_guard lock(mutex_);
+      log_.push_back(request.method + " " + request.target);
+    }
     if (!answer(fd, request)) return;
     const auto connection = request.header("Connection");
     if (connection && (*connection == "close" || *connection == "Close")) {
@@ -579,6 +583,16 @@ bool S3TestServer::answer(int fd, const Request& request) {
     return false;
   }
   return true;
+}
+
+std::vector<std::string> S3TestServer::requestLog() {
+  std::lock_guard lock(mutex_);
+  return log_;
+}
+
+void S3TestServer::clearRequestLog() {
+  std::lock_guard lock(mutex_);
+  log_.clear();
 }
 
 }  // namespace quarry::testing

@@ -63,6 +63,10 @@ class S3TestServer {
   uint64_t listPagesServed() const { return listPages_.load(); }
   /// Returns how many requests had a fault injected.
   uint64_t faultsInjected() const { return faultsInjected_.load(); }
+  /// Every request that arrived, in order, as "METHOD target" ("GET
+  /// /bucket?list-type=2&prefix=data%2F", "HEAD /bucket/key"), faulted ones included.
+  std::vector<std::string> requestLog();
+  void clearRequestLog();
 
  private:
   struct Request;
@@ -86,6 +90,7 @@ class S3TestServer {
   std::vector<std::thread> connectionThreads_;
   S3TestServerFaults faults_;
   std::mt19937_64 random_;
+  std::vector<std::string> log_;
 
   std::atomic<uint64_t> requests_{0};
   std::atomic<uint64_t> listPages_{0};

@@ -12,7 +12,13 @@
 //   - WHERE _file.path LIKE "*/year=2024/*": 12 files read, 1188 pruned, 12 times
 //     the one file's requests;
 //   - WHERE year >= 2098 AND id > 5 (a file column too): 24 files read;
-//   - each result equals DuckDB's read_parquet(..., hive_partitioning = true).
+//   - each result equals DuckDB's read_parquet(..., hive_partitioning = true);
+//   - grouped answers from statistics ("STATS c = COUNT(*), lo = MIN(x), hi =
+//     MAX(x) BY year, month over 1,000 files reads zero data bytes; equal to the
+//     same query forced to scan and to DuckDB's"): bytes_read is the footers'
+//     bytes alone, no row is decoded, every row group is answered from
+//     statistics; the same STATS after `EVAL __k = 1` (which the rule does not
+//     match) scans, and both answers equal DuckDB's GROUP BY year, month.
 //
 //   node tests/differential/engine/hive_partition_io.mjs QUARRY DIR
 //
@@ -72,6 +78,26 @@ async function main() {
     const problems = compareResult(rows, expected, { ordered: false, tolerance: {} }, T);
     check(problems.length === 0, `${c.name}: ${rows.length} rows, equal to DuckDB's${problems.length ? `: ${problems[0]}` : ''}`);
   }
+  const stats = 'STATS c = COUNT(*), lo = MIN(id), hi = MAX(v) BY year, month';
+  const expectedStats = await duckdbResult(duck,
+    `SELECT count(*) AS c, min(id) AS lo, max(v) AS hi, year, month FROM ${from} GROUP BY year, month`, T);
+  const grouped = quarryQuery(quarry, `FROM "${glob}" | ${stats}`);
+  const g = grouped.profile;
+  process.stdout.write(`  grouped STATS from statistics: bytes ${g.bytes_read} (footers ${g.footers?.bytes_read}), ` +
+                       `rows decoded ${g.rows_decoded}, row groups ${JSON.stringify(g.row_groups)}\n`);
+  check(g.bytes_read === g.footers?.bytes_read && g.bytes_read > 0,
+        `grouped STATS: bytes_read ${g.bytes_read} == footers.bytes_read ${g.footers?.bytes_read} (no data byte)`);
+  check(g.rows_decoded === 0, `grouped STATS: rows_decoded == 0 (${g.rows_decoded})`);
+  check(g.row_groups?.answered_from_statistics === g.row_groups?.total && g.row_groups?.total >= kFiles,
+        `grouped STATS: every row group answered from statistics (${JSON.stringify(g.row_groups)})`);
+  let problems = compareResult(grouped.rows, expectedStats, { ordered: false, tolerance: {} }, T);
+  check(problems.length === 0, `grouped STATS: ${grouped.rows.length} groups, equal to DuckDB's${problems.length ? `: ${problems[0]}` : ''}`);
+  const scanned = quarryQuery(quarry, `FROM "${glob}" | EVAL __k = 1 | ${stats}`);
+  check(scanned.profile.row_groups?.answered_from_statistics === 0 && scanned.profile.rows_decoded > 0,
+        `grouped STATS forced to scan: no row group answered from statistics (${JSON.stringify(scanned.profile.row_groups)})`);
+  problems = compareResult(scanned.rows, expectedStats, { ordered: false, tolerance: {} }, T);
+  check(problems.length === 0, `grouped STATS forced to scan: equal to DuckDB's${problems.length ? `: ${problems[0]}` : ''}`);
+
   process.stdout.write(`hive_partition_io: ${failures.length} failed checks (${Date.now() - started} ms)\n`);
   return failures.length === 0 ? 0 : 1;
 }

@@ -9,7 +9,17 @@
 // the number of files DuckDB finds rows in under the path-only conjuncts, and
 // `files.read + files.pruned_by_partition` every file the glob matches.
 //
-//   node hive_partitions.mjs QUARRY DIR [--count N] [--seed S]
+// Grouped answers from statistics (issue 29: "STATS COUNT(*), COUNT(x),
+// MIN(x), MAX(x) BY <partition columns> answered from footer statistics ...
+// equal to the same query forced to scan and to DuckDB's"): --grouped more
+// queries STATS COUNT/MIN/MAX of file columns BY partition columns under the
+// same generated WHEREs. Each is also run forced to scan (`EVAL __k = 1`
+// between the source and STATS, where PushAggregatesToExternalSource does not
+// match: its profile must answer no row group from statistics), and both
+// answers must equal DuckDB's. At least a third of them must be answered from
+// statistics (row_groups.answered_from_statistics > 0) with no row decoded.
+//
+//   node hive_partitions.mjs QUARRY DIR [--count N] [--grouped G] [--seed S]
 //
 // Exits 1 on any difference or error (naming the query), 77 when DuckDB's
 // oracle is missing (ctest: skipped, which fails `make test`).
@@ -25,9 +35,10 @@ import { compareResult, duckdbResult, parseQuarryOutput } from './result_compare
 const kSkip = 77;
 const args = process.argv.slice(2);
 const positional = [];
-const options = { count: 520, seed: 29 };
+const options = { count: 520, grouped: 150, seed: 29 };
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--count') options.count = Number(args[++i]);
+  else if (args[i] === '--grouped') options.grouped = Number(args[++i]);
   else if (args[i] === '--seed') options.seed = Number(args[++i]);
   else positional.push(args[i]);
 }
@@ -172,8 +183,8 @@ function conjunct(rng, L) {
   return { quarry: `(id < 40 OR ${key} IS NULL)`, duck: `(id < 40 OR ${key} IS NULL)`, pathOnly: false };
 }
 
-function generate(index) {
-  const rng = new Random(options.seed * 100_003 + index);
+function generate(index, grouped = false) {
+  const rng = new Random(options.seed * 100_003 + index + (grouped ? 7_919_000 : 0));
   const L = layouts[index % layouts.length];
   const typed = L.name === 'one_level' && index % 7 === 0;  // hive_types gives year INTEGER
   const conjuncts = [];
@@ -186,8 +197,18 @@ function generate(index) {
   let orderBy = '';
   let limit = '';
   let ordered = false;
-  const shape = rng.int(0, 3);
-  if (shape === 0) {
+  const shape = grouped ? 4 : rng.int(0, 3);
+  let forced = null;
+  if (shape === 4) {
+    // COUNT/MIN/MAX of file columns BY partition columns: answered from statistics.
+    const by = pick(keys, rng.int(1, keys.length));
+    const [x, y] = [rng.pick(L.fileColumns), rng.pick(L.fileColumns)];
+    const stats = `STATS c_ = COUNT(*), n_ = COUNT(${x}), lo_ = MIN(${x}), hi_ = MAX(${y}) BY ${by.join(', ')}`;
+    quarryTail = ` | ${stats}`;
+    forced = ` | EVAL __k = 1 | ${stats}`;
+    select = `count(*) AS c_, count(${x}) AS n_, min(${x}) AS lo_, max(${y}) AS hi_, ${by.join(', ')}`;
+    groupBy = ` GROUP BY ${by.join(', ')}`;
+  } else if (shape === 0) {
     const cols = pick([...L.fileColumns, ...keys], rng.int(1, 4));
     quarryTail = ` | KEEP ${cols.join(', ')}`;
     select = cols.join(', ');
@@ -238,7 +259,8 @@ function generate(index) {
   const pathOnly = conjuncts.filter((c) => c.pathOnly).map((c) => c.duck);
   const filesSql = `SELECT count(DISTINCT filename) AS n FROM ${from}` +
                    (pathOnly.length ? ` WHERE ${pathOnly.join(' AND ')}` : '');
-  return { index, layout: L, query, sql, filesSql, ordered };
+  const forcedQuery = forced === null ? null : query.slice(0, query.length - quarryTail.length) + forced;
+  return { index: grouped ? `grouped ${index}` : index, layout: L, query, forcedQuery, sql, filesSql, ordered };
 }
 
 // DuckDB reads each layout once, with its options, into a table (with its
@@ -246,6 +268,7 @@ function generate(index) {
 const tables = new Map();
 const pairs = [];
 for (let i = 0; i < options.count; i++) pairs.push(generate(i));
+for (let i = 0; i < options.grouped; i++) pairs.push(generate(i, true));
 for (const [table, read] of tables) {
   await duck.run(`CREATE TABLE ${table} AS SELECT *, filename FROM ${read}`);
 }
@@ -258,12 +281,12 @@ function runQuarry(query, profilePath) {
 }
 
 const failures = [];
-let compared = 0, prunedQueries = 0, emptyResults = 0;
+let compared = 0, prunedQueries = 0, emptyResults = 0, groupedFromStatistics = 0;
 const started = Date.now();
 const jobs = 4;
 let next = 0;
 async function worker(slot) {
-  while (next < options.count) {
+  while (next < pairs.length) {
     const pair = pairs[next++];
     const profilePath = join(dir, `profile-${slot}.json`);
     rmSync(profilePath, { force: true });
@@ -300,11 +323,33 @@ async function worker(slot) {
       }
       if (pruned > 0) prunedQueries++;
       if (expected.rows.length === 0) emptyResults++;
+      if (pair.forcedQuery !== null) {
+        if (profile.row_groups?.answered_from_statistics > 0 && profile.rows_decoded === 0) groupedFromStatistics++;
+        problems.push(...await forcedToScan(pair, expected, profilePath));
+      }
     }
     compared++;
     if (problems.length > 0) failures.push({ pair, problems });
   }
 }
+
+/// The grouped query forced to scan: its answer must also be DuckDB's, with no
+/// row group answered from statistics.
+async function forcedToScan(pair, expected, profilePath) {
+  rmSync(profilePath, { force: true });
+  const result = await runQuarry(pair.forcedQuery, profilePath);
+  if (result.error || result.signal || result.status !== 0) {
+    return [`forced to scan: quarry exit ${result.status ?? result.signal}: ${result.stderr.split('\n')[0]}`];
+  }
+  const profile = JSON.parse(readFileSync(profilePath, 'utf8'));
+  const problems = compareResult(parseQuarryOutput(result.stdout), expected, pair, T, profile.columns)
+    .map((p) => `forced to scan (${pair.forcedQuery}): ${p}`);
+  if (profile.row_groups?.answered_from_statistics !== 0) {
+    problems.push(`forced to scan: ${profile.row_groups?.answered_from_statistics} row groups answered from statistics`);
+  }
+  return problems;
+}
+
 await Promise.all(Array.from({ length: jobs }, (_, slot) => worker(slot)));
 
 for (const { pair, problems } of failures.slice(0, Number(process.env.HIVE_SHOW ?? 8))) {
@@ -314,13 +359,19 @@ for (const { pair, problems } of failures.slice(0, Number(process.env.HIVE_SHOW 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 process.stdout.write(`hive_partitions: ${compared} queries over ${layouts.length} layouts ` +
                      `(${layouts.map((l) => `${l.name}: ${l.files} files`).join(', ')}), ${failures.length} differences, ` +
-                     `${prunedQueries} pruned files by path, ${emptyResults} empty results, ${seconds} s\n`);
-if (compared < 500 || compared !== options.count) {
+                     `${prunedQueries} pruned files by path, ${emptyResults} empty results, ` +
+                     `${groupedFromStatistics} of ${options.grouped} grouped STATS answered from statistics, ${seconds} s\n`);
+if (compared < 500 || compared !== pairs.length) {
   process.stderr.write(`only ${compared} queries compared (at least 500 required)\n`);
   process.exit(1);
 }
 if (prunedQueries < compared / 4) {
   process.stderr.write(`only ${prunedQueries} queries pruned files: the generator lost its path conjuncts\n`);
+  process.exit(1);
+}
+if (groupedFromStatistics < options.grouped / 3) {
+  process.stderr.write(`only ${groupedFromStatistics} grouped STATS answered from statistics: ` +
+                       'the grouped pushdown no longer fires\n');
   process.exit(1);
 }
 process.exit(failures.length > 0 ? 1 : 0);

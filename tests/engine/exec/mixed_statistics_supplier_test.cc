@@ -51,8 +51,9 @@ struct Outcome {
   std::string explain;
 };
 
-Outcome runQuery(const std::string& text) {
+Outcome runQuery(const std::string& text, int threads = 2) {
   QueryOptions options;
+  options.threads = threads;
   PreparedQuery query = prepareQuery(text, options);
   Outcome out;
   out.explain = explainQuery(query);
@@ -219,6 +220,107 @@ TEST(MixedStatistics, APageBoundsMinAndMaxOnlyOfExactlyItsRows) {
   EXPECT_EQ(own.rows, (std::vector<std::string>{"226|300|75"}));
   EXPECT_EQ(own.profile.pagesAnsweredFromStatistics, 1u);
   EXPECT_EQ(own.profile.rowsDecoded, 50u);
+}
+
+// Issue 29: "STATS COUNT(*), COUNT(x), MIN(x), MAX(x) BY <partition columns>
+// answered from footer statistics when each file belongs to one group: no data
+// page read, mixed mode per file where some files lack exact statistics (those
+// are scanned), ... INITIAL layout per group so the cluster's FINAL merges them.
+// Also under a WHERE that mixes partition conjuncts and column conjuncts decided
+// per row group as today."
+class GroupedStatistics : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(dir_.valid());
+    for (const char* folder : {"p=1", "p=2", "p=3", "p=4"})
+      std::filesystem::create_directories(dir_.path() / folder);
+    writeFile(dir_.path() / "p=1" / "a.parquet", true);
+    writeFile(dir_.path() / "p=1" / "b.parquet", true);
+    writeFile(dir_.path() / "p=2" / "a.parquet", false);  // its middle row group has no statistics
+    writeFile(dir_.path() / "p=3" / "a.parquet", true);
+    // p=4 holds a file of no row group (no split): no group, as DuckDB finds none.
+    ParquetFixtureWriter empty;
+    empty.column(leafElement("k", PhysicalType::INT64));
+    quarry::testing::writeFileBytes(dir_.path() / "p=4" / "empty.parquet", empty.bytes());
+  }
+  std::string from() const { return "FROM \"" + (dir_.path() / "*" / "*.parquet").string() + "\""; }
+
+  TempDir dir_{"quarry_grouped"};
+};
+
+constexpr const char* kGroupedStats =
+    " | STATS n = COUNT(*), c = COUNT(k), lo = MIN(k), hi = MAX(k) BY p";
+
+TEST_F(GroupedStatistics, EachGroupIsAnsweredFromItsFilesAndTheUndecidedRowGroupsScanned) {
+  for (int threads : {1, 2}) {  // the scan of the undecided units on one or two threads
+    const Outcome pushed = runQuery(from() + kGroupedStats + " | SORT p", threads);
+    EXPECT_NE(pushed.explain.find(
+                  "LocalSourceExec[by partition [p], statistics of 3 splits, FileStatsSupplier "
+                  "per row group over 1 splits, else a scan, mixed]"),
+              std::string::npos)
+        << pushed.explain;
+    EXPECT_EQ(pushed.rows,
+              (std::vector<std::string>{"600|600|1|300|1", "300|300|1|300|2", "300|300|1|300|3"}))
+        << threads;
+    EXPECT_EQ(pushed.profile.rowGroupsAnsweredFromStatistics, 11u);  // 3 files whole, 2 of p=2's 3
+    EXPECT_EQ(pushed.profile.rowsDecoded, 100u);                     // p=2's middle row group only
+
+    const Outcome scanned =
+        runQuery(from() + " | EVAL one = 1" + kGroupedStats + " | SORT p", threads);
+    EXPECT_EQ(scanned.rows, pushed.rows);
+    EXPECT_EQ(scanned.profile.rowGroupsAnsweredFromStatistics, 0u);
+    EXPECT_EQ(scanned.profile.rowsDecoded, 1200u);
+  }
+}
+
+TEST_F(GroupedStatistics, FilesWithExactStatisticsAreAnsweredAtPlanningReadingNoData) {
+  for (int threads : {1, 2}) {
+    const Outcome pushed =
+        runQuery(from() + " | WHERE p != 2" + kGroupedStats + " | SORT p", threads);
+    EXPECT_NE(pushed.explain.find("LocalSourceExec[by partition [p], statistics of 3 splits, by path=(p != 2)]"),
+              std::string::npos)
+        << pushed.explain;
+    EXPECT_EQ(pushed.rows, (std::vector<std::string>{"600|600|1|300|1", "300|300|1|300|3"}));
+    EXPECT_EQ(pushed.profile.filesPrunedByPartition, 1u);
+    EXPECT_EQ(pushed.profile.rowsDecoded, 0u);
+    EXPECT_EQ(pushed.profile.bytesRead, pushed.profile.footerBytesRead);  // no data byte
+    EXPECT_EQ(
+        runQuery(from() + " | WHERE p != 2 | EVAL one = 1" + kGroupedStats + " | SORT p", threads)
+            .rows,
+        pushed.rows);
+  }
+}
+
+TEST_F(GroupedStatistics, AWhereOfPartitionAndFileColumnsPrunesByPathAndDecidesRowGroups) {
+  // p <= 2 prunes p=3 and p=4 by path; k > 150 skips every row group 0,
+  // answers every row group 2, and leaves each row group 1 to its pages (none
+  // here: scanned).
+  const std::string query = " | WHERE p <= 2 AND k > 150";
+  const Outcome pushed = runQuery(from() + query + kGroupedStats + " | SORT p");
+  EXPECT_NE(pushed.explain.find("by partition [p]"), std::string::npos) << pushed.explain;
+  EXPECT_EQ(pushed.rows, (std::vector<std::string>{"300|300|151|300|1", "150|150|151|300|2"}));
+  EXPECT_EQ(pushed.profile.filesPrunedByPartition, 2u);
+  EXPECT_EQ(pushed.profile.rowGroupsPrunedByStatistics, 3u);
+  EXPECT_EQ(pushed.profile.rowGroupsAnsweredFromStatistics, 3u);
+  EXPECT_EQ(pushed.profile.rowsDecoded, 300u);
+  EXPECT_EQ(runQuery(from() + query + " | EVAL one = 1" + kGroupedStats + " | SORT p").rows,
+            pushed.rows);
+  // Every row group matching no row: no group at all, as a scan finds none.
+  EXPECT_TRUE(runQuery(from() + " | WHERE k > 1000" + kGroupedStats).rows.empty());
+}
+
+TEST_F(GroupedStatistics, AKeyThatIsNotOnlyAPartitionColumnKeepsTheScan) {
+  QueryOptions options;
+  std::string why;
+  for (const char* by : {" BY p, k", " BY k"}) {
+    const PreparedQuery prepared = prepareQuery(from() + " | STATS n = COUNT(*)" + by, options);
+    const std::string text = explainQuery(prepared);
+    EXPECT_NE(
+        text.find("PushAggregatesToExternalSource: no change (the aggregate is grouped by k, not a "
+                  "partition column)"),
+        std::string::npos)
+        << text;
+  }
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
 #include "quarry/engine/exec/mixed_statistics_supplier.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <type_traits>
 
 #include "quarry/engine/exec/aggregate_exec.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/expr/evaluator.h"
 #include "quarry/engine/source/file_stats_supplier.h"
 #include "quarry/engine/source/statistics_filter.h"
 
@@ -26,10 +29,10 @@ Schema intermediateSchema(const std::vector<AggregateSpec>& aggregates) {
   return schema;
 }
 
-/// The aggregates of a merge over intermediate columns: each reads its columns
-/// from the first of them.
-std::vector<AggregateSpec> mergeSpecs(std::vector<AggregateSpec> aggregates) {
-  int channel = 0;
+/// The aggregates of a merge over intermediate columns after `keys` group
+/// columns: each reads its columns from the first of them.
+std::vector<AggregateSpec> mergeSpecs(std::vector<AggregateSpec> aggregates, size_t keys) {
+  int channel = static_cast<int>(keys);
   for (AggregateSpec& spec : aggregates) {
     const size_t width = intermediateFields(spec).size();
     spec.inputChannel = channel;
@@ -38,9 +41,190 @@ std::vector<AggregateSpec> mergeSpecs(std::vector<AggregateSpec> aggregates) {
   return aggregates;
 }
 
+/// The group columns of `aggregate` (as its input names and types them), then
+/// each aggregate's intermediate columns: its INITIAL output.
+Schema initialSchema(const PlanNode& aggregate) {
+  Schema schema;
+  for (int channel : aggregate.groupChannels)
+    schema.push_back(aggregate.input()->schema.at(channel));
+  for (Field& field : intermediateSchema(aggregate.aggregates)) schema.push_back(std::move(field));
+  return schema;
+}
+
+/// Whether `unit`'s statistics may answer for its group: each group column of
+/// `aggregate` is a partition value of the unit (FileSplit::partition) and not a
+/// column of its file, whose values the scan checks against the path's. Always
+/// for an ungrouped aggregate.
+bool keyedByPartition(const PlanNode& aggregate, const FileSplit& unit) {
+  const std::vector<std::string>& columns = chainBottom(aggregate).request.columns;
+  for (int channel : aggregate.groupChannels) {
+    const std::string& name = columns.at(static_cast<size_t>(channel));
+    if (unit.statistics == nullptr || unit.statistics->find(name) != nullptr) return false;
+    if (std::none_of(unit.partition.begin(), unit.partition.end(),
+                     [&](const PartitionValue& p) { return p.column == name; })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The group of `split`: its partition values of the group columns, as bytes
+/// that differ exactly when the values do (the merge above groups them as the
+/// engine does, so -0.0 and 0.0 in two rows still make one group).
+std::string groupKey(const std::vector<std::string>& columns, const std::vector<int>& channels,
+                     const FileSplit& split) {
+  std::string key;
+  for (int channel : channels) {
+    const std::string& name = columns.at(static_cast<size_t>(channel));
+    for (const PartitionValue& p : split.partition) {
+      if (p.column != name) continue;
+      key.push_back(static_cast<char>(p.value.index()));
+      std::visit(
+          [&key](const auto& v) {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, std::string>) {
+              const uint64_t size = v.size();
+              key.append(reinterpret_cast<const char*>(&size), sizeof(size));
+              key += v;
+            } else if constexpr (!std::is_same_v<V, std::monostate>) {
+              key.append(reinterpret_cast<const char*>(&v), sizeof(v));
+            }
+          },
+          p.value);
+      break;
+    }
+  }
+  return key;
+}
+
+/// Appends `split`'s partition values of the group columns to the first blocks.
+void appendKeys(const std::vector<std::string>& columns, const std::vector<int>& channels,
+                const FileSplit& split, std::vector<Block>& keys) {
+  for (size_t k = 0; k < channels.size(); ++k) {
+    const std::string& name = columns.at(static_cast<size_t>(channels[k]));
+    for (const PartitionValue& p : split.partition) {
+      if (p.column == name) {
+        keys[k].appendScalar(p.value);
+        break;
+      }
+    }
+  }
+}
+
+/// Moves the units of `from` to `scanned`, uncounting them as answered.
+void scanInstead(std::vector<SplitTask>& from, UnitDecisions& d) {
+  for (SplitTask& task : from) {
+    if (task.split.rows.empty()) {
+      d.answeredUnits -= unitCount(task.split);
+    } else {
+      --d.answeredSegments;
+    }
+    d.scanned.push_back(std::move(task));
+  }
+  from.clear();
+}
+
+/// What `pushdown.byPath` says of every row of `unit`: kEveryRow, kNoRow, or
+/// kSomeRows when it cannot be evaluated (left to the scan's FilterExec).
+StatisticsDecision decideByPath(const StatisticsPushdown& pushdown, const FileSplit& unit) {
+  if (!pushdown.byPath) return StatisticsDecision::kEveryRow;
+  // One row of the source's columns: the unit's partition values and path, the others null.
+  const PlanNode& source = chainBottom(*pushdown.original);
+  std::vector<Block> blocks;
+  for (size_t c = 0; c < source.schema.size(); ++c) {
+    const std::string& name = source.request.columns.at(c);
+    Block block(source.schema[c].type);
+    if (name == kFilePathColumn) {
+      block.appendBytes(unit.uri);
+    } else {
+      auto value = std::find_if(unit.partition.begin(), unit.partition.end(),
+                                [&](const PartitionValue& p) { return p.column == name; });
+      if (value == unit.partition.end()) {
+        block.appendNull();
+      } else {
+        block.appendScalar(value->value);
+      }
+    }
+    blocks.push_back(std::move(block));
+  }
+  try {
+    const Block result = evaluate(*pushdown.byPath, Page(std::move(blocks), 1));
+    if (result.isNull(0) || result.values<uint8_t>()[0] == 0) return StatisticsDecision::kNoRow;
+    return StatisticsDecision::kEveryRow;
+  } catch (const std::exception&) {
+    return StatisticsDecision::kSomeRows;
+  }
+}
+
 }  // namespace
 
+Page statisticsAnswer(const PlanNode& aggregate, UnitDecisions& d) {
+  const std::vector<std::string>& columns = chainBottom(aggregate).request.columns;
+  const FileStatsSupplier supplier(columns, aggregate.aggregates, AggregatorMode::kInitial);
+  if (aggregate.groupChannels.empty()) {
+    if (std::optional<Page> answer = supplier.answer(d.answered)) return std::move(*answer);
+    // Each unit answers alone but their bounds do not merge (values of
+    // different kinds): scan them too.
+    scanInstead(d.answered, d);
+    return *supplier.answer(std::span<const SourceStatistics* const>());
+  }
+  // Grouped by partition columns: the units of one group share its key.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<SplitTask>> groups;
+  for (SplitTask& task : d.answered) {
+    std::string key = groupKey(columns, aggregate.groupChannels, task.split);
+    auto [at, added] = groups.try_emplace(key);
+    if (added) order.push_back(std::move(key));
+    at->second.push_back(std::move(task));
+  }
+  d.answered.clear();
+  const Schema schema = initialSchema(aggregate);
+  std::vector<Block> blocks;
+  for (const Field& field : schema) blocks.emplace_back(field.type);
+  const size_t keys = aggregate.groupChannels.size();
+  size_t rows = 0;
+  for (const std::string& key : order) {
+    std::vector<SplitTask>& group = groups[key];
+    std::optional<Page> answer = supplier.answer(group);
+    if (!answer) {
+      scanInstead(group, d);
+      continue;
+    }
+    int64_t groupRows = 0;
+    for (const SplitTask& task : group) groupRows += task.split.statistics->rowCount;
+    const FileSplit first = group.front().split;
+    for (SplitTask& task : group) d.answered.push_back(std::move(task));
+    if (groupRows == 0) continue;  // a group of no row is no group (as a scan finds none)
+    appendKeys(columns, aggregate.groupChannels, first, blocks);
+    for (size_t c = 0; c < answer->blockCount(); ++c)
+      blocks[keys + c].appendFrom(answer->block(c), 0);
+    ++rows;
+  }
+  return Page(std::move(blocks), rows);
+}
+
+OperatorPtr mergeStatistics(const PlanNode& aggregate, LocalSupplier partials,
+                            std::string description) {
+  const AggregatorMode mode = aggregate.mode == AggregatorMode::kSingle
+                                  ? AggregatorMode::kFinal
+                                  : AggregatorMode::kIntermediate;
+  std::vector<int> keys(aggregate.groupChannels.size());
+  for (size_t k = 0; k < keys.size(); ++k) keys[k] = static_cast<int>(k);
+  return std::make_unique<AggregateExec>(
+      std::make_unique<LocalSourceExec>(initialSchema(aggregate), std::move(partials),
+                                        std::move(description)),
+      mode, std::move(keys), mergeSpecs(aggregate.aggregates, aggregate.groupChannels.size()));
+}
+
 UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit) {
+  switch (decideByPath(pushdown, unit)) {
+    case StatisticsDecision::kNoRow:
+      return UnitOutcome::kSkipped;
+    case StatisticsDecision::kSomeRows:
+      return UnitOutcome::kScanned;
+    case StatisticsDecision::kEveryRow:
+      break;
+  }
   // A filter its statistics (if any) leave undecided may still be decided page by page.
   const bool narrowed = !unit.rows.empty();
   if (!unit.statistics)
@@ -56,6 +240,7 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
     }
   }
   const PlanNode& aggregate = *pushdown.original;
+  if (!keyedByPartition(aggregate, unit)) return UnitOutcome::kScanned;
   const SourceStatistics* alone = unit.statistics.get();
   const FileStatsSupplier supplier(chainBottom(aggregate).request.columns, aggregate.aggregates,
                                    AggregatorMode::kInitial);
@@ -120,7 +305,8 @@ std::optional<Page> MixedStatisticsSupplier::next() {
 void MixedStatisticsSupplier::decidePages(const FormatReader* reader, FileSplit unit,
                                           UnitDecisions& d) const {
   std::vector<UnitSegment> segments;
-  if (reader != nullptr) {
+  // A unit of a grouped aggregate must say it is keyed by its path alone.
+  if (reader != nullptr && keyedByPartition(*pushdown_.original, unit)) {
     const ReadRequest& request = chainBottom(*pushdown_.original).request;
     segments = reader->segments(unit, *pushdown_.filter, request.columns, request.metrics);
   }
@@ -203,18 +389,8 @@ void MixedStatisticsSupplier::start() {
   }
   const PlanNode& aggregate = *pushdown_.original;
   const PlanNode& source = chainBottom(aggregate);
-  // The statistics answer (over no unit: count 0, no value seen).
-  const FileStatsSupplier supplier(source.request.columns, aggregate.aggregates, AggregatorMode::kInitial);
-  std::optional<Page> answer = supplier.answer(d.answered);
-  if (!answer) {
-    // Each unit answers alone but their bounds do not merge (values of
-    // different kinds): scan them too.
-    for (SplitTask& task : d.answered) d.scanned.push_back(std::move(task));
-    d.answered.clear();
-    d.answeredUnits = 0;
-    d.answeredSegments = 0;
-    answer = supplier.answer(std::span<const SourceStatistics* const>());
-  }
+  // The statistics answer (ungrouped over no unit: count 0, no value seen).
+  Page answer = statisticsAnswer(aggregate, d);
   if (ScanMetrics* metrics = source.request.metrics) {
     metrics->splits += wholeSplits;
     metrics->rowGroupsTotal += d.answeredUnits + d.skippedUnits + d.unitsDecidedByPages;
@@ -224,16 +400,16 @@ void MixedStatisticsSupplier::start() {
   }
   // The scan of the rest: the original subtree in INITIAL mode over those units.
   std::shared_ptr<Operator> scan;
-  const Schema intermediate = intermediateSchema(aggregate.aggregates);
+  const Schema initial = initialSchema(aggregate);
   if (!d.scanned.empty()) {
     PlanNodePtr partial = aggregate.clone();
     partial->mode = AggregatorMode::kInitial;
-    partial->schema = intermediate;
+    partial->schema = initial;
     chainBottom(*partial).splits = d.scanned;
     if (pushdown_.threads > 1 && d.scanned.size() > 1) {
       PlanNode exchange;
       exchange.kind = PlanKind::kExchange;
-      exchange.schema = intermediate;
+      exchange.schema = initial;
       exchange.threads = pushdown_.threads;
       exchange.children.push_back(std::move(partial));
       scan = buildOperators(exchange);
@@ -241,22 +417,16 @@ void MixedStatisticsSupplier::start() {
       scan = buildOperators(*partial);
     }
   }
-  auto page = std::make_shared<std::optional<Page>>(std::move(*answer));
+  auto page = std::make_shared<std::optional<Page>>(std::move(answer));
   LocalSupplier partials = [page, scan]() -> std::optional<Page> {
     if (page->has_value()) {
       std::optional<Page> first = std::move(*page);
       page->reset();
-      return first;
+      if (first->positionCount() > 0) return first;  // a grouped answer may hold no group
     }
     return scan ? scan->next() : std::nullopt;
   };
-  const AggregatorMode mergeMode = aggregate.mode == AggregatorMode::kSingle
-                                       ? AggregatorMode::kFinal
-                                       : AggregatorMode::kIntermediate;
-  merge_ = std::make_unique<AggregateExec>(
-      std::make_unique<LocalSourceExec>(intermediate, std::move(partials),
-                                        "statistics and scanned row groups"),
-      mergeMode, std::vector<int>{}, mergeSpecs(aggregate.aggregates));
+  merge_ = mergeStatistics(aggregate, std::move(partials), "statistics and scanned row groups");
 }
 
 }  // namespace quarry::engine

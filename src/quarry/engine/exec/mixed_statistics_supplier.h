@@ -6,10 +6,12 @@
 #include <vector>
 
 #include "quarry/engine/exec/operator.h"
+#include "quarry/engine/expr/bound_expr.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/formats/predicate/filter_predicate.h"
 
-/// An ungrouped COUNT / MIN / MAX aggregate answered unit by unit (a split, or
+/// A COUNT / MIN / MAX aggregate, ungrouped or grouped by hive partition
+/// columns only, answered unit by unit (a split, or
 /// a Parquet row group / ORC stripe within one): the plan's deferred "mixed
 /// mode" and the WHERE-filtered form (issue 9, "Beyond the plan"). Each unit is
 /// either answered wholly from its statistics or scanned wholly (the plan's
@@ -32,6 +34,14 @@
 ///   split 1 (one row group lacks a bound) -> footer read when run:
 ///       row group 3 answered, row group 4 scanned, row group 5 answered
 ///   merge: INITIAL page of row groups 0..3, 5  +  INITIAL pages of the scan of 4
+///
+/// Grouped by partition columns (`STATS ... BY year, month`), every row of a
+/// unit is in the group its path names (FileSplit::partition), so a unit's
+/// statistics answer for that group alone: the statistics answer is one INITIAL
+/// row per group (its key, then the intermediate columns over the group's
+/// answered units), and the merge above is grouped by the keys. A unit whose
+/// file also holds a group column (the scan checks it against the path) is
+/// scanned.
 namespace quarry::engine {
 
 /// How a unit is decided: skipped (no row matches), answered from its
@@ -41,12 +51,19 @@ enum class UnitOutcome : uint8_t { kSkipped, kAnswered, kScanned, kPartly };
 
 /// The aggregate to answer and how.
 struct StatisticsPushdown {
-  /// The aggregate's subtree as planned: an ungrouped AggregateExec (SINGLE or
-  /// INITIAL) over a FilterExec over an ExternalSourceExec, or over the source.
+  /// The aggregate's subtree as planned: an AggregateExec (SINGLE or INITIAL),
+  /// ungrouped or grouped by partition columns only, over a FilterExec over an
+  /// ExternalSourceExec, or over the source.
   PlanNodePtr original;
   /// The filter as an exact predicate over the source's columns (the WHERE
-  /// keeps a row exactly when the predicate is true on it); nullopt: none.
+  /// keeps a row exactly when the predicate is true on it and on `byPath`);
+  /// nullopt: none.
   std::optional<parquet::FilterPredicate> filter;
+  /// The WHERE's conjuncts that name only partition columns and `_file.path`,
+  /// bound over the source's columns (null: none): each unit's path decides
+  /// them for all its rows (true: every row, false or null: none), so they
+  /// are not part of `filter`. A unit where they fail to evaluate is scanned.
+  BoundExprPtr byPath;
   /// Driver threads for the scan of the undecided units.
   int threads = 1;
 };
@@ -62,8 +79,9 @@ struct UnitDecisions {
   uint64_t answeredSegments = 0, unitsDecidedByPages = 0;
 };
 
-/// Decides one unit from its statistics (without any: kPartly under a filter,
-/// else kScanned; a unit already narrowed to rows is never kPartly).
+/// Decides one unit from its path (StatisticsPushdown::byPath), then from its
+/// statistics (without any: kPartly under a filter, else kScanned; a unit
+/// already narrowed to rows is never kPartly).
 UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit);
 
 /// Decides the splits of `pushdown`'s source from the statistics they carry, no
@@ -73,6 +91,20 @@ UnitOutcome decideUnit(const StatisticsPushdown& pushdown, const FileSplit& unit
 /// answered, skipped or undecided, `scanned` holds them all, in order, for the
 /// caller to put back.
 UnitDecisions decideSplits(StatisticsPushdown& pushdown);
+
+/// The statistics answer over `d.answered`, in `aggregate`'s INITIAL layout
+/// (its group columns, then each aggregate's intermediate columns): ungrouped,
+/// one row (over no unit: count 0, no value seen); grouped by partition
+/// columns, one row per group of units that share its values, none for a
+/// group of no row. Units whose bounds do not merge (values of different kinds)
+/// move to `d.scanned`, no longer counted as answered.
+Page statisticsAnswer(const PlanNode& aggregate, UnitDecisions& d);
+
+/// The AggregateExec that merges `partials` (pages in `aggregate`'s INITIAL
+/// layout) into `aggregate`'s output: FINAL for a SINGLE node, INTERMEDIATE for
+/// an INITIAL one, grouped by the leading key columns when `aggregate` is.
+OperatorPtr mergeStatistics(const PlanNode& aggregate, LocalSupplier partials,
+                            std::string description);
 
 /// The LocalSupplier of the mixed plan: on the first call decides the
 /// undecided splits unit by unit (FormatReader::units), then returns the merged

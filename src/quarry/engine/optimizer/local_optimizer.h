@@ -20,14 +20,16 @@
 ///   unfiltered, and conjuncts not pushed are evaluated there.
 /// - PushLimitToExternalSource: a LimitExec over an ExternalSourceExec (through
 ///   ProjectExecs) without a filter bounds the rows each split reads.
-/// - PushAggregatesToExternalSource (aggregate-pushdown-plan.txt, issue 9): an
-///   ungrouped AggregateExec[SINGLE or INITIAL] over an ExternalSourceExec
-///   without a limit, directly or through a FilterExec whose predicate the
-///   source was handed exactly (every conjunct translated, no IN list with a
-///   null item: the WHERE keeps a row exactly when the pushed predicate is
-///   true on it), whose aggregates are all COUNT(*), COUNT(col), MIN(col) or
-///   MAX(col) and whose formats declare AggregatePushdownSupport, becomes a
-///   LocalSourceExec. Each unit (split, row group, stripe) is answered wholly
+/// - PushAggregatesToExternalSource (aggregate-pushdown-plan.txt, issues 9 and
+///   29): an AggregateExec[SINGLE or INITIAL], ungrouped or grouped by hive
+///   partition columns only (each file's rows in one group), over an
+///   ExternalSourceExec without a limit, directly or through a FilterExec
+///   whose conjuncts on partition columns and `_file.path` are decided per
+///   unit from its path and whose other conjuncts the source was handed
+///   exactly (every conjunct translated, no IN list with a null item: the
+///   WHERE keeps a row exactly when the pushed predicate is true on it), whose
+///   aggregates are all COUNT(*), COUNT(col), MIN(col) or MAX(col) and whose
+///   formats declare AggregatePushdownSupport, becomes a LocalSourceExec. Each unit (split, row group, stripe) is answered wholly
 ///   from its statistics or scanned wholly (mixed_statistics_supplier.h):
 ///   with a filter, units proven to match no row are skipped and only units
 ///   proven to match every row are answered. When every split is decided

@@ -1,9 +1,9 @@
 #include <algorithm>
 
+#include "quarry/engine/exec/mixed_statistics_supplier.h"
 #include "quarry/engine/optimizer/filter_translation.h"
 #include "quarry/engine/optimizer/for_each_node.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
-#include "quarry/engine/exec/mixed_statistics_supplier.h"
 #include "quarry/engine/source/file_stats_supplier.h"
 #include "quarry/engine/source/format_reader.h"
 
@@ -13,23 +13,79 @@ using parquet::FilterPredicate;
 
 namespace {
 
-/// The WHERE of `aggregate` as an exact predicate over the source's columns
-/// (nullopt without a FilterExec below); `why` receives the reason when the
-/// WHERE has no exact form or is not the predicate the source was handed.
-std::optional<FilterPredicate> exactFilter(const PlanNode& aggregate, std::string& why) {
+/// The top-level AND operands of `e`.
+void conjunctsOf(const BoundExprPtr& e, std::vector<BoundExprPtr>& out) {
+  if (e->kind == BoundExpr::Kind::kBinary && e->binaryOp == BinaryOp::kAnd) {
+    conjunctsOf(e->children.at(0), out);
+    conjunctsOf(e->children.at(1), out);
+    return;
+  }
+  out.push_back(e);
+}
+
+/// Whether every column `e` reads is a partition column or `_file.path`.
+bool readsOnlyThePath(const BoundExpr& e, const ReadRequest& request) {
+  if (e.kind == BoundExpr::Kind::kColumn) {
+    const std::string& name = request.columns.at(static_cast<size_t>(e.column));
+    return name == kFilePathColumn ||
+           std::find(request.partitionColumns.begin(), request.partitionColumns.end(), name) !=
+               request.partitionColumns.end();
+  }
+  return std::all_of(e.children.begin(), e.children.end(),
+                     [&](const BoundExprPtr& child) { return readsOnlyThePath(*child, request); });
+}
+
+/// The AND of `conjuncts` (null when there is none).
+BoundExprPtr allOf(const std::vector<BoundExprPtr>& conjuncts) {
+  BoundExprPtr out;
+  for (const BoundExprPtr& conjunct : conjuncts) {
+    if (!out) {
+      out = conjunct;
+      continue;
+    }
+    auto both = std::make_shared<BoundExpr>();
+    both->kind = BoundExpr::Kind::kBinary;
+    both->binaryOp = BinaryOp::kAnd;
+    both->type = DataType::boolean();
+    both->children = {out, conjunct};
+    out = std::move(both);
+  }
+  return out;
+}
+
+/// The WHERE of `aggregate` (none without a FilterExec below) in `pushdown`:
+/// its conjuncts naming only partition columns and `_file.path` as `byPath`,
+/// each file's path deciding them, and the others as an exact predicate over
+/// the source's columns. False, with `why`, when those have no exact form or
+/// are not the predicate the source was handed.
+bool exactFilter(const PlanNode& aggregate, StatisticsPushdown& pushdown, std::string& why) {
   const PlanNode& below = *aggregate.input();
-  if (below.kind != PlanKind::kFilter) return std::nullopt;
+  if (below.kind != PlanKind::kFilter) return true;
   const PlanNode& source = *below.input();
-  std::optional<FilterPredicate> exact = toExactFilterPredicate(*below.predicate, source.schema, source.request.partitionColumns);
-  if (!exact || hasNullInList(*below.predicate)) {
+  std::vector<BoundExprPtr> conjuncts, byPath, rest;
+  conjunctsOf(below.predicate, conjuncts);
+  for (const BoundExprPtr& conjunct : conjuncts) {
+    (readsOnlyThePath(*conjunct, source.request) ? byPath : rest).push_back(conjunct);
+  }
+  pushdown.byPath = allOf(byPath);
+  const BoundExprPtr columns = allOf(rest);
+  if (!columns) {
+    if (!source.request.filter) return true;
+    why = "the source's predicate is not the WHERE";
+    return false;
+  }
+  std::optional<FilterPredicate> exact =
+      toExactFilterPredicate(*columns, source.schema, source.request.partitionColumns);
+  if (!exact || hasNullInList(*columns)) {
     why = "the WHERE is not wholly a source predicate (rows are rechecked)";
-    return std::nullopt;
+    return false;
   }
   if (!source.request.filter || source.request.filter->toString() != exact->toString()) {
     why = "the source's predicate is not the WHERE";
-    return std::nullopt;
+    return false;
   }
-  return exact;
+  pushdown.filter = std::move(exact);
+  return true;
 }
 
 /// The ExternalSourceExec `aggregate` reads, directly or through a FilterExec; nullptr otherwise.
@@ -47,14 +103,22 @@ std::string pushdownObstacle(const PlanNode& aggregate) {
   if (aggregate.mode != AggregatorMode::kSingle && aggregate.mode != AggregatorMode::kInitial) {
     return "the aggregate merges intermediate values";
   }
-  if (!aggregate.groupChannels.empty()) return "the aggregate is grouped";
-  if (aggregate.input()->kind != PlanKind::kFilter && source.request.filter) return "the source is filtered";
+  // Grouped by partition columns only, each file's rows are all in one group.
+  const std::vector<std::string>& partitions = source.request.partitionColumns;
+  for (int channel : aggregate.groupChannels) {
+    const std::string& name = source.request.columns.at(static_cast<size_t>(channel));
+    if (std::find(partitions.begin(), partitions.end(), name) == partitions.end()) {
+      return "the aggregate is grouped by " + name + ", not a partition column";
+    }
+  }
+  if (aggregate.input()->kind != PlanKind::kFilter && source.request.filter)
+    return "the source is filtered";
   if (source.request.limit) return "the source is limited";
   for (const AggregateSpec& spec : aggregate.aggregates) {
-    const std::vector<std::string>& partitions = source.request.partitionColumns;
-    if (spec.inputChannel >= 0 && static_cast<size_t>(spec.inputChannel) < source.request.columns.size() &&
-        std::find(partitions.begin(), partitions.end(), source.request.columns[spec.inputChannel]) !=
-            partitions.end()) {
+    if (spec.inputChannel >= 0 &&
+        static_cast<size_t>(spec.inputChannel) < source.request.columns.size() &&
+        std::find(partitions.begin(), partitions.end(),
+                  source.request.columns[spec.inputChannel]) != partitions.end()) {
       return std::string(aggregateName(spec.function)) + " of partition column " +
              source.request.columns[spec.inputChannel] + " is in no file's statistics";
     }
@@ -64,20 +128,62 @@ std::string pushdownObstacle(const PlanNode& aggregate) {
     }
   }
   for (const SplitTask& task : source.splits) {
-    if (task.reader == nullptr || task.reader->aggregatePushdownSupport() != AggregatePushdownSupport::kFromStatistics) {
+    if (task.reader == nullptr ||
+        task.reader->aggregatePushdownSupport() != AggregatePushdownSupport::kFromStatistics) {
       return "format " + task.split.format + " does not answer aggregates from statistics";
     }
   }
   return "";
 }
 
-std::string count(size_t n, const char* what) { return std::to_string(n) + " " + what; }
+/// Phase 2's pages: the answer over `d.answered` in `aggregate`'s mode, computed
+/// now; nullopt when some bounds do not merge (those units are then in
+/// d.scanned, for the mixed supplier to scan).
+std::optional<std::vector<Page>> answerNow(const PlanNode& aggregate, UnitDecisions& d) {
+  const std::vector<std::string>& columns = chainBottom(aggregate).request.columns;
+  if (aggregate.groupChannels.empty()) {
+    std::optional<Page> page =
+        FileStatsSupplier(columns, aggregate.aggregates, aggregate.mode).answer(d.answered);
+    if (!page) return std::nullopt;
+    return std::vector<Page>{std::move(*page)};
+  }
+  // Grouped: one INITIAL row per group, merged as the plan would merge them.
+  auto initial = std::make_shared<std::optional<Page>>(statisticsAnswer(aggregate, d));
+  if (!d.scanned.empty()) return std::nullopt;
+  OperatorPtr merge = mergeStatistics(
+      aggregate,
+      [initial]() -> std::optional<Page> {
+        std::optional<Page> page = std::move(*initial);
+        initial->reset();
+        if (page && page->positionCount() == 0) return std::nullopt;
+        return page;
+      },
+      "statistics");
+  std::vector<Page> pages;
+  while (std::optional<Page> page = merge->next()) pages.push_back(std::move(*page));
+  return pages;
+}
+
+std::string count(size_t n, const char* what) {
+  return std::to_string(n) + " " + what;
+}
 
 /// EXPLAIN's account of the decisions made at planning.
-std::string describe(const UnitDecisions& d, const std::optional<FilterPredicate>& filter) {
+std::string describe(const PlanNode& aggregate, const UnitDecisions& d,
+                     const StatisticsPushdown& pushdown) {
+  const std::optional<FilterPredicate>& filter = pushdown.filter;
   std::vector<std::string> parts;
+  if (!aggregate.groupChannels.empty()) {
+    std::string keys;
+    for (int channel : aggregate.groupChannels) {
+      keys += (keys.empty() ? "" : ", ") +
+              aggregate.input()->schema.at(static_cast<size_t>(channel)).name;
+    }
+    parts.push_back("by partition [" + keys + "]");
+  }
   const bool mixed = !d.scanned.empty() || !d.undecided.empty();
-  if (!d.answered.empty() || !mixed) parts.push_back("statistics of " + count(d.answered.size(), "splits"));
+  if (!d.answered.empty() || !mixed)
+    parts.push_back("statistics of " + count(d.answered.size(), "splits"));
   if (d.skippedSplits > 0) parts.push_back(count(d.skippedSplits, "splits skipped by statistics"));
   if (!d.undecided.empty()) {
     parts.push_back(std::string("FileStatsSupplier per row group") + (filter ? " and page" : "") +
@@ -86,6 +192,7 @@ std::string describe(const UnitDecisions& d, const std::optional<FilterPredicate
   if (!d.scanned.empty()) parts.push_back("scan of " + count(d.scanned.size(), "splits"));
   if (mixed) parts.push_back("mixed");
   if (filter) parts.push_back("filter=" + filter->toString());
+  if (pushdown.byPath) parts.push_back("by path=" + pushdown.byPath->toString());
   std::string out;
   for (const std::string& part : parts) out += (out.empty() ? "" : ", ") + part;
   return out;
@@ -101,7 +208,7 @@ bool pushAggregatesToExternalSource(PlanNode& root, std::string* why) {
     if (found == nullptr) return false;
     std::string obstacle = pushdownObstacle(node);
     StatisticsPushdown pushdown;
-    if (obstacle.empty()) pushdown.filter = exactFilter(node, obstacle);
+    if (obstacle.empty()) exactFilter(node, pushdown, obstacle);
     if (!obstacle.empty()) {
       if (why != nullptr) *why = obstacle;
       return false;
@@ -117,33 +224,38 @@ bool pushAggregatesToExternalSource(PlanNode& root, std::string* why) {
       return false;
     }
     ScanMetrics* metrics = found->request.metrics;
-    node.description = describe(decisions, pushdown.filter);
-    std::optional<Page> answer;
+    node.description = describe(node, decisions, pushdown);
+    std::optional<std::vector<Page>> answer;
     if (decisions.scanned.empty() && decisions.undecided.empty()) {
       // Phase 2: the splits' statistics answer now, with no I/O.
-      answer = FileStatsSupplier(found->request.columns, node.aggregates, node.mode).answer(decisions.answered);
+      answer = answerNow(*pushdown.original, decisions);
     }
     if (answer) {
       node.answeredAtPlanning = true;
-      auto page = std::make_shared<Page>(std::move(*answer));
-      auto delivered = std::make_shared<bool>(false);
-      const uint64_t splits = decisions.answered.size() + decisions.skippedSplits, answered = decisions.answeredUnits,
-                     skipped = decisions.skippedUnits;
-      node.supplier = [page, delivered, metrics, splits, answered, skipped]() -> std::optional<Page> {
-        if (*delivered) return std::nullopt;
-        *delivered = true;
-        if (metrics != nullptr) {
-          metrics->splits += splits;
-          metrics->rowGroupsTotal += answered + skipped;
-          metrics->rowGroupsAnsweredFromStatistics += answered;
-          metrics->rowGroupsPrunedByStatistics += skipped;
+      auto pages = std::make_shared<std::vector<Page>>(std::move(*answer));
+      // Pages delivered; the first call counts the splits (a grouped answer may hold no page).
+      auto delivered = std::make_shared<std::optional<size_t>>();
+      const uint64_t splits = decisions.answered.size() + decisions.skippedSplits,
+                     answered = decisions.answeredUnits, skipped = decisions.skippedUnits;
+      node.supplier = [pages, delivered, metrics, splits, answered,
+                       skipped]() -> std::optional<Page> {
+        if (!delivered->has_value()) {
+          *delivered = 0;
+          if (metrics != nullptr) {
+            metrics->splits += splits;
+            metrics->rowGroupsTotal += answered + skipped;
+            metrics->rowGroupsAnsweredFromStatistics += answered;
+            metrics->rowGroupsPrunedByStatistics += skipped;
+          }
         }
-        return *page;
+        if (**delivered == pages->size()) return std::nullopt;
+        return (*pages)[(**delivered)++];
       };
     } else {
       // Mixed: footers of the undecided splits are read when the plan runs;
       // units that cannot answer are scanned and merged with the answer.
-      auto mixed = std::make_shared<MixedStatisticsSupplier>(std::move(pushdown), std::move(decisions));
+      auto mixed =
+          std::make_shared<MixedStatisticsSupplier>(std::move(pushdown), std::move(decisions));
       node.supplier = [mixed]() { return mixed->next(); };
     }
     node.kind = PlanKind::kLocalSource;

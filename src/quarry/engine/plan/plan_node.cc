@@ -41,6 +41,7 @@ std::string details(const PlanNode& node) {
       if (node.filesPrunedByPartition > 0) {
         out += ", " + std::to_string(node.filesPrunedByPartition) + " files pruned by partition";
       }
+      if (!node.listedPrefixes.empty()) out += ", listed=" + joined(node.listedPrefixes);
       if (node.request.filter) out += ", filter=" + node.request.filter->toString();
       if (node.request.limit) out += ", limit=" + std::to_string(*node.request.limit);
       return out;

@@ -55,6 +55,8 @@ struct PlanNode {
   ReadRequest request;
   /// Files the WHERE excluded by their paths when the source was resolved (EXPLAIN).
   uint64_t filesPrunedByPartition = 0;
+  /// The prefixes of the S3 listings the source made (ResolvedSource::listedPrefixes, EXPLAIN).
+  std::vector<std::string> listedPrefixes;
   // kLocalSource
   LocalSupplier supplier;
   std::string description;

@@ -759,6 +759,7 @@ PlanNodePtr externalSource(const Query& query, ResolvedSource& source) {
   sourceNode->request.outputSchema = sourceSchema;
   for (const Field& field : source.partitionColumns) sourceNode->request.partitionColumns.push_back(field.name);
   sourceNode->filesPrunedByPartition = source.filesPrunedByPartition;
+  sourceNode->listedPrefixes = source.listedPrefixes;
   return sourceNode;
 }
 

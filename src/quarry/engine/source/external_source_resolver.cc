@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <unordered_map>
 
@@ -18,6 +19,7 @@
 #include "quarry/io/file_patterns.h"
 #include "quarry/io/glob.h"
 #include "quarry/io/local_stamp.h"
+#include "quarry/io/s3_storage.h"
 #include "quarry/io/storage.h"
 
 namespace quarry::engine {
@@ -204,6 +206,62 @@ Schema ExternalSourceResolver::reconcile(const std::vector<ResolvedFile>& files,
   return schema;
 }
 
+namespace {
+
+/// The ListObjectsV2 prefix of an s3:// glob (the bucket's URI and its literal
+/// part); empty for any other pattern.
+std::string s3ListingPrefix(const std::string& pattern) {
+  if (!pattern.starts_with("s3://") || !io::hasGlob(pattern)) return "";
+  const size_t key = pattern.find('/', 5);
+  if (key == std::string::npos) return "";
+  return pattern.substr(0, key + 1) +
+         std::string(io::globLiteralPrefix(std::string_view(pattern).substr(key + 1)));
+}
+
+/// expandFilePatterns, each s3:// glob first narrowed by the WHERE's partition
+/// equalities (narrowByPartitionEqualities); a narrowed glob that matches
+/// nothing is listed again whole, so that the answer (an empty one, or the
+/// error of a pattern that matches nothing) is the same. `listed` receives
+/// each S3 listing's prefix, in order.
+std::vector<std::string> expandNarrowed(const std::vector<std::string>& patterns,
+                                        const ResolveOptions& options, ThreadPool* pool,
+                                        io::ListingMemory* memory,
+                                        std::vector<std::string>& listed) {
+  std::vector<std::string> narrowed = patterns;
+  if (options.hivePartitioning != false) {
+    for (std::string& pattern : narrowed) {
+      pattern = narrowByPartitionEqualities(pattern, options.pathConjuncts, options.hiveTypes);
+    }
+  }
+  if (narrowed == patterns) {
+    for (const std::string& pattern : patterns) {
+      if (std::string prefix = s3ListingPrefix(pattern); !prefix.empty())
+        listed.push_back(std::move(prefix));
+    }
+    return io::expandFilePatterns(patterns, pool, memory);
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    std::vector<std::string> matches;
+    if (std::string prefix = s3ListingPrefix(narrowed[i]); !prefix.empty())
+      listed.push_back(std::move(prefix));
+    if (narrowed[i] == patterns[i]) {
+      matches = io::expandFilePatterns({patterns[i]}, pool, memory);
+    } else {
+      matches = io::listS3(narrowed[i]);
+      if (matches.empty()) {
+        listed.push_back(s3ListingPrefix(patterns[i]));
+        matches = io::expandFilePatterns({patterns[i]}, pool, memory);
+      }
+    }
+    out.insert(out.end(), std::make_move_iterator(matches.begin()),
+               std::make_move_iterator(matches.end()));
+  }
+  return out;
+}
+
+}  // namespace
+
 ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& patterns,
                                                const ResolveOptions& options) {
   if (patterns.empty()) throw InvalidArgument("FROM names no file");
@@ -232,9 +290,9 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   // What the cache will be asked about is stamped and decoded in one parallel loop
   // (MetadataCache::prepare), before the patterns are expanded.
   if (cache) cache->prepare(localPool);
-  std::vector<std::string> uris =
-      io::expandFilePatterns(patterns, anyGlob ? localPool : nullptr, cache ? &*cache : nullptr);
   ResolvedSource out;
+  std::vector<std::string> uris = expandNarrowed(patterns, options, anyGlob ? localPool : nullptr,
+                                                 cache ? &*cache : nullptr, out.listedPrefixes);
   // Partition values from the paths, and the files the WHERE excludes by them,
   // before any file is opened.
   HivePartitions partitions = readHivePartitions(uris, options.hivePartitioning, options.hiveTypes);

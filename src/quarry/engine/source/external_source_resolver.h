@@ -36,7 +36,9 @@
 /// column that is also a file column keeps the file's position and takes the
 /// partition's type, into which the file's type must widen (else an error
 /// naming the file, the column and both types); the scan checks that the
-/// values agree (SplitScan).
+/// values agree (SplitScan). Before that, an s3:// glob over `key=*` folders
+/// is narrowed by the WHERE's equalities on its leading keys
+/// (narrowByPartitionEqualities), so that its listing asks for a longer prefix.
 namespace quarry::engine {
 
 struct ResolvedFile {
@@ -53,6 +55,10 @@ struct ResolvedSource {
   std::vector<Field> partitionColumns;
   /// Files the patterns matched that the WHERE excluded by their paths.
   uint64_t filesPrunedByPartition = 0;
+  /// The prefix of each S3 listing made (s3://bucket/literal part), in order:
+  /// a glob over `key=*` folders narrowed by the WHERE's partition equalities
+  /// (narrowByPartitionEqualities), listed again whole when that matched nothing.
+  std::vector<std::string> listedPrefixes;
   /// Every file was pruned: `files` holds those whose footers gave the schema
   /// (the first; all under union_by_name), without splits.
   bool schemaOnly = false;
