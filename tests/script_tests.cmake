@@ -60,6 +60,13 @@ quarry_add_node_test(differential_print_csv
 quarry_add_node_test(support_processes tests/support/processes_test.mjs)
 set_tests_properties(support_processes PROPERTIES TIMEOUT 60)
 
+# Every example of docs/LANGUAGE.md (a ```esql query, then the ```text quarry
+# prints for it) run and compared exactly; every function and aggregate quarry
+# knows must have a section there.
+quarry_add_node_test(docs_language_examples
+  tests/docs/language_examples.mjs $<TARGET_FILE:quarry>)
+set_tests_properties(docs_language_examples PROPERTIES TIMEOUT 120)
+
 # `quarry convert --filter EXPR` against COPY (SELECT ... WHERE EXPR) TO CSV.
 quarry_add_node_test(differential_convert_filter
   tests/differential/convert_filter.mjs $<TARGET_FILE:quarry>)
