@@ -23,7 +23,7 @@ void setMetrics(PlanNode& node, ScanMetrics* metrics) {
 PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   PreparedQuery prepared;
   prepared.started = std::chrono::steady_clock::now();
-  prepared.ast = parseQuery(text);
+  prepared.ast = parseQuery(text, options.parameters);
   const FromClause& from = prepared.ast.from;
   ResolveOptions resolve;
   if (from.format) resolve.format = *from.format == SourceFormat::kOrc ? "orc" : "parquet";

@@ -13,6 +13,7 @@
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/ast.h"
 #include "quarry/engine/parse/query_diagnostic.h"
+#include "quarry/engine/parse/query_parameters.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/external_source_resolver.h"
 #include "quarry/engine/source/scan_metrics.h"
@@ -34,6 +35,8 @@ struct QueryOptions {
   /// OptimizerOptions::lateMaterialization: off for a cluster's coordinator,
   /// whose scans run on data nodes.
   bool lateMaterialization = true;
+  /// The values of the query's `?name` placeholders (parse/query_parameters.h).
+  QueryParameters parameters;
 };
 
 struct PreparedQuery {
