@@ -69,7 +69,7 @@ using Parameters = std::vector<std::pair<std::string, ParameterValue>>;
 class Result;
 
 /// A query parsed, resolved (its files listed, their footers read) and planned.
-/// It may be executed more than once; each execution reads the files again.
+/// It may be executed more than once.
 class PreparedQuery {
  public:
   struct Impl;
@@ -82,6 +82,8 @@ class PreparedQuery {
   /// Returns the optimized physical plan as `quarry explain` prints it.
   std::string explain() const;
   /// Starts running the query: the first batch is computed by Result::next().
+  /// The first execution runs the plan prepare() made; each later one prepares
+  /// the query again (its files listed and footers read anew).
   Result execute() const;
 
  private:

@@ -139,8 +139,9 @@ TEST(Session, APreparedQueryRunsAgainAndItsBatchesOutliveTheResult) {
   for (int run = 0; run < 2; ++run) {
     Result result = prepared.execute();
     kept = result.next();
+    ASSERT_TRUE(kept.has_value());
+    EXPECT_EQ(kept->text(0, 0), "3") << "run " << run;
   }
-  ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(kept->text(0, 0), "3");
 }
 

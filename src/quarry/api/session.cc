@@ -26,12 +26,20 @@ std::string queryErrorText(const QueryError& error, std::string_view query) {
 
 struct PreparedQuery::Impl {
   std::string text;
-  engine::PreparedQuery prepared;
+  engine::QueryOptions options;
+  /// What the first execution runs. Running a plan uses it up (its splits and
+  /// statistics answers are handed out once), so every later execution
+  /// prepares the query again.
+  std::shared_ptr<engine::PreparedQuery> prepared;
   std::shared_ptr<const Schema> schema;
+  mutable std::atomic<bool> executed{false};
 };
 
 struct Result::Impl {
+  /// The prepared query, whose text the engine's structures may point into.
   std::shared_ptr<const PreparedQuery::Impl> query;
+  std::shared_ptr<engine::PreparedQuery> prepared;
+  std::shared_ptr<const Schema> schema;
   /// The plan's operators; null once the last page was returned or the result cancelled.
   engine::OperatorPtr root;
   std::atomic<bool> cancelled{false};
@@ -70,19 +78,28 @@ const Schema& PreparedQuery::schema() const {
 
 std::vector<std::string> PreparedQuery::warnings() const {
   std::vector<std::string> out;
-  for (const engine::QueryWarning& warning : impl_->prepared.warnings)
+  for (const engine::QueryWarning& warning : impl_->prepared->warnings)
     out.push_back(engine::renderQueryWarning(warning, impl_->text));
   return out;
 }
 
 std::string PreparedQuery::explain() const {
-  return engine::explain(*impl_->prepared.plan);
+  return engine::explain(*impl_->prepared->plan);
 }
 
 Result PreparedQuery::execute() const {
   auto result = std::make_unique<Result::Impl>();
   result->query = impl_;
-  result->root = engine::buildOperators(*impl_->prepared.plan);
+  if (!impl_->executed.exchange(true)) {
+    result->prepared = impl_->prepared;
+    result->schema = impl_->schema;
+  } else {
+    result->prepared =
+        std::make_shared<engine::PreparedQuery>(engine::prepareQuery(impl_->text, impl_->options));
+    result->schema =
+        std::make_shared<const Schema>(api::publicSchema(result->prepared->plan->schema));
+  }
+  result->root = engine::buildOperators(*result->prepared->plan);
   return Result(std::move(result));
 }
 
@@ -92,7 +109,7 @@ Result& Result::operator=(Result&&) noexcept = default;
 Result::~Result() = default;
 
 const Schema& Result::schema() const {
-  return *impl_->query->schema;
+  return *impl_->schema;
 }
 
 std::optional<Batch> Result::next() {
@@ -114,7 +131,7 @@ std::optional<Batch> Result::next() {
   impl.rows += page->positionCount();
   auto batch = std::make_shared<Batch::Impl>();
   batch->page = std::move(*page);
-  batch->schema = impl.query->schema;
+  batch->schema = impl.schema;
   return Batch(std::move(batch));
 }
 
@@ -146,8 +163,10 @@ PreparedQuery Session::prepare(std::string_view text, const Parameters& paramete
   engineOptions.parameters = engineParameters(parameters);
   auto impl = std::make_shared<PreparedQuery::Impl>();
   impl->text = std::string(text);
-  impl->prepared = engine::prepareQuery(impl->text, engineOptions);
-  impl->schema = std::make_shared<const Schema>(api::publicSchema(impl->prepared.plan->schema));
+  impl->options = std::move(engineOptions);
+  impl->prepared =
+      std::make_shared<engine::PreparedQuery>(engine::prepareQuery(impl->text, impl->options));
+  impl->schema = std::make_shared<const Schema>(api::publicSchema(impl->prepared->plan->schema));
   return PreparedQuery(std::move(impl));
 }
 
