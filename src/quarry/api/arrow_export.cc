@@ -30,15 +30,17 @@ struct SchemaData {
   std::vector<ArrowSchema*> childPointers;
 };
 
-void releaseSchema(ArrowSchema* schema) {
-  if (schema == nullptr || schema->release == nullptr) return;
-  auto* data = static_cast<SchemaData*>(schema->private_data);
-  // A child the consumer moved out is already released (its release is null).
-  for (ArrowSchema* child : data->childPointers) {
+/// Releases an exported ArrowSchema or ArrowArray and the children it still
+/// holds: a child the consumer moved out is released already (its release is null).
+template <typename Object, typename Data>
+void releaseExported(Object* object) {
+  if (object == nullptr || object->release == nullptr) return;
+  auto* data = static_cast<Data*>(object->private_data);
+  for (Object* child : data->childPointers) {
     if (child->release != nullptr) child->release(child);
   }
   delete data;
-  schema->release = nullptr;
+  object->release = nullptr;
 }
 
 std::string timeUnitLetter(engine::TimeUnit unit) {
@@ -102,7 +104,7 @@ void fillSchema(ArrowSchema* out, std::string format, std::string name, int64_t 
   out->n_children = static_cast<int64_t>(data->childPointers.size());
   out->children = data->childPointers.empty() ? nullptr : data->childPointers.data();
   out->dictionary = nullptr;
-  out->release = releaseSchema;
+  out->release = releaseExported<ArrowSchema, SchemaData>;
   out->private_data = data.release();
 }
 
@@ -127,14 +129,20 @@ struct ArrayData {
   std::vector<ArrowArray*> childPointers;
 };
 
-void releaseArray(ArrowArray* array) {
-  if (array == nullptr || array->release == nullptr) return;
-  auto* data = static_cast<ArrayData*>(array->private_data);
-  for (ArrowArray* child : data->childPointers) {
-    if (child->release != nullptr) child->release(child);
-  }
-  delete data;
-  array->release = nullptr;
+/// Fills `out` from `data` (its buffers and children), which it then owns.
+void finishArray(ArrowArray* out, std::unique_ptr<ArrayData> data, int64_t length,
+                 int64_t nullCount) {
+  for (auto& child : data->children) data->childPointers.push_back(child.get());
+  out->length = length;
+  out->null_count = nullCount;
+  out->offset = 0;
+  out->n_buffers = static_cast<int64_t>(data->buffers.size());
+  out->n_children = static_cast<int64_t>(data->childPointers.size());
+  out->buffers = data->buffers.empty() ? nullptr : data->buffers.data();
+  out->children = data->childPointers.empty() ? nullptr : data->childPointers.data();
+  out->dictionary = nullptr;
+  out->release = releaseExported<ArrowArray, ArrayData>;
+  out->private_data = data.release();
 }
 
 /// Returns a validity bitmap of `block` (null when no position is null) kept in
@@ -240,17 +248,7 @@ void fillBlockArray(ArrowArray* out, const Block& block,
       break;
     }
   }
-  for (auto& child : data->children) data->childPointers.push_back(child.get());
-  out->length = static_cast<int64_t>(n);
-  out->null_count = nullCount;
-  out->offset = 0;
-  out->n_buffers = static_cast<int64_t>(data->buffers.size());
-  out->n_children = static_cast<int64_t>(data->childPointers.size());
-  out->buffers = data->buffers.empty() ? nullptr : data->buffers.data();
-  out->children = data->childPointers.empty() ? nullptr : data->childPointers.data();
-  out->dictionary = nullptr;
-  out->release = releaseArray;
-  out->private_data = data.release();
+  finishArray(out, std::move(data), static_cast<int64_t>(n), nullCount);
 }
 
 // ---- the stream
@@ -326,17 +324,7 @@ void exportArrowArray(const Batch& batch, ArrowArray* out) {
     data->children.push_back(std::make_unique<ArrowArray>());
     fillBlockArray(data->children.back().get(), impl->page.block(c), impl);
   }
-  for (auto& child : data->children) data->childPointers.push_back(child.get());
-  out->length = static_cast<int64_t>(impl->page.positionCount());
-  out->null_count = 0;
-  out->offset = 0;
-  out->n_buffers = 1;
-  out->n_children = static_cast<int64_t>(data->childPointers.size());
-  out->buffers = data->buffers.data();
-  out->children = data->childPointers.empty() ? nullptr : data->childPointers.data();
-  out->dictionary = nullptr;
-  out->release = releaseArray;
-  out->private_data = data.release();
+  finishArray(out, std::move(data), static_cast<int64_t>(impl->page.positionCount()), 0);
 }
 
 void exportArrowStream(Result result, ArrowArrayStream* out) {
