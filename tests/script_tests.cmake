@@ -203,6 +203,16 @@ if(QUARRY_PYTHON3)
   set_tests_properties(fuzz_corpus_scripts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS script)
 endif()
 
+# The installed package (docs/LIBRARY.md): `cmake --install` into a temporary
+# prefix, the examples built against it with find_package (shared and static) and
+# with pkg-config, run, and their output checked (tests/install/install_test.sh).
+if(TARGET quarry_shared)
+  add_test(NAME install_package
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/install/install_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}
+                   $<TARGET_FILE:quarry> ${CMAKE_CXX_COMPILER})
+  set_tests_properties(install_package PROPERTIES TIMEOUT 600 LABELS script ENVIRONMENT "QUARRY_CACHE_DIR=off")
+endif()
+
 # ctest -j starts tests in descending COST. On a fresh clone there are no timings
 # of an earlier run (Testing/Temporary/CTestCostData.txt), so the longest tests
 # (about the seconds each took on the 2-core CI machine) are named here: started
@@ -219,3 +229,4 @@ foreach(entry IN ITEMS differential_read_values=100 differential_print_csv=140
     set_tests_properties(${name} PROPERTIES COST ${seconds})
   endif()
 endforeach()
+

@@ -8,7 +8,8 @@ after a `#` is a comment). A file belongs to the folder listed that is the
 longest prefix of its path (formats/parquet/encoding/ is part of
 formats/parquet/). A file may include its own folder's headers and those of
 folders on lower lines; folders on one line are siblings and include none of
-each other's headers.
+each other's headers. The public headers (include/quarry/NAME.h, included as
+"quarry/NAME.h") are the api/ layer's.
 
 Usage: check-layers.py [ROOT]   (ROOT: the checkout, by default this script's
 parent's parent). Exits 1 naming each include that goes against the order
@@ -62,6 +63,12 @@ def layer_of(path, ranks):
     return None
 
 
+def is_public_header(root, include):
+    """Whether `include` names a public header (include/quarry/NAME.h): the api layer's."""
+    rest = include[len("quarry/"):]
+    return "/" not in rest and os.path.isfile(os.path.join(root, "include", include))
+
+
 def check(root):
     ranks = read_ranks(os.path.join(root, "docs", "ARCHITECTURE.md"))
     src = os.path.join(root, "src", "quarry")
@@ -83,6 +90,8 @@ def check(root):
                     if not m:
                         continue
                     target = layer_of(m.group(1)[len("quarry/"):], ranks)
+                    if target is None and "api" in ranks and is_public_header(root, m.group(1)):
+                        target = "api"
                     if target == own:
                         continue
                     if target is None:

@@ -27,17 +27,6 @@ int fractionDigits(TimeUnit unit) {
   return 6;
 }
 
-void appendTimestamp(int64_t value, const DataType& type, std::string& out) {
-  const Instant instant = Instant::ofEpochUnits(value, engine::unitsPerSecond(type.unit));
-  out += duckDbTimestamp(instant.epochSeconds, instant.nanos, fractionDigits(type.unit));
-  if (type.utcAdjusted) out += "+00";
-}
-
-void appendTime(int64_t value, const DataType& type, std::string& out) {
-  const int64_t nanosPerUnit = 1'000'000'000 / engine::unitsPerSecond(type.unit);
-  out += duckDbTime(value * nanosPerUnit, fractionDigits(type.unit));
-}
-
 /// Whether DuckDB quotes `text` as an element of a list cast to VARCHAR: when it
 /// is empty, reads as NULL, starts or ends with white space, or holds a character
 /// of its nested-value syntax. (Numbers never do, so the rule applies to every kind.)
@@ -88,6 +77,17 @@ void appendUuid(std::string_view bytes, std::string& out) {
 }
 
 }  // namespace
+
+void appendTimestampText(int64_t value, const DataType& type, std::string& out) {
+  const Instant instant = Instant::ofEpochUnits(value, engine::unitsPerSecond(type.unit));
+  out += duckDbTimestamp(instant.epochSeconds, instant.nanos, fractionDigits(type.unit));
+  if (type.utcAdjusted) out += "+00";
+}
+
+void appendTimeText(int64_t value, const DataType& type, std::string& out) {
+  const int64_t nanosPerUnit = 1'000'000'000 / engine::unitsPerSecond(type.unit);
+  out += duckDbTime(value * nanosPerUnit, fractionDigits(type.unit));
+}
 
 std::string decimalText(Int128 unscaled, int32_t scale) {
   const bool negative = unscaled < 0;
@@ -143,10 +143,10 @@ void appendBlockText(const Block& block, size_t i, std::string& out) {
       out += duckDbDate(Date{block.values<int32_t>()[i]});
       return;
     case TypeKind::kTime:
-      appendTime(block.values<int64_t>()[i], type, out);
+      appendTimeText(block.values<int64_t>()[i], type, out);
       return;
     case TypeKind::kTimestamp:
-      appendTimestamp(block.values<int64_t>()[i], type, out);
+      appendTimestampText(block.values<int64_t>()[i], type, out);
       return;
     case TypeKind::kUuid:
       appendUuid(block.bytes(i), out);

@@ -22,6 +22,10 @@ void appendBlockText(const engine::Block& block, size_t i, std::string& out);
 /// Appends the JSON of position `i` (null when null).
 void appendBlockJson(const engine::Block& block, size_t i, std::string& out,
                      BigNumbers big = BigNumbers::kNumbers);
+/// Appends the text of a TIMESTAMP of `type` (its unit and zone), `value` units since the epoch.
+void appendTimestampText(int64_t value, const engine::DataType& type, std::string& out);
+/// Appends the text of a TIME of `type` (its unit), `value` units since midnight.
+void appendTimeText(int64_t value, const engine::DataType& type, std::string& out);
 /// Renders an Int128 unscaled decimal with `scale` fraction digits.
 std::string decimalText(engine::Int128 unscaled, int32_t scale);
 

@@ -26,7 +26,7 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   prepared.started = std::chrono::steady_clock::now();
   prepared.nowMillis = options.nowMillis.value_or(QueryClock::wallClockMillis());
   const QueryClock clock(prepared.nowMillis);  // every NOW() of the query, partition pruning's too
-  prepared.ast = parseQuery(text);
+  prepared.ast = parseQuery(text, options.parameters);
   const FromClause& from = prepared.ast.from;
   ResolveOptions resolve;
   if (from.format) resolve.format = *from.format == SourceFormat::kOrc ? "orc" : "parquet";

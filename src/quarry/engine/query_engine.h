@@ -14,6 +14,7 @@
 #include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/parse/ast.h"
 #include "quarry/engine/parse/query_diagnostic.h"
+#include "quarry/engine/parse/query_parameters.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/external_source_resolver.h"
 #include "quarry/engine/source/scan_metrics.h"
@@ -38,6 +39,8 @@ struct QueryOptions {
   /// The query's start, which NOW() is (milliseconds since 1970-01-01 UTC);
   /// unset, the wall clock when prepareQuery begins. Tests set it to pin NOW().
   std::optional<int64_t> nowMillis;
+  /// The values of the query's `?name` placeholders (parse/query_parameters.h).
+  QueryParameters parameters;
 };
 
 struct PreparedQuery {

@@ -167,6 +167,8 @@ class Lexer {
         return peek(1) == '=' ? twoChars(TokenKind::kGe) : single(TokenKind::kGt);
       case ';':
         fail(at, "unexpected ';'", "a query is one statement; remove the ';'");
+      case '?':
+        return lexParameter(token);
       default:
         break;
     }
@@ -215,6 +217,20 @@ class Lexer {
       fail(start, "empty quoted identifier ``", "a column name has at least one character");
     if (!isValidUtf8(part)) fail(start, "quoted identifier is not valid UTF-8");
     return part;
+  }
+
+  /// A placeholder: '?' and a bare name, its value bound before parsing.
+  void lexParameter(Token& token) {
+    const SourcePosition start = position();
+    advance();
+    if (!isIdentifierStart(peek())) {
+      fail(start, "a parameter needs a name after '?'",
+           "name the parameter, e.g. ?city, and pass a value for it");
+    }
+    const size_t begin = pos_;
+    while (isIdentifierChar(peek())) advance();
+    token.kind = TokenKind::kParameter;
+    token.text = std::string(text_.substr(begin, pos_ - begin));
   }
 
   void lexNumber(Token& token) {

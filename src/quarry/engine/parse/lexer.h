@@ -16,7 +16,8 @@ namespace quarry::engine {
 /// (a letter or '_', then letters, digits, '_') or backquoted (`` `a b` ``, a
 /// backquote doubled inside), joined by '.' without spaces into one dotted
 /// identifier. Numbers: `12` integer, `1.25`
-/// decimal, `1e3` / `1.5E-2` double.
+/// decimal, `1e3` / `1.5E-2` double. `?name` is a parameter (kParameter, the
+/// name in Token::text), replaced by its value before parsing (query_parameters.h).
 ///
 /// Throws QueryError for a character no token starts with, an unclosed
 /// string, identifier or comment, a bad escape, a malformed number, and text

@@ -17,9 +17,16 @@ namespace {
 constexpr std::array<std::string_view, 8> kCommands = {"WHERE", "EVAL", "STATS",  "SORT",
                                                        "KEEP",  "DROP", "RENAME", "LIMIT"};
 
+std::vector<Token> boundTokens(std::string_view text, const QueryParameters& parameters) {
+  std::vector<Token> tokens = tokenize(text);
+  bindParameters(tokens, parameters);
+  return tokens;
+}
+
 class QueryParser {
  public:
-  explicit QueryParser(std::string_view text) : cursor_(tokenize(text)), expressions_(cursor_) {}
+  explicit QueryParser(std::string_view text, const QueryParameters& parameters = {})
+      : cursor_(boundTokens(text, parameters)), expressions_(cursor_) {}
 
   Query parse() {
     Query query;
@@ -385,8 +392,8 @@ class QueryParser {
 
 }  // namespace
 
-Query parseQuery(std::string_view text) {
-  return QueryParser(text).parse();
+Query parseQuery(std::string_view text, const QueryParameters& parameters) {
+  return QueryParser(text, parameters).parse();
 }
 
 Expr parseExpression(std::string_view text) {

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "quarry/engine/parse/ast.h"
+#include "quarry/engine/parse/query_parameters.h"
 
 /// The query language, ES|QL-style: a FROM clause, then commands joined by '|'.
 ///
@@ -26,7 +27,8 @@ namespace quarry::engine {
 
 /// Parses a whole query. Throws QueryError (line, column, hint) for text that
 /// is not one; renderQueryError (query_diagnostic.h) shows it with a caret.
-Query parseQuery(std::string_view text);
+/// `?name` placeholders take their values from `parameters` (query_parameters.h).
+Query parseQuery(std::string_view text, const QueryParameters& parameters = {});
 
 /// Parses text that is exactly one expression (for tools and tests).
 Expr parseExpression(std::string_view text);

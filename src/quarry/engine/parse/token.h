@@ -35,6 +35,7 @@ enum class TokenKind : uint8_t {
   kStar,
   kSlash,
   kPercent,
+  kParameter,  // ?name, its name in `text` (query_parameters.h binds it)
   kEnd,
 };
 
