@@ -210,7 +210,10 @@ if(TARGET quarry_shared)
   add_test(NAME install_package
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/install/install_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}
                    $<TARGET_FILE:quarry> ${CMAKE_CXX_COMPILER})
-  set_tests_properties(install_package PROPERTIES TIMEOUT 600 LABELS script ENVIRONMENT "QUARRY_CACHE_DIR=off")
+  # Alone: it installs the build tree and compiles three programs against it; beside the
+  # differential suites it failed once in a full `ctest -j2` without a reproducible cause.
+  set_tests_properties(install_package PROPERTIES TIMEOUT 600 LABELS script RUN_SERIAL TRUE
+                       ENVIRONMENT "QUARRY_CACHE_DIR=off")
 endif()
 
 # ctest -j starts tests in descending COST. On a fresh clone there are no timings
