@@ -61,7 +61,7 @@ void check(std::span<const uint8_t> bytes) {
   for (size_t i = 0; i < contents.files.size(); ++i) {
     const MetadataCache::FileEntry& a = contents.files[i];
     const MetadataCache::FileEntry& b = back.files[i];
-    if (a.uri != b.uri || !(a.stamp == b.stamp) || a.format != b.format ||
+    if (a.uri != b.uri || !(a.stamp == b.stamp) || a.version != b.version || a.format != b.format ||
         !std::equal(a.metadata.begin(), a.metadata.end(), b.metadata.begin(), b.metadata.end())) {
       std::abort();
     }

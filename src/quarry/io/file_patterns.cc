@@ -10,6 +10,16 @@
 
 namespace quarry::io {
 
+std::vector<std::string> listS3Pattern(const std::string& pattern, ListingMemory* memory) {
+  if (memory == nullptr) return listS3(pattern);
+  std::vector<std::string> uris;
+  for (ListedObject& object : listS3Objects(pattern)) {
+    if (object.identity) memory->listed(object.uri, *object.identity);
+    uris.push_back(std::move(object.uri));
+  }
+  return uris;
+}
+
 std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns,
                                             ThreadPool* pool, ListingMemory* memory) {
   std::vector<std::string> files;
@@ -21,7 +31,7 @@ std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patt
     }
     std::vector<std::string> matches;
     if (text.starts_with("s3://")) {
-      matches = listS3(pattern);
+      matches = listS3Pattern(pattern, memory);
     } else {
       constexpr std::string_view kFileScheme = "file://";
       const std::string path =

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "quarry/io/glob.h"
+#include "quarry/io/storage.h"
 
 namespace quarry {
 class ThreadPool;
@@ -14,7 +15,8 @@ class ThreadPool;
 /// [...], ** as a whole segment), expanded the same way by the CLI and the engine.
 namespace quarry::io {
 
-/// Remembers local glob listings across queries (the engine's MetadataCache).
+/// Remembers local glob listings across queries (the engine's MetadataCache), and
+/// learns what remote listings say of the objects they list.
 class ListingMemory {
  public:
   virtual ~ListingMemory() = default;
@@ -25,7 +27,14 @@ class ListingMemory {
   /// Keeps what listing `pattern` found (when `listing` is reusable).
   virtual void remember(const std::string& pattern, const GlobListing& listing,
                         const std::vector<std::string>& matches) = 0;
+  /// Learns the size and version (ETag) a remote listing gave for `uri`. Remote
+  /// listings themselves are never remembered: listing again is how a change is seen.
+  virtual void listed(const std::string& uri, const ObjectIdentity& identity) = 0;
 };
+
+/// The s3:// URIs an s3:// glob matches (listS3), each object's identity told to
+/// `memory` when there is one.
+std::vector<std::string> listS3Pattern(const std::string& pattern, ListingMemory* memory);
 
 /// Expands `patterns` in the order given, each pattern's matches sorted:
 ///   local paths and file:// URIs with a wildcard   globLocal (regular files)
@@ -34,7 +43,8 @@ class ListingMemory {
 ///   anything without a wildcard                     taken literally
 /// Throws InvalidArgument naming the pattern when a pattern matches nothing. A
 /// `pool` lists local directories in parallel (globLocal); a `memory` answers local
-/// globs it recalls without listing them, and learns the others.
+/// globs it recalls without listing them, and learns the others, and the identities
+/// of the objects S3 listings find.
 std::vector<std::string> expandFilePatterns(const std::vector<std::string>& patterns,
                                             ThreadPool* pool = nullptr,
                                             ListingMemory* memory = nullptr);

@@ -114,11 +114,12 @@ S3ListPage parseListObjectsV2(std::string_view xml, const std::string& uri) {
       throw IoError(redactUri(uri) +
                     ": a ListObjectsV2 <Contents> entry has no <Key>: " + describeXml(contents));
     }
-    S3ListedObject object{decodeXmlText(key), 0};
+    S3ListedObject object{decodeXmlText(key), 0, {}};
     const auto [size, sizeEnd] = element(contents, "Size", 0);
     if (sizeEnd != std::string_view::npos) {
       std::from_chars(size.data(), size.data() + size.size(), object.size);
     }
+    object.etag = decodeXmlText(element(contents, "ETag", 0).first);
     page.objects.push_back(std::move(object));
   }
   page.truncated = element(xml, "IsTruncated", 0).first == "true";
@@ -134,8 +135,19 @@ std::vector<std::string> listS3(const std::string& globUri) {
 }
 
 std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptions& options) {
+  std::vector<std::string> out;
+  for (ListedObject& object : listS3Objects(globUri, options)) out.push_back(std::move(object.uri));
+  return out;
+}
+
+std::vector<ListedObject> listS3Objects(const std::string& globUri) {
+  return listS3Objects(globUri, S3StorageOptions{});
+}
+
+std::vector<ListedObject> listS3Objects(const std::string& globUri,
+                                        const S3StorageOptions& options) {
   const S3Location location = parseS3Uri(globUri);
-  if (!hasGlob(location.key)) return {globUri};
+  if (!hasGlob(location.key)) return {ListedObject{globUri, std::nullopt}};
   if (hasGlob(location.bucket)) {
     throw InvalidArgument(redactUri(globUri) + ": wildcards in the bucket name are not supported");
   }
@@ -151,7 +163,7 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
 
   const std::string prefix(globLiteralPrefix(location.key));
   const std::string bucketUri = "s3://" + location.bucket + "/";
-  std::vector<std::string> out;
+  std::vector<ListedObject> out;
   std::string token;
   const int maxAttempts = std::max(options.http.retry.maxAttempts, 1);
   for (int page = 1;; ++page) {
@@ -209,12 +221,16 @@ std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptio
       options.http.retry.sleepBeforeRetry(attempt, retryAfter);
     }
     for (const S3ListedObject& object : result->objects) {
-      if (globMatch(location.key, object.key)) out.push_back(bucketUri + object.key);
+      if (!globMatch(location.key, object.key)) continue;
+      std::optional<ObjectIdentity> identity;
+      if (!object.etag.empty()) identity = ObjectIdentity{object.size, object.etag};
+      out.push_back(ListedObject{bucketUri + object.key, std::move(identity)});
     }
     if (!result->truncated) break;
     token = result->nextContinuationToken;
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(),
+            [](const ListedObject& a, const ListedObject& b) { return a.uri < b.uri; });
   return out;
 }
 

@@ -9,7 +9,8 @@
 /// GET /bucket?list-type=2&prefix=...&continuation-token=...:
 ///
 ///   <ListBucketResult> <IsTruncated>true</IsTruncated>
-///     <Contents><Key>data/a.parquet</Key><Size>1024</Size>...</Contents> ...
+///     <Contents><Key>data/a.parquet</Key><ETag>"9b2cf535f27731c9"</ETag><Size>1024</Size>...
+///     </Contents> ...
 ///     <NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>
 ///   </ListBucketResult>
 namespace quarry::io {
@@ -17,6 +18,7 @@ namespace quarry::io {
 struct S3ListedObject {
   std::string key;
   uint64_t size = 0;
+  std::string etag;  // as the listing writes it, quotes included; empty when absent
 };
 
 struct S3ListPage {

@@ -43,6 +43,18 @@ std::unique_ptr<StorageObject> openS3Object(const std::string& uri,
 std::vector<std::string> listS3(const std::string& globUri);
 std::vector<std::string> listS3(const std::string& globUri, const S3StorageOptions& options);
 
+/// An object a listing found: its s3:// URI, with the size and ETag the listing
+/// gave (nullopt when the listing gave no ETag, or the URI was not listed).
+struct ListedObject {
+  std::string uri;
+  std::optional<ObjectIdentity> identity;
+};
+/// listS3, with each object's identity: a URI without wildcards is returned as it
+/// is, without one.
+std::vector<ListedObject> listS3Objects(const std::string& globUri);
+std::vector<ListedObject> listS3Objects(const std::string& globUri,
+                                        const S3StorageOptions& options);
+
 /// Opens s3:// URIs.
 class S3StorageProvider : public StorageProvider {
  public:

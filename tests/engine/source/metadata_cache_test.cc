@@ -94,8 +94,11 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
   io::LocalStamp directory{1, 2, 4096, 10, 11, 040755};
   contents.listings.push_back({"data/*.parquet", {{{"data/", directory}}, {"data/x.parquet"}}});
   MetadataCache::FileEntry file{
-      "data/x.parquet", {1, 3, 4096, 12, 13, 0100644}, "parquet", metadataBytes};
-  contents.files = {file, MetadataCache::FileEntry{"data/y.parquet", {}, "orc", {}}};
+      "data/x.parquet", {1, 3, 4096, 12, 13, 0100644}, {}, "parquet", metadataBytes};
+  // A remote object's entry: its size, and the ETag its listing gave.
+  io::LocalStamp sized;
+  sized.size = 512;
+  contents.files = {file, MetadataCache::FileEntry{"s3://b/y.orc", sized, "\"e1\"", "orc", {}}};
   const std::vector<uint8_t> bytes = MetadataCache::encode(contents, testSecret());
   const MetadataCache::Contents decoded = MetadataCache::decode(bytes, testSecret());
   EXPECT_EQ(decoded.key, "the key");
@@ -111,7 +114,10 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
   EXPECT_EQ(entry.format, "parquet");
   EXPECT_TRUE(std::equal(entry.metadata.begin(), entry.metadata.end(), metadataBytes.begin(),
                          metadataBytes.end()));
-  EXPECT_EQ(decoded.files[1].uri, "data/y.parquet");
+  EXPECT_TRUE(entry.version.empty());
+  EXPECT_EQ(decoded.files[1].uri, "s3://b/y.orc");
+  EXPECT_EQ(decoded.files[1].stamp.size, 512u);
+  EXPECT_EQ(decoded.files[1].version, "\"e1\"");
   EXPECT_EQ(decoded.files[1].format, "orc");
   // Decoding copies nothing: every view points into the bytes decoded.
   const auto inBytes = [&](std::string_view view) {
@@ -138,7 +144,7 @@ std::string corruptionOf(std::span<const uint8_t> bytes) {
 TEST(MetadataCacheFile, RefusesBytesItDidNotWrite) {
   MetadataCache::Contents contents;
   contents.key = "k";
-  contents.files.push_back(MetadataCache::FileEntry{"a.parquet", {}, "parquet", {}});
+  contents.files.push_back(MetadataCache::FileEntry{"a.parquet", {}, {}, "parquet", {}});
   const std::vector<uint8_t> good = MetadataCache::encode(contents, testSecret());
   EXPECT_NO_THROW(MetadataCache::decode(good, testSecret()));
 

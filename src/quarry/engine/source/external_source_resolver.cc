@@ -248,7 +248,7 @@ std::vector<std::string> expandNarrowed(const std::vector<std::string>& patterns
     if (narrowed[i] == patterns[i]) {
       matches = io::expandFilePatterns({patterns[i]}, pool, memory);
     } else {
-      matches = io::listS3(narrowed[i]);
+      matches = io::listS3Pattern(narrowed[i], memory);
       if (matches.empty()) {
         listed.push_back(s3ListingPrefix(patterns[i]));
         matches = io::expandFilePatterns({patterns[i]}, pool, memory);
@@ -278,10 +278,13 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
     return &*own;
   };
   const bool anyGlob = std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) { return io::hasGlob(p); });
-  const bool anyLocal = std::any_of(patterns.begin(), patterns.end(),
-                                    [](const std::string& p) { return !io::isRemoteUri(p); });
+  // Local files are cached by their stamps, S3 objects by what their listing
+  // says of them; other remote objects have no identity before they are opened.
+  const bool anyCacheable = std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) {
+    return !io::isRemoteUri(p) || (p.starts_with("s3://") && io::hasGlob(p));
+  });
   std::optional<MetadataCache> cache;
-  if (!options.metadataCacheDirectory.empty() && anyLocal) {
+  if (!options.metadataCacheDirectory.empty() && anyCacheable) {
     cache.emplace(options.metadataCacheDirectory, cacheKey(patterns, options));
   }
   ThreadPool* localPool = poolOf(localThreads, false);
@@ -358,10 +361,14 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   // What the cache recalls was decoded by prepare; the footers left to read are
   // read after, in parallel.
   std::vector<bool> recalled(n, false);
+  std::vector<std::optional<io::ObjectIdentity>> identities(n);
   for (size_t i = 0; cache && i < n; ++i) {
-    if (!stamps[i]) continue;
     ResolvedFile& file = out.files[i];
-    std::optional<MetadataCache::Recalled> r = cache->recallFile(file.uri, i, *stamps[i]);
+    if (io::isRemoteUri(file.uri)) identities[i] = cache->listedIdentity(file.uri);
+    std::optional<MetadataCache::Recalled> r =
+        stamps[i]       ? cache->recallFile(file.uri, i, *stamps[i])
+        : identities[i] ? cache->recallRemote(file.uri, i, *identities[i])
+                        : std::nullopt;
     if (!r) continue;
     // The clause's format option is part of the cache's key: the format recorded is
     // the one readerOf chose.
@@ -382,6 +389,8 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
     file.metadata = file.reader->metadata(file.uri);
     if (stamps[i])
       cache->record(file.uri, *stamps[i], takenAtNs, file.reader->name(), file.metadata);
+    else if (identities[i])
+      cache->recordRemote(file.uri, *identities[i], file.reader->name(), file.metadata);
   };
   if (ThreadPool* pool = poolOf(std::min(threads, unread.size()), remote)) {
     pool->parallelFor(unread.size(), readFooter);

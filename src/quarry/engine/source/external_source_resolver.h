@@ -68,8 +68,8 @@ struct ResolveOptions {
   std::optional<std::string> format;             // "parquet"/"orc"; else by extension, then magic
   SchemaResolution schemaResolution = SchemaResolution::kFirstFileWins;  // parse/ast.h enum
   int threads = 2;                               // footer reads in parallel
-  /// Where MetadataCache keeps what resolving learns from local files, for the
-  /// next query with the same FROM clause; empty: no cache.
+  /// Where MetadataCache keeps what resolving learns from local files and listed S3
+  /// objects, for the next query with the same FROM clause; empty: no cache.
   std::string metadataCacheDirectory;
   /// WITH {"hive_partitioning": ...}: unset, on when every path has the same keys.
   std::optional<bool> hivePartitioning;

@@ -19,7 +19,8 @@ namespace {
 
 constexpr char kMagic[8] = {'Q', 'U', 'A', 'R', 'R', 'Y', 'M', 'C'};
 // 3: the checksum became a keyed hash (CacheDirectory's secret).
-constexpr uint64_t kVersion = 3;
+// 4: a file's entry carries a version (a remote object's ETag).
+constexpr uint64_t kVersion = 4;
 constexpr size_t kHeaderBytes = sizeof kMagic + 4 * 8;  // magic, version, length, keyed hash
 /// Larger caches are not written (nor read).
 constexpr uint64_t kMaxBytes = uint64_t{1} << 30;
@@ -177,6 +178,7 @@ std::vector<uint8_t> MetadataCache::encode(const Contents& contents, const Secre
   for (const FileEntry& file : contents.files) {
     payload.str(file.uri);
     writeStamp(payload, file.stamp);
+    payload.str(file.version);
     payload.str(file.format);
     payload.bytes(file.metadata);
   }
@@ -237,12 +239,13 @@ MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes, co
     for (uint64_t m = 0; m < matches; ++m) listing.matches.push_back(r.view("match"));
     contents.listings.emplace_back(pattern, std::move(listing));
   }
-  const uint64_t files = r.count("file count", 8 + 48 + 8 + 8);
+  const uint64_t files = r.count("file count", 8 + 48 + 8 + 8 + 8);
   contents.files.reserve(files);
   for (uint64_t i = 0; i < files; ++i) {
     FileEntry file;
     file.uri = r.view("uri");
     file.stamp = readStamp(r);
+    file.version = r.view("version");
     file.format = r.view("format");
     file.metadata = r.bytes("metadata");
     contents.files.push_back(file);
@@ -356,7 +359,7 @@ std::optional<MetadataCache::Recalled> MetadataCache::recallFile(
   // contents_ changes only in recall and remember (before any file is looked up)
   // and in save (after).
   const FileEntry* entry = find(uri, position);
-  if (entry == nullptr || !(entry->stamp == stamp)) return std::nullopt;
+  if (entry == nullptr || !entry->version.empty() || !(entry->stamp == stamp)) return std::nullopt;
   // What prepare() decoded is handed out once; a second caller for the same entry
   // (a file the clause lists twice) decodes it again.
   const size_t index = static_cast<size_t>(entry - contents_.files.data());
@@ -398,12 +401,19 @@ void MetadataCache::prepare(ThreadPool* pool) {
                 directoryStamps_.begin() + static_cast<ptrdiff_t>(begin));
       return;
     }
-    std::vector<std::string_view> uris(n);
-    for (size_t i = 0; i < n; ++i) uris[i] = files[begin + i].uri;
-    const auto stamps = io::stampsOf(uris, nullptr);
+    // Remote entries are not stamped: recallRemote checks them against the listing.
+    std::vector<std::string_view> uris;
+    std::vector<size_t> at;
     for (size_t i = 0; i < n; ++i) {
-      fileStamps_[begin + i] = stamps[i];
-      if (!stamps[i] || !(*stamps[i] == files[begin + i].stamp)) continue;
+      if (!files[begin + i].version.empty()) continue;
+      uris.push_back(files[begin + i].uri);
+      at.push_back(begin + i);
+    }
+    const auto stamps = io::stampsOf(uris, nullptr);
+    for (size_t k = 0; k < at.size(); ++k) {
+      const size_t i = at[k] - begin;
+      fileStamps_[begin + i] = stamps[k];
+      if (!stamps[k] || !(*stamps[k] == files[begin + i].stamp)) continue;
       try {
         decoded_[begin + i] = decodeMetadata(files[begin + i].metadata);
       } catch (const Error&) {
@@ -443,7 +453,67 @@ void MetadataCache::record(const std::string& uri, const io::LocalStamp& stamp, 
   std::vector<uint8_t> bytes = encodeMetadata(metadata);
   std::lock_guard lock(mutex_);
   recorded_.push_back(
-      FileEntry{keep(uri), stamp, keep(format), blobs_.emplace_back(std::move(bytes))});
+      FileEntry{keep(uri), stamp, {}, keep(format), blobs_.emplace_back(std::move(bytes))});
+}
+
+namespace {
+
+/// An ETag without the quotes around it (and a weak one's W/): a listing and a
+/// response may write the same ETag differently.
+std::string_view bareEtag(std::string_view etag) {
+  if (etag.starts_with("W/")) etag.remove_prefix(2);
+  if (etag.size() >= 2 && etag.front() == '"' && etag.back() == '"')
+    etag = etag.substr(1, etag.size() - 2);
+  return etag;
+}
+
+}  // namespace
+
+void MetadataCache::listed(const std::string& uri, const io::ObjectIdentity& identity) {
+  if (!identity.version || identity.version->empty()) return;
+  std::lock_guard lock(mutex_);
+  listed_.insert_or_assign(uri, identity);
+}
+
+std::optional<io::ObjectIdentity> MetadataCache::listedIdentity(const std::string& uri) const {
+  std::lock_guard lock(mutex_);
+  auto it = listed_.find(uri);
+  if (it == listed_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<MetadataCache::Recalled> MetadataCache::recallRemote(
+    const std::string& uri, size_t position, const io::ObjectIdentity& identity) const {
+  const FileEntry* entry = find(uri, position);
+  if (entry == nullptr || entry->version.empty() || !identity.version ||
+      entry->version != *identity.version || entry->stamp.size != identity.size) {
+    return std::nullopt;
+  }
+  try {
+    return Recalled{entry->format, decodeMetadata(entry->metadata)};
+  } catch (const Error&) {
+    return std::nullopt;  // read from the object, and recorded again
+  }
+}
+
+void MetadataCache::recordRemote(const std::string& uri, const io::ObjectIdentity& identity,
+                                 const std::string& format, const SourceMetadata& metadata) {
+  if (!identity.version || identity.version->empty() || metadata.fileSize != identity.size) return;
+  // The listing's identity answers for the metadata only if it is the object the
+  // footer read pinned: every split carries that read's size and ETag, which a
+  // scan's open checks the object against.
+  for (const FileSplit& split : metadata.splits) {
+    if (split.fileSize != identity.size || !split.fileVersion ||
+        bareEtag(*split.fileVersion) != bareEtag(*identity.version)) {
+      return;
+    }
+  }
+  io::LocalStamp sized;
+  sized.size = identity.size;
+  std::vector<uint8_t> bytes = encodeMetadata(metadata);
+  std::lock_guard lock(mutex_);
+  recorded_.push_back(FileEntry{keep(uri), sized, keep(*identity.version), keep(format),
+                                blobs_.emplace_back(std::move(bytes))});
 }
 
 void MetadataCache::save(std::span<const std::string_view> uris) {

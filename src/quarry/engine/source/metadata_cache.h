@@ -26,8 +26,13 @@
 /// every directory it read has its recorded stamp, a file's metadata only while
 /// the file has its recorded stamp (io::LocalStamp: device, inode, size,
 /// modification and change times). Only settled stamps are recorded (a file
-/// written less than a second before is read again next time). Remote files are
-/// never cached: their footers are read as before.
+/// written less than a second before is read again next time).
+///
+/// An S3 object's metadata is kept with the size and ETag its listing gave, and
+/// reused while a fresh listing (every query lists again: that is how a change is
+/// seen) gives the same: the object replaced has another ETag and its footer is
+/// read again. Objects nothing lists (an http(s):// URI, an s3:// URI without a
+/// wildcard) have no identity before they are opened, and are not kept.
 ///
 /// One file per clause, `<directory>/<hash of key>.qmc`, holding the key, written
 /// whole to a temporary file and renamed into place (concurrent queries each leave
@@ -59,6 +64,7 @@ class MetadataCache : public io::ListingMemory {
                                                  ThreadPool* pool) override;
   void remember(const std::string& pattern, const io::GlobListing& listing,
                 const std::vector<std::string>& matches) override;
+  void listed(const std::string& uri, const io::ObjectIdentity& identity) override;
 
   struct Recalled {
     std::string_view format;  // "parquet", "orc"
@@ -89,6 +95,17 @@ class MetadataCache : public io::ListingMemory {
   void record(const std::string& uri, const io::LocalStamp& stamp, int64_t takenAtNs,
               const std::string& format, const SourceMetadata& metadata);
 
+  /// The size and ETag this query's listing gave for the remote `uri`, if it listed it.
+  std::optional<io::ObjectIdentity> listedIdentity(const std::string& uri) const;
+  /// What was recorded for the remote `uri` (at `position`, as for recallFile) when
+  /// `identity` (its listing's, just now) is the one recorded with it.
+  std::optional<Recalled> recallRemote(const std::string& uri, size_t position,
+                                       const io::ObjectIdentity& identity) const;
+  /// Keeps `metadata` of the remote `uri` read in `format` when its read pinned the
+  /// object `identity` describes (every split's size and version are the listing's).
+  void recordRemote(const std::string& uri, const io::ObjectIdentity& identity,
+                    const std::string& format, const SourceMetadata& metadata);
+
   /// Writes the cache back when anything new was learnt, keeping the files of
   /// `uris` (what the clause resolved to) only, in that order; errors are ignored
   /// (a cache that cannot be written is a cache that does not help). The cache's
@@ -108,7 +125,8 @@ class MetadataCache : public io::ListingMemory {
   };
   struct FileEntry {
     std::string_view uri;
-    io::LocalStamp stamp;
+    io::LocalStamp stamp;     // of a local file; a remote object's has its size only
+    std::string_view version;  // a remote object's ETag; empty for a local file
     std::string_view format;
     std::span<const uint8_t> metadata;  // encodeMetadata's bytes
   };
@@ -161,6 +179,7 @@ class MetadataCache : public io::ListingMemory {
   std::deque<std::string> strings_;
   std::deque<std::vector<uint8_t>> blobs_;
   std::vector<FileEntry> recorded_;  // merged by save()
+  std::unordered_map<std::string, io::ObjectIdentity> listed_;  // by listed()
   bool changed_ = false;
 };
 
