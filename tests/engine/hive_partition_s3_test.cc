@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,20 +49,30 @@ class HivePartitionS3 : public ::testing::Test {
     std::string explain;
     /// The `prefix` of each ListObjectsV2 request, as sent (percent-encoded).
     std::vector<std::string> listed;
+    /// The objects any other request read, by key.
+    std::set<std::string> objectsRead;
     QueryProfile profile;
   };
 
-  Outcome run(const std::string& tail, const std::string& with = "") {
+  Outcome run(const std::string& tail, const std::string& with = "",
+              const std::string& from = "s3://bucket/sales/year=*/month=*/*.parquet") {
     server_.clearRequestLog();
     QueryOptions options;
-    const PreparedQuery prepared =
-        prepareQuery("FROM \"s3://bucket/sales/year=*/month=*/*.parquet\"" + with + tail, options);
+    const PreparedQuery prepared = prepareQuery("FROM \"" + from + "\"" + with + tail, options);
     Outcome out;
     out.explain = explainQuery(prepared);
     out.profile =
         executeQuery(prepared, [&](const Page& page) { testing::appendRows(page, out.rows); });
     for (const std::string& request : server_.requestLog()) {
-      if (request.find("list-type=2") == std::string::npos) continue;
+      if (request.find("list-type=2") == std::string::npos) {
+        // The key as sent, its '=' percent-encoded.
+        if (const size_t at = request.find("/bucket/"); at != std::string::npos) {
+          std::string key = request.substr(at + 8);
+          for (size_t eq; (eq = key.find("%3D")) != std::string::npos;) key.replace(eq, 3, "=");
+          out.objectsRead.insert(key);
+        }
+        continue;
+      }
       const size_t at = request.find("prefix=");
       out.listed.push_back(
           at == std::string::npos ? "" : request.substr(at + 7, request.find('&', at) - at - 7));
@@ -121,6 +134,40 @@ TEST_F(HivePartitionS3, ANarrowedListingOfNothingListsEveryFolder) {
             (std::vector<std::string>{"sales%2Fyear%3D1999%2Fmonth%3D", "sales%2Fyear%3D"}));
   EXPECT_TRUE(none.rows.empty());
   EXPECT_EQ(none.profile.filesPrunedByPartition, 4u);
+}
+
+// The acceptance's "over 1,000 partitions, `WHERE year == 2024 AND month == 6`
+// opens only that partition's files (requests counted exactly), `_file.path`
+// filters prune likewise, and the listing prefix is the narrowed one", on S3.
+TEST_F(HivePartitionS3, OverAThousandPartitionsOnlyTheWantedObjectsAreRequested) {
+  QUARRY_S3_CLIENT_OR_SKIP(client);
+  std::ifstream in(std::string(QUARRY_SOURCE_DIR) + "/tests/fixtures/engine_source/schema_a.parquet",
+                   std::ios::binary);
+  const std::vector<uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+  ASSERT_FALSE(bytes.empty());
+  auto keyOf = [](int year, int month) {
+    return "lake/year=" + std::to_string(year) + "/month=" + std::to_string(month) +
+           "/part-0.parquet";
+  };
+  for (int year = 2000; year < 2100; ++year) {
+    for (int month = 1; month <= 12; ++month) server_.putObject("bucket", keyOf(year, month), bytes);
+  }
+  const std::string lake = "s3://bucket/lake/year=*/month=*/*.parquet";
+  const Outcome one = run(" | WHERE year == 2024 AND month == 6 | KEEP id, year, month", "", lake);
+  EXPECT_EQ(one.listed, (std::vector<std::string>{"lake%2Fyear%3D2024%2Fmonth%3D6%2F"}));
+  EXPECT_EQ(one.objectsRead, (std::set<std::string>{keyOf(2024, 6)}));
+  EXPECT_EQ(one.rows, (std::vector<std::string>{"1|2024|6"}));
+  // Requests counted exactly: those of the same object named alone.
+  const Outcome alone = run(" | KEEP id", "", "s3://bucket/" + keyOf(2024, 6));
+  EXPECT_EQ(one.profile.requests, alone.profile.requests);
+
+  const Outcome path =
+      run(" | WHERE _file.path LIKE \"*/year=2024/*\" | STATS n = COUNT(*)", "", lake);
+  EXPECT_EQ(path.rows, (std::vector<std::string>{"12"}));
+  EXPECT_EQ(path.profile.filesPrunedByPartition, 1188u);
+  EXPECT_EQ(path.objectsRead.size(), 12u);
+  for (const std::string& key : path.objectsRead)
+    EXPECT_NE(key.find("/year=2024/"), std::string::npos) << key;
 }
 
 }  // namespace
