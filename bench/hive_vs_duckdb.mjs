@@ -16,10 +16,16 @@
 // times and their ratio; docs/PERFORMANCE.md records figures measured on a quiet
 // machine.
 //
-// Usage: node bench/hive_vs_duckdb.mjs --quarry BIN --dir DIR [--runs N]
+// With --timer BIN (bench/process_timer.cc; bench/run.sh passes it) each quarry
+// process is timed from its spawn to its exit by that program, without node's own
+// cost of starting a child (10-20 ms, more than the queries themselves); without it,
+// around node's spawnSync.
+//
+// Usage: node bench/hive_vs_duckdb.mjs --quarry BIN --dir DIR [--timer BIN] [--runs N]
 //   DIR/sales is written when it does not hold the 1,000 files.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, nowMs, fmtMs } from './bench_support.mjs';
 import { loadDuckDB } from './load_duckdb.mjs';
@@ -27,15 +33,17 @@ import { loadDuckDB } from './load_duckdb.mjs';
 const kYears = 100;
 const kMonths = 10;
 const kRowsPerPartition = 2000;
+const timingDir = mkdtempSync(join(tmpdir(), 'quarry-hive-'));
 
 function parseArgs(argv) {
-  const args = { quarry: null, dir: null, runs: 7 };
+  const args = { quarry: null, dir: null, timer: null, runs: 7 };
   for (let i = 0; i < argv.length; ++i) {
     if (argv[i] === '--quarry') args.quarry = argv[++i];
     else if (argv[i] === '--dir') args.dir = argv[++i];
+    else if (argv[i] === '--timer') args.timer = argv[++i];
     else if (argv[i] === '--runs') args.runs = Number(argv[++i]);
     else {
-      console.error('usage: node bench/hive_vs_duckdb.mjs --quarry BIN --dir DIR [--runs N]');
+      console.error('usage: node bench/hive_vs_duckdb.mjs --quarry BIN --dir DIR [--timer BIN] [--runs N]');
       process.exit(2);
     }
   }
@@ -55,12 +63,15 @@ function countFiles(dir) {
   return n;
 }
 
-/// The rows of `quarry query --format csv` (header dropped), as text.
-function runQuarry(quarry, query) {
+/// The rows of `quarry query --format csv` (header dropped), as text, and the
+/// process's time (by `timer` when given).
+function runQuarry(quarry, timer, query) {
+  const argv = [quarry, 'query', '--format', 'csv', '--threads', '2', '--no-metadata-cache', query];
+  const timingPath = timer ? join(timingDir, 'ms.txt') : null;
+  const command = timer ? [timer, timingPath, ...argv] : argv;
   const started = nowMs();
-  const r = spawnSync(quarry, ['query', '--format', 'csv', '--threads', '2', '--no-metadata-cache', query],
-                      { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const ms = nowMs() - started;
+  const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const ms = timer && r.status === 0 ? Number(readFileSync(timingPath, 'utf8')) : nowMs() - started;
   if (r.status !== 0) {
     console.error(`hive_vs_duckdb: quarry failed (${r.status ?? r.signal}): ${r.stderr}`);
     process.exit(1);
@@ -78,10 +89,15 @@ async function main() {
     rmSync(root, { recursive: true, force: true });
     mkdirSync(args.dir, { recursive: true });
     process.stderr.write(`hive_vs_duckdb: writing ${kYears * kMonths} partitions under ${root}\n`);
+    // One file per partition: one thread (more write one file per thread), each
+    // partition's rows together (DuckDB closes and later reopens a partition's file,
+    // as a new file, when more than partitioned_write_max_open_files are open).
+    await duck.run('SET threads = 1');
     await duck.run(`COPY (SELECT 2000 + (i // ${kMonths}) % ${kYears} AS year, 1 + i % ${kMonths} AS month,
           i AS id, (i * 7919) % 1000003 AS x
-        FROM range(${kYears * kMonths * kRowsPerPartition}) t(i))
+        FROM range(${kYears * kMonths * kRowsPerPartition}) t(i) ORDER BY year, month, id)
       TO '${root}' (FORMAT parquet, PARTITION_BY (year, month))`);
+    await duck.run('SET threads = 2');
   }
   const glob = join(root, '**', '*.parquet');
   const from = `read_parquet('${glob}', hive_partitioning = true)`;
@@ -100,7 +116,7 @@ async function main() {
       const reader = await duck.runAndReadAll(query.sql);
       const duckMs = nowMs() - started;
       const expected = reader.getRows().map((row) => row.map(String).join(',')).sort();
-      const run = runQuarry(args.quarry, query.quarry);
+      const run = runQuarry(args.quarry, args.timer, query.quarry);
       const got = [...run.rows].sort();
       if (got.join('\n') !== expected.join('\n')) {
         console.error(`hive_vs_duckdb: ${query.name}: quarry's ${got.length} rows differ from DuckDB's ` +
@@ -112,7 +128,9 @@ async function main() {
       times[q].duckdb.push(duckMs);
     }
   }
-  process.stdout.write(`hive_vs_duckdb: ${kYears * kMonths} partitions, ${args.runs} rounds, answers equal\n`);
+  process.stdout.write(`hive_vs_duckdb: ${kYears * kMonths} partitions, ${args.runs} rounds, answers equal; ` +
+                       `quarry timed ${args.timer ? 'by ' + args.timer : 'around node spawnSync'}\n`);
+  rmSync(timingDir, { recursive: true, force: true });
   for (const [q, query] of queries.entries()) {
     const quarryMs = median(times[q].quarry), duckMs = median(times[q].duckdb);
     process.stdout.write(`  ${query.name.padEnd(24)} quarry ${fmtMs(quarryMs)} ms  DuckDB ${fmtMs(duckMs)} ms  ` +

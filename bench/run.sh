@@ -49,7 +49,7 @@ for suite in "${suites[@]}"; do
     remote) targets+=(remote_latency_benchmark) ;;
     cluster) targets+=(quarry quarry-cluster) ;;
     clickbench) targets+=(quarry process_timer) ;;
-    hive) targets+=(quarry) ;;
+    hive) targets+=(quarry process_timer) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -189,7 +189,8 @@ for suite in "${suites[@]}"; do
     hive)
       # 1,000 hive partitions (written by the driver): one partition, and the grouped
       # COUNT/MIN/MAX answered from statistics; every answer checked against DuckDB's.
-      node --expose-gc bench/hive_vs_duckdb.mjs --quarry "$build/quarry" --runs "$runs" --dir "$data/hive"
+      node --expose-gc bench/hive_vs_duckdb.mjs --quarry "$build/quarry" --timer "$build/process_timer" \
+        --runs "$runs" --dir "$data/hive"
       ;;
   esac
 done
