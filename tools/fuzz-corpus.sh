@@ -119,7 +119,7 @@ QUERIES
 
 # A metadata cache's payload (metadata_cache_fuzzer puts a valid header before it),
 # integers little-endian: the key, one listing (one directory and its stamp, one
-# match), one file (its stamp, version, format and metadata: one int64 column with
+# match, no listing time), one file (its stamp, version, format and metadata: one int64 column with
 # statistics, one split sharing them).
 le64() {
   local v=$1 i
@@ -142,7 +142,7 @@ metadata="$(mktemp)"
 } > "$metadata"
 {
   str "4:/tmp7:parquet14:/d/*/*.parquet"
-  le64 1; str "/d/*/*.parquet"; le64 1; str "/d/p=1/"; stamp 12 4096 16877; le64 1; str "/d/p=1/x.parquet"
+  le64 1; str "/d/*/*.parquet"; le64 1; str "/d/p=1/"; stamp 12 4096 16877; le64 1; str "/d/p=1/x.parquet"; le64 0
   le64 1; str "/d/p=1/x.parquet"; stamp 13 300 33188; str ""; str parquet
   le64 "$(stat -c %s "$metadata")"; cat "$metadata"
 } > "$out/metadata_cache_fuzzer/one_file"

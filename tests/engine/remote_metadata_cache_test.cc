@@ -62,10 +62,11 @@ class RemoteMetadataCache : public ::testing::Test {
   };
 
   /// Runs `tail` over the 32 objects with the cache under dir_ (or none).
-  Outcome run(const std::string& tail, bool cached = true) {
+  Outcome run(const std::string& tail, bool cached = true, int64_t listingTtlNs = 0) {
     server_.clearRequestLog();
     QueryOptions options;
     options.metadataCacheDirectory = cached ? (dir_.path() / "cache").string() : "";
+    options.remoteListingTtlNs = listingTtlNs;
     const PreparedQuery prepared =
         prepareQuery("FROM \"s3://bucket/data/*.parquet\"" + tail, options);
     Outcome out;
@@ -130,6 +131,31 @@ TEST_F(RemoteMetadataCache, ScansOfCachedFootersReadTheSameRows) {
   EXPECT_EQ(cached.rows, (std::vector<std::string>{"32|40.00|a"}));
   EXPECT_EQ(cached.objectsRead.size(), static_cast<size_t>(kObjects));
   EXPECT_LT(cached.objectRequests, uncached.objectRequests);
+}
+
+// "an S3 listing is always repeated (it is how changes are seen) unless the user
+// opts into a listing TTL."
+TEST_F(RemoteMetadataCache, AListingTtlTheUserOptsIntoSparesTheListing) {
+  QUARRY_S3_CLIENT_OR_SKIP(client);
+  const std::string query = " | STATS n = COUNT(*), hi = MAX(id)";
+  constexpr int64_t kMinute = int64_t{60} * 1'000'000'000;
+  const Outcome first = run(query, true, kMinute);
+  EXPECT_EQ(first.listings, 1u);
+  // Within the minute: neither a listing nor a footer.
+  const Outcome second = run(query, true, kMinute);
+  EXPECT_EQ(second.listings, 0u);
+  EXPECT_EQ(second.objectRequests, 0u);
+  EXPECT_EQ(second.rows, first.rows);
+  // Without the opt-in the same cache lists again, and so does a listing older
+  // than the time to live.
+  EXPECT_EQ(run(query).listings, 1u);
+  EXPECT_EQ(run(query, true, 1).listings, 1u);
+  // A new object is seen once the listing is repeated.
+  server_.putObject("bucket", key(kObjects), fixtureBytes("schema_a.parquet"));
+  EXPECT_EQ(run(query, true, kMinute).rows, first.rows);  // the remembered listing
+  const Outcome relisted = run(query);
+  EXPECT_NE(relisted.rows, first.rows);
+  EXPECT_EQ(relisted.rows, run(query, false).rows);
 }
 
 }  // namespace

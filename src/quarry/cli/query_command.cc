@@ -46,6 +46,10 @@ void addCommonOptions(CLI::App& command, QueryOptions& options) {
       "--no-metadata-cache", options.noMetadataCache,
       "Read every footer and list every directory, neither recalling nor keeping them in the "
       "metadata cache ($QUARRY_CACHE_DIR, else ~/.cache/quarry; QUARRY_CACHE_DIR=off disables it)");
+  command.add_option("--listing-ttl", options.listingTtlSeconds,
+                   "Reuse a cached S3 listing younger than SECONDS instead of listing again (default 0: "
+                   "every query lists, which is how new, replaced and deleted objects are seen)")
+      ->check(CLI::Range(int64_t{0}, int64_t{31'536'000}));
   addMemoryLimitOption(command);
   ClusterOptions& cluster = options.cluster;
   command.add_option("--nodes", cluster.nodes,
@@ -252,6 +256,7 @@ engine::QueryOptions engineOptionsOf(const QueryOptions& options) {
   engineOptions.threads = options.threads;
   if (!options.noMetadataCache)
     engineOptions.metadataCacheDirectory = engine::defaultMetadataCacheDirectory();
+  engineOptions.remoteListingTtlNs = options.listingTtlSeconds * 1'000'000'000;
   return engineOptions;
 }
 

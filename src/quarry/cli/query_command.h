@@ -47,6 +47,8 @@ struct QueryOptions {
   bool profile = false;
   std::string profileOut;
   bool noMetadataCache = false;
+  /// --listing-ttl: seconds a cached S3 listing answers for a new one (0: never).
+  int64_t listingTtlSeconds = 0;
   ClusterOptions cluster;
 };
 

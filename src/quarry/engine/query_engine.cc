@@ -33,6 +33,7 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   if (from.schemaResolution) resolve.schemaResolution = *from.schemaResolution;
   resolve.threads = options.threads;
   resolve.metadataCacheDirectory = options.metadataCacheDirectory;
+  resolve.remoteListingTtlNs = options.remoteListingTtlNs;
   resolve.hivePartitioning = from.hivePartitioning;
   resolve.hiveTypes = from.hiveTypes;
   // The WHEREs that come first filter the source's rows themselves: their

@@ -29,6 +29,8 @@ struct QueryOptions {
   int threads = 2;
   /// ResolveOptions::metadataCacheDirectory: empty, no metadata cache.
   std::string metadataCacheDirectory;
+  /// ResolveOptions::remoteListingTtlNs: 0, every S3 glob listed again.
+  int64_t remoteListingTtlNs = 0;
   /// Keep the plan as planned beside the optimized one (EXPLAIN, a coordinator's
   /// placement); otherwise the optimizer rewrites it in place and `unoptimized`
   /// is null (no copy of every split).

@@ -12,11 +12,14 @@ namespace quarry::io {
 
 std::vector<std::string> listS3Pattern(const std::string& pattern, ListingMemory* memory) {
   if (memory == nullptr) return listS3(pattern);
+  if (std::optional<std::vector<std::string>> recalled = memory->recallRemoteListing(pattern))
+    return std::move(*recalled);
   std::vector<std::string> uris;
   for (ListedObject& object : listS3Objects(pattern)) {
     if (object.identity) memory->listed(object.uri, *object.identity);
     uris.push_back(std::move(object.uri));
   }
+  memory->rememberRemoteListing(pattern, uris);
   return uris;
 }
 

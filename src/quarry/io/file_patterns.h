@@ -27,13 +27,20 @@ class ListingMemory {
   /// Keeps what listing `pattern` found (when `listing` is reusable).
   virtual void remember(const std::string& pattern, const GlobListing& listing,
                         const std::vector<std::string>& matches) = 0;
-  /// Learns the size and version (ETag) a remote listing gave for `uri`. Remote
-  /// listings themselves are never remembered: listing again is how a change is seen.
+  /// Learns the size and version (ETag) a remote listing gave for `uri`.
   virtual void listed(const std::string& uri, const ObjectIdentity& identity) = 0;
+  /// What the remote `pattern` matched when last listed, while that listing is
+  /// younger than the time to live the user opted into (the objects' identities
+  /// as they were then, told through `listed`); nullopt otherwise, and always
+  /// without that opt-in: listing again is how a change is seen.
+  virtual std::optional<std::vector<std::string>> recallRemoteListing(const std::string& pattern) = 0;
+  /// Keeps what listing the remote `pattern` found, when a time to live is set.
+  virtual void rememberRemoteListing(const std::string& pattern,
+                                     const std::vector<std::string>& matches) = 0;
 };
 
 /// The s3:// URIs an s3:// glob matches (listS3), each object's identity told to
-/// `memory` when there is one.
+/// `memory` when there is one; a listing `memory` recalls is not repeated.
 std::vector<std::string> listS3Pattern(const std::string& pattern, ListingMemory* memory);
 
 /// Expands `patterns` in the order given, each pattern's matches sorted:

@@ -92,7 +92,9 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
   MetadataCache::Contents contents;
   contents.key = "the key";
   io::LocalStamp directory{1, 2, 4096, 10, 11, 040755};
-  contents.listings.push_back({"data/*.parquet", {{{"data/", directory}}, {"data/x.parquet"}}});
+  contents.listings.push_back({"data/*.parquet", {{{"data/", directory}}, {"data/x.parquet"}, 0}});
+  // A remote listing: no directory, the time it was listed.
+  contents.listings.push_back({"s3://b/*.orc", {{}, {"s3://b/y.orc"}, 1'700'000'000'000'000'000}});
   MetadataCache::FileEntry file{
       "data/x.parquet", {1, 3, 4096, 12, 13, 0100644}, {}, "parquet", metadataBytes};
   // A remote object's entry: its size, and the ETag its listing gave.
@@ -102,7 +104,11 @@ TEST(MetadataCacheFile, EncodesAndDecodesEveryField) {
   const std::vector<uint8_t> bytes = MetadataCache::encode(contents, testSecret());
   const MetadataCache::Contents decoded = MetadataCache::decode(bytes, testSecret());
   EXPECT_EQ(decoded.key, "the key");
-  ASSERT_EQ(decoded.listings.size(), 1u);
+  ASSERT_EQ(decoded.listings.size(), 2u);
+  EXPECT_EQ(decoded.listings[0].second.listedAtNs, 0);
+  EXPECT_EQ(decoded.listings[1].first, "s3://b/*.orc");
+  EXPECT_EQ(decoded.listings[1].second.listedAtNs, 1'700'000'000'000'000'000);
+  EXPECT_EQ(decoded.listings[1].second.matches, std::vector<std::string_view>{"s3://b/y.orc"});
   EXPECT_EQ(decoded.listings[0].first, "data/*.parquet");
   EXPECT_EQ(decoded.listings[0].second.directories, contents.listings[0].second.directories);
   EXPECT_EQ(decoded.listings[0].second.matches, std::vector<std::string_view>{"data/x.parquet"});

@@ -286,6 +286,7 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   std::optional<MetadataCache> cache;
   if (!options.metadataCacheDirectory.empty() && anyCacheable) {
     cache.emplace(options.metadataCacheDirectory, cacheKey(patterns, options));
+    cache->setRemoteListingTtl(options.remoteListingTtlNs);
   }
   ThreadPool* localPool = poolOf(localThreads, false);
   // A settled stamp is one older than this (MetadataCache::record).

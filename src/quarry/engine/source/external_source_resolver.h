@@ -71,6 +71,9 @@ struct ResolveOptions {
   /// Where MetadataCache keeps what resolving learns from local files and listed S3
   /// objects, for the next query with the same FROM clause; empty: no cache.
   std::string metadataCacheDirectory;
+  /// How long (nanoseconds) a cached S3 listing answers for a new one; 0: every
+  /// S3 glob is listed again (MetadataCache::setRemoteListingTtl).
+  int64_t remoteListingTtlNs = 0;
   /// WITH {"hive_partitioning": ...}: unset, on when every path has the same keys.
   std::optional<bool> hivePartitioning;
   std::vector<HiveType> hiveTypes;

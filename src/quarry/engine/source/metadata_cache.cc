@@ -173,6 +173,7 @@ std::vector<uint8_t> MetadataCache::encode(const Contents& contents, const Secre
     }
     payload.u64(listing.matches.size());
     for (const std::string_view match : listing.matches) payload.str(match);
+    payload.i64(listing.listedAtNs);
   }
   payload.u64(contents.files.size());
   for (const FileEntry& file : contents.files) {
@@ -221,7 +222,7 @@ MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes, co
   ByteReader r(body, "metadata cache");
   Contents contents;
   contents.key = r.view("key");
-  const uint64_t listings = r.count("listing count", 24);
+  const uint64_t listings = r.count("listing count", 32);
   contents.listings.reserve(listings);
   std::unordered_set<std::string_view> patterns;
   for (uint64_t i = 0; i < listings; ++i) {
@@ -237,6 +238,7 @@ MetadataCache::Contents MetadataCache::decode(std::span<const uint8_t> bytes, co
     const uint64_t matches = r.count("match count", 8);
     listing.matches.reserve(matches);
     for (uint64_t m = 0; m < matches; ++m) listing.matches.push_back(r.view("match"));
+    listing.listedAtNs = r.i64("listing time");
     contents.listings.emplace_back(pattern, std::move(listing));
   }
   const uint64_t files = r.count("file count", 8 + 48 + 8 + 8 + 8);
@@ -290,7 +292,7 @@ std::optional<std::vector<std::string>> MetadataCache::recall(const std::string&
   std::lock_guard lock(mutex_);
   auto it = std::find_if(contents_.listings.begin(), contents_.listings.end(),
                          [&](const auto& listing) { return listing.first == pattern; });
-  if (it == contents_.listings.end()) return std::nullopt;
+  if (it == contents_.listings.end() || it->second.listedAtNs != 0) return std::nullopt;
   const Listing& listing = it->second;
   // prepare()'s stamps of these directories, else fresh ones.
   auto prepared = std::find_if(listingStamps_.begin(), listingStamps_.end(),
@@ -473,6 +475,40 @@ void MetadataCache::listed(const std::string& uri, const io::ObjectIdentity& ide
   if (!identity.version || identity.version->empty()) return;
   std::lock_guard lock(mutex_);
   listed_.insert_or_assign(uri, identity);
+}
+
+std::optional<std::vector<std::string>> MetadataCache::recallRemoteListing(
+    const std::string& pattern) {
+  if (remoteListingTtlNs_ <= 0) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(contents_.listings.begin(), contents_.listings.end(),
+                         [&](const auto& listing) { return listing.first == pattern; });
+  if (it == contents_.listings.end() || it->second.listedAtNs == 0) return std::nullopt;
+  const int64_t age = io::nowNs() - it->second.listedAtNs;
+  if (age < 0 || age >= remoteListingTtlNs_) return std::nullopt;
+  // The objects are taken to be what they were: each one's recorded identity
+  // stands for the listing's.
+  std::vector<std::string> matches;
+  for (const std::string_view match : it->second.matches) {
+    matches.emplace_back(match);
+    const FileEntry* entry = find(match, matches.size() - 1);
+    if (entry != nullptr && !entry->version.empty())
+      listed_.insert_or_assign(matches.back(), io::ObjectIdentity{entry->stamp.size, std::string(entry->version)});
+  }
+  return matches;
+}
+
+void MetadataCache::rememberRemoteListing(const std::string& pattern,
+                                          const std::vector<std::string>& matches) {
+  if (remoteListingTtlNs_ <= 0) return;
+  std::lock_guard lock(mutex_);
+  Listing kept;
+  kept.matches.reserve(matches.size());
+  for (const std::string& match : matches) kept.matches.push_back(keep(match));
+  kept.listedAtNs = io::nowNs();
+  std::erase_if(contents_.listings, [&](const auto& other) { return other.first == pattern; });
+  contents_.listings.emplace_back(keep(pattern), std::move(kept));
+  changed_ = true;
 }
 
 std::optional<io::ObjectIdentity> MetadataCache::listedIdentity(const std::string& uri) const {

@@ -65,6 +65,13 @@ class MetadataCache : public io::ListingMemory {
   void remember(const std::string& pattern, const io::GlobListing& listing,
                 const std::vector<std::string>& matches) override;
   void listed(const std::string& uri, const io::ObjectIdentity& identity) override;
+  std::optional<std::vector<std::string>> recallRemoteListing(const std::string& pattern) override;
+  void rememberRemoteListing(const std::string& pattern,
+                             const std::vector<std::string>& matches) override;
+
+  /// Lets remote listings younger than `ttlNs` answer for a new one (0, the
+  /// default: every remote glob is listed again).
+  void setRemoteListingTtl(int64_t ttlNs) { remoteListingTtlNs_ = ttlNs; }
 
   struct Recalled {
     std::string_view format;  // "parquet", "orc"
@@ -122,6 +129,7 @@ class MetadataCache : public io::ListingMemory {
     std::vector<std::pair<std::string_view, io::LocalStamp>>
         directories;  // "" is the working directory
     std::vector<std::string_view> matches;
+    int64_t listedAtNs = 0;  // a remote listing's time (io::nowNs); 0 for a local one
   };
   struct FileEntry {
     std::string_view uri;
@@ -180,6 +188,7 @@ class MetadataCache : public io::ListingMemory {
   std::deque<std::vector<uint8_t>> blobs_;
   std::vector<FileEntry> recorded_;  // merged by save()
   std::unordered_map<std::string, io::ObjectIdentity> listed_;  // by listed()
+  int64_t remoteListingTtlNs_ = 0;
   bool changed_ = false;
 };
 
