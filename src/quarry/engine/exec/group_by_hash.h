@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "quarry/common/growable_bytes.h"
 #include "quarry/common/huge_page_vector.h"
 #include "quarry/engine/data/block.h"
 
@@ -165,7 +166,7 @@ class GroupByHash {
   std::vector<Block> groupKeys_;
   HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
-  std::string groupKeyBytes_;
+  GrowableBytes groupKeyBytes_;  // grown without copying what it holds
   std::vector<uint64_t> groupKeyOffsets_{0};
   // Per page scratch: the rows' serialized keys.
   std::string rowKeyBytes_;

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string_view>
+#include <utility>
+
+/// A byte buffer that only grows, for arenas of unknown final size (a hash
+/// table's keys). It grows with realloc: the C library moves a large buffer
+/// (glibc: above its mmap threshold, at most 32 MiB) by remapping its pages
+/// rather than copying them, so growing a buffer of hundreds of megabytes costs
+/// neither a copy of what it holds nor faulting those pages in again, as a
+/// std::string's or a std::vector's growth does (allocate, copy, free). The first
+/// allocation takes at least kMinCapacity bytes, then capacity doubles.
+namespace quarry {
+
+class GrowableBytes {
+ public:
+  GrowableBytes() = default;
+  ~GrowableBytes() { std::free(data_); }
+  GrowableBytes(const GrowableBytes& other) { append(other.data_, other.size_); }
+  GrowableBytes& operator=(const GrowableBytes& other) {
+    if (this != &other) {
+      size_ = 0;
+      append(other.data_, other.size_);
+    }
+    return *this;
+  }
+  GrowableBytes(GrowableBytes&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
+  GrowableBytes& operator=(GrowableBytes&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    return *this;
+  }
+
+  const char* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+
+  std::string_view view() const { return {data_, size_}; }
+
+  void append(const char* bytes, size_t length) {
+    if (length == 0) return;
+    if (capacity_ - size_ < length) grow(size_ + length);
+    std::memcpy(data_ + size_, bytes, length);
+    size_ += length;
+  }
+  void append(std::string_view bytes) { append(bytes.data(), bytes.size()); }
+  /// Makes room for `capacity` bytes in all (exactly that many when it grows).
+  void reserve(size_t capacity) {
+    if (capacity > capacity_) resize(capacity);
+  }
+
+  static constexpr size_t kMinCapacity = 64;
+
+ private:
+  void grow(size_t needed) {
+    size_t capacity = capacity_ < kMinCapacity ? kMinCapacity : capacity_;
+    while (capacity < needed) capacity *= 2;
+    resize(capacity);
+  }
+  void resize(size_t capacity) {
+    void* grown = std::realloc(data_, capacity);
+    if (grown == nullptr) throw std::bad_alloc();
+    data_ = static_cast<char*>(grown);
+    capacity_ = capacity;
+  }
+
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace quarry
