@@ -289,6 +289,29 @@ TEST_F(PlannerTest, AQuotedByColumnKeepsTheColumnsName) {
             (std::vector<std::string>{"3|a"}));
 }
 
+// A constant BY key divides no group (ClickBench's Q35, `BY one = 1, URL`): only
+// the other keys are hashed, and the constant is added to each group after; the
+// columns keep their order and names, and an expression over aggregates that names
+// the key sees its value. Every key constant is still a grouping: no row, no group.
+TEST_F(PlannerTest, AConstantByKeyIsAddedAfterTheGroupingNotHashed) {
+  const char* query = R"(FROM "one", "two" | STATS c = COUNT(*), m = MAX(id) + one BY one = 1, g, 2)";
+  const std::string text = explain(*plan(query));
+  EXPECT_NE(text.find("AggregateExec[FINAL][[c = COUNT(*), max(id) = MAX(max(id)$value)] BY [g]]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("EvalExec[one = 1, 2 = 2]"), std::string::npos) << text;
+  PlanNodePtr root = plan(query);
+  std::vector<std::string> names;
+  for (const Field& field : root->schema) names.push_back(field.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"c", "m", "one", "g", "2"}));
+  EXPECT_EQ(run(query), (std::vector<std::string>{"1|8|1|c|2", "1|9|1|NULL|2", "3|6|1|b|2",
+                                                  "3|7|1|a|2"}));
+  EXPECT_EQ(run(R"(FROM "one", "two" | WHERE id > 100 | STATS c = COUNT(*) BY one = 1)"),
+            std::vector<std::string>{});
+  EXPECT_NE(explain(*plan(R"(FROM "one" | STATS c = COUNT(*) BY one = 1)")).find("BY [$group0]"),
+            std::string::npos);
+}
+
 TEST_F(PlannerTest, UngroupedStatsOverNoRowsGivesOneRow) {
   EXPECT_EQ(run(R"(FROM "one", "two" | WHERE id > 100 | STATS c = COUNT(*), m = MIN(id))"),
             (std::vector<std::string>{"0|NULL"}));

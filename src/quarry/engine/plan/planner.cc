@@ -473,7 +473,79 @@ Expr replaceAggregates(const Expr& expr, StatsAggregates& aggregates,
   return out;
 }
 
+/// `expr` with each reference to the column `name` outside aggregate calls (a BY
+/// key's, in an expression over aggregates) replaced by `value`.
+Expr replaceGroupReference(const Expr& expr, const std::string& name, const Expr& value) {
+  if (isAggregateCall(expr)) return expr;
+  if (expr.is<ColumnRef>() && expr.as<ColumnRef>().name.dotted() == name) return value;
+  Expr out = expr;
+  forEachChild(out, [&](Expr& child) { child = replaceGroupReference(child, name, value); });
+  return out;
+}
+
+PlanNodePtr planGroupedStats(PlanNodePtr input, const StatsCommand& stats, std::string_view text);
+
+/// STATS. A constant BY key (`BY one = 1, URL`, ClickBench's Q35) divides no group:
+/// the other keys are grouped and its value is added to each group after, rather
+/// than hashed and stored with every group. Not when every key is constant: an
+/// empty input has no group, where no key would give it one.
 PlanNodePtr planStats(PlanNodePtr input, const StatsCommand& stats, std::string_view text) {
+  std::vector<bool> constant(stats.groups.size(), false);
+  std::set<std::string> names;
+  bool anyConstant = false;
+  bool allConstant = true;
+  for (size_t i = 0; i < stats.groups.size(); ++i) {
+    if (!names.insert(itemName(stats.groups[i], text)).second) return planGroupedStats(input, stats, text);
+    try {
+      constant[i] = bindExpression(stats.groups[i].expr, input->schema)->kind == BoundExpr::Kind::kLiteral;
+    } catch (const std::exception&) {
+      return planGroupedStats(input, stats, text);  // which says what is wrong with the key
+    }
+    anyConstant = anyConstant || constant[i];
+    allConstant = allConstant && constant[i];
+  }
+  if (!anyConstant || allConstant) return planGroupedStats(input, stats, text);
+  StatsCommand grouped;
+  std::vector<std::pair<std::string, BoundExprPtr>> constants;
+  for (size_t i = 0; i < stats.groups.size(); ++i) {
+    const StatsItem& group = stats.groups[i];
+    if (!constant[i]) {
+      grouped.groups.push_back(group);
+      continue;
+    }
+    constants.emplace_back(itemName(group, text), bindExpression(group.expr, input->schema));
+  }
+  for (StatsItem item : stats.aggregates) {
+    // Named as written (the name comes from the text at the item's position).
+    if (!item.name && !isAggregateCall(item.expr) && !item.expr.is<ColumnRef>())
+      item.name = Identifier{{itemName(item, text)}, item.expr.position};
+    for (size_t i = 0; i < stats.groups.size(); ++i) {
+      if (constant[i])
+        item.expr = replaceGroupReference(item.expr, itemName(stats.groups[i], text), stats.groups[i].expr);
+    }
+    grouped.aggregates.push_back(std::move(item));
+  }
+  PlanNodePtr plan = planGroupedStats(std::move(input), grouped, text);
+  const int items = static_cast<int>(stats.aggregates.size());
+  const int width = static_cast<int>(plan->schema.size());
+  plan = eval(std::move(plan), constants);
+  // ES|QL's order: the aggregates, then the groups as written.
+  std::vector<int> channels;
+  std::vector<std::string> outputNames;
+  for (int k = 0; k < items; ++k) {
+    channels.push_back(k);
+    outputNames.push_back(plan->schema[k].name);
+  }
+  int nextGrouped = items;
+  int nextConstant = width;
+  for (size_t i = 0; i < stats.groups.size(); ++i) {
+    channels.push_back(constant[i] ? nextConstant++ : nextGrouped++);
+    outputNames.push_back(itemName(stats.groups[i], text));
+  }
+  return project(std::move(plan), std::move(channels), std::move(outputNames));
+}
+
+PlanNodePtr planGroupedStats(PlanNodePtr input, const StatsCommand& stats, std::string_view text) {
   const Schema& schema = input->schema;
   std::vector<std::pair<std::string, BoundExprPtr>> pending;
   std::vector<int> groupChannels;
