@@ -44,16 +44,10 @@ DataType elementType(const DataType& list) {
   return element;
 }
 
+/// Units of a TimeUnit (kMillis, kMicros, kNanos) in a second.
 int64_t unitsPerSecond(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kMillis:
-      return 1'000;
-    case TimeUnit::kMicros:
-      return 1'000'000;
-    case TimeUnit::kNanos:
-      return 1'000'000'000;
-  }
-  return 1'000'000;
+  static constexpr int64_t kUnits[] = {1'000, 1'000'000, 1'000'000'000};
+  return kUnits[static_cast<size_t>(unit)];
 }
 
 /// Days since 1970-01-01 -> proleptic Gregorian year, month, day.
@@ -281,6 +275,15 @@ py::array datetimeColumn(const Field& field, const ExportedBatches& batches, siz
   return out;
 }
 
+/// An integer column: its own type without nulls, float64 with NaN with them.
+template <typename T>
+py::array integerColumn(const ExportedBatches& batches, size_t column, bool nulls) {
+  if (!nulls) return numericColumn<T>(batches, column);
+  return doubleColumn(batches, column, [](const ArrowArray* a, int64_t r) {
+    return static_cast<double>(valueAt<T>(a, r));
+  });
+}
+
 py::list objectColumn(const Field& field, const ExportedBatches& batches, size_t column) {
   py::list out(static_cast<size_t>(totalRows(batches)));
   size_t index = 0;
@@ -299,20 +302,11 @@ py::tuple pandasColumn(const Field& field, const ExportedBatches& batches, size_
   };
   switch (field.type.kind) {
     case TypeKind::kInt32:
-      if (!nulls) return form("array", numericColumn<int32_t>(batches, column));
-      return form("array", doubleColumn(batches, column, [](const ArrowArray* a, int64_t r) {
-                    return static_cast<double>(valueAt<int32_t>(a, r));
-                  }));
+      return form("array", integerColumn<int32_t>(batches, column, nulls));
     case TypeKind::kInt64:
-      if (!nulls) return form("array", numericColumn<int64_t>(batches, column));
-      return form("array", doubleColumn(batches, column, [](const ArrowArray* a, int64_t r) {
-                    return static_cast<double>(valueAt<int64_t>(a, r));
-                  }));
+      return form("array", integerColumn<int64_t>(batches, column, nulls));
     case TypeKind::kUInt64:
-      if (!nulls) return form("array", numericColumn<uint64_t>(batches, column));
-      return form("array", doubleColumn(batches, column, [](const ArrowArray* a, int64_t r) {
-                    return static_cast<double>(valueAt<uint64_t>(a, r));
-                  }));
+      return form("array", integerColumn<uint64_t>(batches, column, nulls));
     case TypeKind::kDouble:
       if (!nulls) return form("array", numericColumn<double>(batches, column));
       return form("array", doubleColumn(batches, column, [](const ArrowArray* a, int64_t r) {

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -117,6 +118,25 @@ py::list schemaList(const Schema& schema) {
   return out;
 }
 
+/// Returns a capsule named `name` (the PyCapsule protocol's) that owns `object`,
+/// an exported ArrowArrayStream or ArrowSchema: its destructor releases the
+/// object unless a consumer moved it out (leaving release null), then frees it.
+template <typename T>
+py::object ownedCapsule(std::unique_ptr<T> object, const char* name) {
+  PyObject* capsule = PyCapsule_New(object.get(), name, [](PyObject* self) {
+    auto* owned = static_cast<T*>(PyCapsule_GetPointer(self, PyCapsule_GetName(self)));
+    if (owned == nullptr) return;
+    if (owned->release != nullptr) owned->release(owned);
+    delete owned;
+  });
+  if (capsule == nullptr) {
+    object->release(object.get());
+    throw py::error_already_set();
+  }
+  object.release();
+  return py::reinterpret_steal<py::object>(capsule);
+}
+
 /// A Result for Python: read once, by fetchall, to_pandas or __arrow_c_stream__.
 class PyResult {
  public:
@@ -146,37 +166,13 @@ class PyResult {
     auto stream = std::make_unique<ArrowArrayStream>();
     exportArrowStream(std::move(take("__arrow_c_stream__")), stream.get());
     result_.reset();
-    PyObject* capsule = PyCapsule_New(stream.get(), "arrow_array_stream", [](PyObject* object) {
-      auto* owned =
-          static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(object, "arrow_array_stream"));
-      if (owned == nullptr) return;
-      // A consumer that moved the stream out left it released.
-      if (owned->release != nullptr) owned->release(owned);
-      delete owned;
-    });
-    if (capsule == nullptr) {
-      stream->release(stream.get());
-      throw py::error_already_set();
-    }
-    stream.release();
-    return py::reinterpret_steal<py::object>(capsule);
+    return ownedCapsule(std::move(stream), "arrow_array_stream");
   }
 
   py::object arrowSchema() const {
     auto schema = std::make_unique<ArrowSchema>();
     exportArrowSchema(schema_, schema.get());
-    PyObject* capsule = PyCapsule_New(schema.get(), "arrow_schema", [](PyObject* object) {
-      auto* owned = static_cast<ArrowSchema*>(PyCapsule_GetPointer(object, "arrow_schema"));
-      if (owned == nullptr) return;
-      if (owned->release != nullptr) owned->release(owned);
-      delete owned;
-    });
-    if (capsule == nullptr) {
-      schema->release(schema.get());
-      throw py::error_already_set();
-    }
-    schema.release();
-    return py::reinterpret_steal<py::object>(capsule);
+    return ownedCapsule(std::move(schema), "arrow_schema");
   }
 
   void cancel() {
