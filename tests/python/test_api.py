@@ -153,3 +153,15 @@ def test_readme_example_runs(quarry, monkeypatch):
     namespace = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert len(namespace["frame"]) > 0 and len(namespace["rows"]) > 0
+
+
+def test_values_outside_pandas_range_name_column_and_value(quarry):
+    """A date pandas' datetime64[ns] cannot hold is an error naming it, not a wrapped value;
+    fetchall's datetime.date holds it. Negative timestamps floor to the right second."""
+    assert quarry.query('ROW d = DATE "2300-01-01"').fetchall() == [(datetime.date(2300, 1, 1),)]
+    with pytest.raises(quarry.Error, match=r"column d: 2300-01-01 is outside pandas' datetime64\[ns\] range"):
+        quarry.query('ROW d = DATE "2300-01-01"').to_pandas()
+    before_epoch = datetime.datetime(1960, 5, 6, 7, 8, 9, 123456)
+    assert quarry.query('ROW t = TIMESTAMP "1960-05-06 07:08:09.123456"').fetchall() == [(before_epoch,)]
+    assert quarry.query('ROW t = TIMESTAMP "1960-05-06 07:08:09.123456"').to_pandas()["t"][0] == \
+        pandas.Timestamp(before_epoch)
