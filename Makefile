@@ -54,7 +54,7 @@ FUZZ_CMAKE := cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 $(DEBUG_INFO)" -DCMAKE_CXX_FLAGS_DEBUG="-O1 $(DEBUG_INFO)" $(LAUNCHER) \
   -DQUARRY_WERROR=$(WERROR) -DQUARRY_SANITIZE=ON -DQUARRY_FUZZ=ON -DQUARRY_BENCH=OFF
 
-.PHONY: deps build build-all demo test test-release test-asan test-fuzz asan fuzz-build fuzz bench \
+.PHONY: deps build build-all python demo test test-release test-asan test-fuzz asan fuzz-build fuzz bench \
         oracle format clean
 
 deps:
@@ -72,6 +72,13 @@ build: deps
 build-all: deps
 	@$(RELEASE_CMAKE) > /dev/null
 	ninja -C $(RELEASE_DIR) -j$(JOBS)
+
+# The Python module (docs/LIBRARY.md, "Python"): build/release/python/quarry.
+python: deps
+	@$(RELEASE_CMAKE) > /dev/null
+	ninja -C $(RELEASE_DIR) -j$(JOBS) quarry_python
+	@echo "make python: the package is $(RELEASE_DIR)/python/quarry; use it with"
+	@echo "  PYTHONPATH=$(CURDIR)/$(RELEASE_DIR)/python /usr/bin/python3 -c 'import quarry; print(quarry.query(\"ROW x = 1\").fetchall())'"
 
 demo: build
 	build/release/quarry inspect $(SAMPLE)
@@ -155,7 +162,7 @@ $(ORACLE_STAMP): tools/oracle/package-lock.json tools/oracle/package.json | deps
 format:
 	@fmt=$$(command -v clang-format-14 || command -v clang-format) || \
 	  { echo "format: clang-format not found; apt-get install clang-format" >&2; exit 1; }; \
-	find src tests bench fuzz -type f \( -name '*.h' -o -name '*.cc' \) -print0 | xargs -0 -r $$fmt -i
+	find src tests bench fuzz python -type f \( -name '*.h' -o -name '*.cc' \) -print0 | xargs -0 -r $$fmt -i
 
 clean:
 	rm -rf build

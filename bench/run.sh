@@ -3,7 +3,7 @@
 # same run, and prints the figures with their ratios (docs/PERFORMANCE.md records them).
 #
 #   bash bench/run.sh [SUITE...]      SUITE: footer, scan, filter, pages, orc, query, remote,
-#                                     cluster, clickbench, hive
+#                                     cluster, clickbench, hive, python
 #                                     (default: all of them)
 #
 # pages runs the filter driver on the lineitem rows rewritten by chDB with page
@@ -16,6 +16,8 @@
 # 24 files) as whole quarry processes, cold and hot, against DuckDB and chDB. hive
 # runs a one-partition query and COUNT/MIN/MAX grouped by partition columns over
 # 1,000 hive partitions against DuckDB's read_parquet(..., hive_partitioning = true).
+# python reads the lineitem rows through the Python module natively (Result::next)
+# and through __arrow_c_stream__ with a C consumer (bench/python_export_vs_query.py).
 #
 # Environment:
 #   QUARRY_BENCH_BUILD_DIR  build directory (default build/release), configured
@@ -34,7 +36,7 @@ cd "$root"
 build="${QUARRY_BENCH_BUILD_DIR:-build/release}"
 runs="${QUARRY_BENCH_RUNS:-15}"
 data="${QUARRY_BENCH_DATA:-build/bench-data}"
-known=(footer scan filter pages orc query remote cluster clickbench hive)
+known=(footer scan filter pages orc query remote cluster clickbench hive python)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${known[@]}")
 
@@ -50,6 +52,7 @@ for suite in "${suites[@]}"; do
     cluster) targets+=(quarry quarry-cluster) ;;
     clickbench) targets+=(quarry process_timer) ;;
     hive) targets+=(quarry process_timer) ;;
+    python) targets+=(quarry_python) ;;
     *) echo "bench/run.sh: unknown suite '$suite' (known: ${known[*]})" >&2; exit 2 ;;
   esac
 done
@@ -191,6 +194,11 @@ for suite in "${suites[@]}"; do
       # COUNT/MIN/MAX answered from statistics; every answer checked against DuckDB's.
       node --expose-gc bench/hive_vs_duckdb.mjs --quarry "$build/quarry" --timer "$build/process_timer" \
         --runs "$runs" --dir "$data/hive"
+      ;;
+    python)
+      # The export's cost: the same 6M rows read natively and through the Arrow stream.
+      lineitem_files
+      PYTHONPATH="$build/python" /usr/bin/python3 bench/python_export_vs_query.py --runs "$runs" "${files[@]}"
       ;;
   esac
 done

@@ -39,6 +39,11 @@ packages=(
   nginx-light         # the HTTP range server the remote-storage tests start
   ca-certificates     # npm's TLS to the registry
   ccache              # keeps compiled objects across builds and clones (Makefile)
+  python3-dev         # Python.h: the Python module (python/, cmake/python.cmake)
+  pybind11-dev        # the module's C++ bindings (pybind11 2.10, headers and CMake config)
+  python3-pytest      # the module's tests (tests/python/, ctest python_module)
+  python3-numpy       # Result.to_pandas's arrays over quarry's buffers
+  python3-pandas      # Result.to_pandas
 )
 
 missing=()
