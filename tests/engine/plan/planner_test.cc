@@ -206,6 +206,10 @@ TEST_F(PlannerTest, NewAggregatesMergeAcrossTheExchange) {
   const std::string text = explain(*plan(query));
   EXPECT_NE(text.find("AggregateExec[FINAL]"), std::string::npos) << text;
   EXPECT_NE(text.find("w = WEIGHTED_AVG(x, id)"), std::string::npos) << text;
+  // The constant arguments show where the aggregate is computed, raw and merged.
+  EXPECT_NE(text.find("p = PERCENTILE(id, 25)"), std::string::npos) << text;
+  EXPECT_NE(text.find("p = PERCENTILE(p$values, 25)"), std::string::npos) << text;
+  EXPECT_NE(text.find("t = TOP(id, 2, \"desc\")"), std::string::npos) << text;
   // PERCENTILE 25 of 1, 3, 6: r = 0.5, 1 * 0.5 + 3 * 0.5; VARIANCE of 2, 4, 5: 14/9;
   // WEIGHTED_AVG of b: (2 * 4 + 3 * 5) / (2 + 4 + 5), id 2's weight counting.
   EXPECT_EQ(run(query), (std::vector<std::string>{

@@ -1,5 +1,6 @@
 #include "quarry/engine/plan/plan_node.h"
 
+#include <cstdio>
 #include <set>
 
 namespace quarry::engine {
@@ -72,6 +73,14 @@ std::string details(const PlanNode& node) {
         const bool raw =
             node.mode == AggregatorMode::kSingle || node.mode == AggregatorMode::kInitial;
         if (raw && spec.weightChannel >= 0) arg += ", " + channelName(node, spec.weightChannel);
+        // The constant arguments, as written (the FINAL computes with them too).
+        if (spec.function == AggregateFunction::kPercentile) {
+          char percent[32];
+          std::snprintf(percent, sizeof percent, "%.15g", spec.quantile * 100);
+          arg += std::string(", ") + percent;
+        } else if (spec.function == AggregateFunction::kTop) {
+          arg += ", " + std::to_string(spec.limit) + (spec.descending ? ", \"desc\"" : ", \"asc\"");
+        }
         aggs.push_back(spec.name + " = " + aggregateName(spec.function) + "(" + arg + ")");
       }
       std::string out = joined(aggs);
