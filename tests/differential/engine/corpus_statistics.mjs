@@ -48,6 +48,8 @@ export const kFloors = {
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
   byte_length: 25, ends_with: 50,
+  // MV_ functions over SPLIT's lists (mv_functions.h), joined by MV_CONCAT.
+  mv_concat: 14, mv_sort: 6, mv_dedupe: 4, mv_append: 4,
   // Conversions (conversion_functions.h), `::` casts and the date functions of temporal_functions.h.
   conversion: 100, cast: 35, to_string: 28, date_format: 15, date_parse: 18, date_diff: 16,
   // The statistical and list aggregates (aggregator.h).

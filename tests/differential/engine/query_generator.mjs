@@ -67,6 +67,10 @@
 //   mv_count / mv_first / mv_last / mv_min / mv_max (split(x, "d"))
 //                                            -> len / [1] / [-1] / list_min / list_max
 //                                               (string_split(x, 'd'))
+//   mv_concat(l, sep) of split lists shaped by mv_sort(l[, "desc"]), mv_sort(mv_dedupe(l)),
+//   mv_append(l1, l2)                        -> array_to_string(list_sort / list_reverse_sort /
+//                                               list_sort(list_distinct) / list_concat, sep)
+//                                               (list_concat of two NULLs is [], MV_APPEND's null)
 //   to_integer(x), to_long(x) of a double (Java's Math.round; null for NaN and out of range)
 //                                            -> CASE WHEN isnan(x) OR x > max OR x < min THEN NULL
 //                                               ELSE CAST(<floor(x), plus 1 when x - floor(x) >= 0.5> AS INTEGER) END
@@ -650,7 +654,7 @@ class QueryBuilder {
   stringFunction(c, values) {
     const rng = this.rng;
     const choice = rng.weighted([[2, 'concat'], [3, 'trim'], [2, 'left_right'], [1, 'reverse'], [1, 'repeat'],
-      [1, 'space'], [2, 'split']]);
+      [1, 'space'], [2, 'split'], [2, 'mv_concat']]);
     this.features.add(choice);
     const chars = (v) => Array.from(v);
     switch (choice) {
@@ -694,6 +698,43 @@ class QueryBuilder {
         const n = rng.int(0, 3);
         return expr(`concat(space(${n}), ${c.q})`, `(repeat(' ', ${n}) || ${c.s})`, 'string',
                     { values: values.map((v) => ' '.repeat(n) + v) });
+      }
+      case 'mv_concat': {
+        // SPLIT's list shaped by an MV_ function of mv_functions.h, joined back into
+        // one string: MV_SORT (DuckDB list_sort / list_reverse_sort), MV_DEDUPE (its
+        // order unspecified, so sorted after; list_distinct), MV_APPEND of two splits
+        // (list_concat), then MV_CONCAT (array_to_string).
+        const d = rng.pick(SPLIT_DELIMITERS);
+        const sep = rng.pick(['-', ', ', '', '|']);
+        let q = `split(${c.q}, ${quarryString(d)})`;
+        let sql = `string_split(${c.s}, ${sqlString(d)})`;
+        let lists = values.map((v) => v.split(d));
+        const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+        const shape = rng.weighted([[3, 'mv_sort'], [2, 'mv_dedupe'], [2, 'mv_append'], [1, 'plain']]);
+        if (shape !== 'plain') this.features.add(shape);
+        if (shape === 'mv_append') {
+          const d2 = rng.pick(SPLIT_DELIMITERS);
+          // ES|QL's MV_APPEND of two nulls is null; DuckDB's list_concat gives [].
+          q = `mv_append(${q}, split(${c.q}, ${quarryString(d2)}))`;
+          sql = `(CASE WHEN ${c.s} IS NULL THEN NULL ELSE list_concat(${sql}, string_split(${c.s}, ${sqlString(d2)})) END)`;
+          lists = values.map((v) => [...v.split(d), ...v.split(d2)]);
+        } else if (shape === 'mv_dedupe') {
+          q = `mv_sort(mv_dedupe(${q}))`;
+          sql = `list_sort(list_distinct(${sql}))`;
+          lists = lists.map((l) => [...new Set(l)].sort(byCodePoint));
+        } else if (shape === 'mv_sort') {
+          if (rng.chance(0.5)) {
+            q = `mv_sort(${q}, "desc")`;
+            sql = `list_reverse_sort(${sql})`;
+            lists = lists.map((l) => [...l].sort(byCodePoint).reverse());
+          } else {
+            q = `mv_sort(${q})`;
+            sql = `list_sort(${sql})`;
+            lists = lists.map((l) => [...l].sort(byCodePoint));
+          }
+        }
+        return expr(`mv_concat(${q}, ${quarryString(sep)})`, `array_to_string(${sql}, ${sqlString(sep)})`, 'string',
+                    { values: lists.map((l) => l.join(sep)) });
       }
       default: {
         // A piece of SPLIT's list: the list itself stays out of the corpus (a later
