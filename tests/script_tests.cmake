@@ -114,6 +114,12 @@ set_tests_properties(differential_comparator_self_test PROPERTIES TIMEOUT 300)
 quarry_add_node_test(differential_engine_corpus
   tests/differential/engine/corpus_statistics.mjs ${CMAKE_BINARY_DIR}/differential-engine-corpus)
 set_tests_properties(differential_engine_corpus PROPERTIES TIMEOUT 120)
+# Every engine type through `quarry query --format arrow` and `convert --to arrow`,
+# read back by apache-arrow from npm and compared with DuckDB, one query per type
+# so that a failure names it (issue 30); a few seconds.
+quarry_add_node_test(arrow_ipc_reader
+  tests/api/arrow_ipc_reader_test.mjs $<TARGET_FILE:quarry> ${CMAKE_BINARY_DIR}/arrow-ipc-reader)
+set_tests_properties(arrow_ipc_reader PROPERTIES TIMEOUT 120)
 # The runner's comparison rules (tolerances, multisets, value forms) on hand-made rows.
 quarry_add_node_test(differential_engine_compare_rules
   tests/differential/engine/result_compare_test.mjs)
