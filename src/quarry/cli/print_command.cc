@@ -309,9 +309,9 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
 }
 
 CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options) {
-  CLI::App* convert = app.add_subcommand(
-      "convert",
-      "Convert a file's rows to CSV (as DuckDB's COPY TO writes it), NDJSON or an Arrow IPC stream");
+  CLI::App* convert = app.add_subcommand("convert",
+                                         "Convert a file's rows to CSV (as DuckDB's COPY TO writes "
+                                         "it), NDJSON or an Arrow IPC stream");
   addRowOptions(*convert, options);
   convert
       ->add_option_function<std::string>(

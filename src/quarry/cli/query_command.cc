@@ -17,8 +17,8 @@
 #include "quarry/cli/arrow_output.h"
 #include "quarry/cli/block_text.h"
 #include "quarry/cli/csv_text.h"
-#include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/json_row_shape.h"
+#include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/output_stream.h"
 #include "quarry/cli/progress_bar.h"
 #include "quarry/cli/table_writer.h"
@@ -133,7 +133,8 @@ class ResultWriter {
       total_ = rowCountFromStatistics(*prepared.plan);
     }
     if (format_ == QueryFormat::kArrow)
-      arrow_ = std::make_unique<ArrowOutput>(schema_, [this](std::string_view bytes) { write(bytes); });
+      arrow_ =
+          std::make_unique<ArrowOutput>(schema_, [this](std::string_view bytes) { write(bytes); });
   }
 
   /// Writes `page`; returns false when the output wants no more pages (a full
@@ -282,11 +283,12 @@ CLI::App& addQueryCommand(CLI::App& app, QueryOptions& options) {
       ->add_option_function<std::string>(
           "--format",
           [&options](const std::string& name) {
-            static const std::map<std::string, QueryFormat> kFormats{{"table", QueryFormat::kTable},
-                                                                     {"csv", QueryFormat::kCsv},
-                                                                     {"json", QueryFormat::kJson},
-                                                                     {"ndjson", QueryFormat::kNdjson},
-                                                                     {"arrow", QueryFormat::kArrow}};
+            static const std::map<std::string, QueryFormat> kFormats{
+                {"table", QueryFormat::kTable},
+                {"csv", QueryFormat::kCsv},
+                {"json", QueryFormat::kJson},
+                {"ndjson", QueryFormat::kNdjson},
+                {"arrow", QueryFormat::kArrow}};
             options.format = kFormats.at(CLI::detail::to_lower(name));
           },
           "table (default), csv, json (one array), ndjson (one object per line) or arrow (an Arrow "
@@ -313,7 +315,8 @@ CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options) {
 }
 
 int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
-  if (options.format == QueryFormat::kArrow && refuseBinaryToTerminal(stdout, "--format arrow")) return kExitUsage;
+  if (options.format == QueryFormat::kArrow && refuseBinaryToTerminal(stdout, "--format arrow"))
+    return kExitUsage;
   return guarded(options, [&] {
     engine::QueryOptions engineOptions = engineOptionsOf(options);
     // Only a placement (a coordinator's) looks at the plan before the optimizer.
