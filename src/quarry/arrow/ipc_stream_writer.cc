@@ -428,19 +428,18 @@ void IpcStreamWriter::addArray(const Column& column, const ArrowArray& array, in
                      length * column.width);
       break;
     case Layout::kBinary32:
-    case Layout::kBinary64: {
-      const auto [first, last] = column.layout == Layout::kBinary32
-                                     ? body.addOffsets<int32_t>(array.buffers[1], physical, length)
-                                     : body.addOffsets<int64_t>(array.buffers[1], physical, length);
-      body.addBuffer(static_cast<const uint8_t*>(array.buffers[2]) + first, last - first);
-      break;
-    }
+    case Layout::kBinary64:
     case Layout::kList32:
     case Layout::kList64: {
-      const auto [first, last] = column.layout == Layout::kList32
+      const bool narrow = column.layout == Layout::kBinary32 || column.layout == Layout::kList32;
+      const auto [first, last] = narrow
                                      ? body.addOffsets<int32_t>(array.buffers[1], physical, length)
                                      : body.addOffsets<int64_t>(array.buffers[1], physical, length);
-      addArray(column.children[0], *array.children[0], first, last - first, body);
+      if (column.layout == Layout::kBinary32 || column.layout == Layout::kBinary64) {
+        body.addBuffer(static_cast<const uint8_t*>(array.buffers[2]) + first, last - first);
+      } else {
+        addArray(column.children[0], *array.children[0], first, last - first, body);
+      }
       break;
     }
     case Layout::kStruct:
