@@ -53,6 +53,8 @@ install(TARGETS quarry_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The public headers, and the reader's own headers they forward to (quarry/parquet.h):
 # common/, io/ and formats/ but ORC's, whose headers need its generated protobuf code.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/quarry DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# quarry/arrow.h's C Data and C Stream Interface structs (the rest of arrow/ is internal).
+install(FILES ${CMAKE_SOURCE_DIR}/src/quarry/arrow/c_interface.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quarry/arrow)
 foreach(folder common io formats)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/src/quarry/${folder} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/quarry
           FILES_MATCHING PATTERN "*.h" PATTERN "*.inc" PATTERN "orc" EXCLUDE)

@@ -114,6 +114,12 @@ set_tests_properties(differential_comparator_self_test PROPERTIES TIMEOUT 300)
 quarry_add_node_test(differential_engine_corpus
   tests/differential/engine/corpus_statistics.mjs ${CMAKE_BINARY_DIR}/differential-engine-corpus)
 set_tests_properties(differential_engine_corpus PROPERTIES TIMEOUT 120)
+# Every engine type through `quarry query --format arrow` and `convert --to arrow`,
+# read back by apache-arrow from npm and compared with DuckDB, one query per type
+# so that a failure names it (issue 30); a few seconds.
+quarry_add_node_test(arrow_ipc_reader
+  tests/api/arrow_ipc_reader_test.mjs $<TARGET_FILE:quarry> ${CMAKE_BINARY_DIR}/arrow-ipc-reader)
+set_tests_properties(arrow_ipc_reader PROPERTIES TIMEOUT 120)
 # The runner's comparison rules (tolerances, multisets, value forms) on hand-made rows.
 quarry_add_node_test(differential_engine_compare_rules
   tests/differential/engine/result_compare_test.mjs)
@@ -121,9 +127,14 @@ set_tests_properties(differential_engine_compare_rules PROPERTIES TIMEOUT 60)
 # The comparison with `quarry query` is registered once the engine answers
 # queries: create tests/differential/engine/ENABLED and re-run cmake.
 if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
+  # The local corpus reads quarry's answers as Arrow IPC streams (`--format
+  # arrow`) through apache-arrow from npm (issue 30: "the apache-arrow package
+  # from npm reads the Arrow IPC stream of every result set of the differential
+  # corpus, and its values and types equal DuckDB's answer"); the cached and
+  # cluster variants below read the JSON.
   quarry_add_node_test(differential_engine_queries
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
-    ${CMAKE_BINARY_DIR}/differential-engine)
+    ${CMAKE_BINARY_DIR}/differential-engine --format arrow)
   set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600)
   # The same corpus with quarry's metadata cache on (a fresh cache directory under
   # the build directory, overriding QUARRY_CACHE_DIR=off): run twice, the first

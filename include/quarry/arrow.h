@@ -1,18 +1,24 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string_view>
 #include <vector>
 
+#include "quarry/arrow/c_interface.h"
 #include "quarry/batch.h"
 #include "quarry/data_type.h"
 #include "quarry/session.h"
 
 /// Query results as Arrow data without an Arrow dependency: the Arrow C Data
 /// Interface and C Stream Interface (a stable ABI of the Arrow specification,
-/// declared here under the specification's own guards, so that a program that
-/// also includes Arrow's or nanoarrow's declarations gets one definition), and
-/// exportArrowStream, which hands a Result to any Arrow consumer
-/// (arrow::ImportRecordBatchReader, nanoarrow, DuckDB, Polars, ...).
+/// declared in quarry/arrow/c_interface.h under the specification's own guards,
+/// so that a program that also includes Arrow's or nanoarrow's declarations gets
+/// one definition), exportArrowStream, which hands a Result to any Arrow
+/// consumer (arrow::ImportRecordBatchReader, nanoarrow, DuckDB, Polars, ...),
+/// and writeArrowIpcStream, which writes any such stream in the Arrow IPC
+/// streaming format (what `quarry query --format arrow` writes).
 ///
 /// Each batch is a struct array ("+s") of the result's columns, each child
 /// nullable with the column's name:
@@ -30,61 +36,6 @@
 /// booleans packed into bits, TIME in milliseconds narrowed to 32 bits, UUIDs
 /// laid end to end.
 
-#ifndef ARROW_C_DATA_INTERFACE
-#define ARROW_C_DATA_INTERFACE
-
-#define ARROW_FLAG_DICTIONARY_ORDERED 1
-#define ARROW_FLAG_NULLABLE 2
-#define ARROW_FLAG_MAP_KEYS_SORTED 4
-
-extern "C" {
-
-struct ArrowSchema {
-  const char* format;
-  const char* name;
-  const char* metadata;
-  int64_t flags;
-  int64_t n_children;
-  struct ArrowSchema** children;
-  struct ArrowSchema* dictionary;
-  void (*release)(struct ArrowSchema*);
-  void* private_data;
-};
-
-struct ArrowArray {
-  int64_t length;
-  int64_t null_count;
-  int64_t offset;
-  int64_t n_buffers;
-  int64_t n_children;
-  const void** buffers;
-  struct ArrowArray** children;
-  struct ArrowArray* dictionary;
-  void (*release)(struct ArrowArray*);
-  void* private_data;
-};
-
-}  // extern "C"
-
-#endif  // ARROW_C_DATA_INTERFACE
-
-#ifndef ARROW_C_STREAM_INTERFACE
-#define ARROW_C_STREAM_INTERFACE
-
-extern "C" {
-
-struct ArrowArrayStream {
-  int (*get_schema)(struct ArrowArrayStream*, struct ArrowSchema* out);
-  int (*get_next)(struct ArrowArrayStream*, struct ArrowArray* out);
-  const char* (*get_last_error)(struct ArrowArrayStream*);
-  void (*release)(struct ArrowArrayStream*);
-  void* private_data;
-};
-
-}  // extern "C"
-
-#endif  // ARROW_C_STREAM_INTERFACE
-
 namespace quarry {
 
 /// Moves `result` into `out`, a stream the consumer owns: get_next computes the
@@ -100,5 +51,19 @@ void exportArrowSchema(const std::vector<Field>& fields, ArrowSchema* out);
 
 /// Fills `out` with `batch` as a struct array ("+s"); the consumer releases it.
 void exportArrowArray(const Batch& batch, ArrowArray* out);
+
+/// Writes every batch of `stream` in the Arrow IPC streaming format (a Schema
+/// message, a RecordBatch message per batch, the end-of-stream marker: the
+/// format tableFromIPC, pyarrow.ipc.open_stream and arrow::ipc read), each piece
+/// handed to `write` in order. Any stream of the C Data Interface's common
+/// formats is written (those exportArrowStream gives, and 32-bit offsets,
+/// smaller integers, floats, structs); a dictionary-encoded column or another
+/// format throws Unsupported naming the column. `stream` stays the caller's to
+/// release; a failing get_next throws IoError with its last error.
+void writeArrowIpcStream(ArrowArrayStream* stream,
+                         const std::function<void(std::string_view bytes)>& write);
+
+/// Writes `stream` as above into `out`; a failed write throws IoError.
+void writeArrowIpcStream(ArrowArrayStream* stream, std::FILE* out);
 
 }  // namespace quarry

@@ -2,7 +2,7 @@
 //
 //   import { runProcess } from '../../support/processes.mjs';
 //   const r = await runProcess(quarry, ['query', q, '--format', 'json'], { env, timeoutMs });
-//   // r: { stdout, stderr (strings), status, signal } or { error }
+//   // r: { stdout, stderr (strings), stdoutBytes (a Buffer), status, signal } or { error }
 //
 // The server keeps the script alive only while a process runs: a script that
 // ends while it is idle exits, and the server with it (its stdin closes).
@@ -43,8 +43,10 @@ function startServer() {
       const resolveReply = state.pending.get(reply.id);
       state.pending.delete(reply.id);
       state.release();
+      const stdoutBytes = reply.error !== undefined ? null : Buffer.from(reply.stdout, 'base64');
       resolveReply?.(reply.error !== undefined ? { error: new Error(reply.error) } : {
-        stdout: Buffer.from(reply.stdout, 'base64').toString('utf8'),
+        stdout: stdoutBytes.toString('utf8'),
+        stdoutBytes,
         stderr: Buffer.from(reply.stderr, 'base64').toString('utf8'),
         status: reply.status,
         signal: reply.signal,
@@ -76,7 +78,8 @@ export function runProcessDirectly(command, args, { env = process.env, timeoutMs
     });
     child.on('close', (status, signal) => {
       clearTimeout(timer);
-      resolvePromise({ stdout: Buffer.concat(out).toString('utf8'),
+      const stdoutBytes = Buffer.concat(out);
+      resolvePromise({ stdout: stdoutBytes.toString('utf8'), stdoutBytes,
                        stderr: Buffer.concat(err).toString('utf8'), status, signal });
     });
   });
@@ -89,7 +92,7 @@ export function usesProcessServer() {
 }
 
 /// Runs `command args` with stdin empty, to its end or to `timeoutMs` (then
-/// SIGKILL); resolves to { stdout, stderr, status, signal } or { error }.
+/// SIGKILL); resolves to { stdout, stderr, stdoutBytes, status, signal } or { error }.
 export function runProcess(command, args, { env = process.env, timeoutMs = 60_000 } = {}) {
   if (server === null) server = startServer() ?? false;
   if (!server) return runProcessDirectly(command, args, { env, timeoutMs });

@@ -3,7 +3,8 @@
 quarry" and checks what issue 26 asked of them: each names files that exist in the
 repository (or that `make demo` generates, data/sample/...), exits 0, and returns
 rows (a query's table does not say "(0 rows)", a CSV has more than its header, a
-JSON array is not empty, a file written with -o is not empty).
+JSON array is not empty, a file written with -o is not empty; an Arrow file
+starts with an IPC message).
 
 Usage: readme_examples.py SOURCE_DIR QUARRY_BINARY. The examples run in a
 temporary directory holding links to SOURCE_DIR's data/ and tests/, so that their
@@ -48,6 +49,11 @@ def named_files(args):
 
 def returns_rows(args, out, workdir):
     command = args[0]
+    if "-o" in args and "arrow" in args:
+        # An Arrow IPC stream: binary, its first message's continuation marker.
+        with open(os.path.join(workdir, args[args.index("-o") + 1]), "rb") as f:
+            head = f.read(8)
+        return None if head.startswith(b"\xff\xff\xff\xff") else "no Arrow IPC stream"
     if "-o" in args:
         path = os.path.join(workdir, args[args.index("-o") + 1])
         with open(path, encoding="utf-8") as f:

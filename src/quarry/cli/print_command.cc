@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 
+#include "quarry/cli/arrow_convert.h"
+#include "quarry/cli/arrow_output.h"
 #include "quarry/cli/column_names.h"
 #include "quarry/cli/csv_text.h"
 #include "quarry/cli/error_report.h"
@@ -307,19 +309,22 @@ CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options) {
 }
 
 CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options) {
-  CLI::App* convert = app.add_subcommand(
-      "convert", "Convert a file's rows to CSV (as DuckDB's COPY TO writes it) or NDJSON");
+  CLI::App* convert = app.add_subcommand("convert",
+                                         "Convert a file's rows to CSV (as DuckDB's COPY TO writes "
+                                         "it), NDJSON or an Arrow IPC stream");
   addRowOptions(*convert, options);
   convert
       ->add_option_function<std::string>(
           "--to",
           [&options](const std::string& name) {
-            options.format =
-                CLI::detail::to_lower(name) == "csv" ? PrintFormat::kCsv : PrintFormat::kNdjson;
+            const std::string to = CLI::detail::to_lower(name);
+            options.arrow = to == "arrow";
+            options.format = to == "csv" ? PrintFormat::kCsv : PrintFormat::kNdjson;
           },
-          "csv or ndjson")
+          "csv, ndjson or arrow (an Arrow IPC stream of the columns as a query types them; "
+          "not to a terminal)")
       ->required()
-      ->check(CLI::IsMember({"csv", "ndjson"}, CLI::ignore_case));
+      ->check(CLI::IsMember({"csv", "ndjson", "arrow"}, CLI::ignore_case));
   convert->add_option("-o,--output", options.output, "Write to OUT (default: stdout)");
   return *convert;
 }
@@ -333,13 +338,19 @@ uint64_t expectedRows(const PrintOptions& options, int64_t rows) {
 }
 
 int runConvert(const PrintOptions& options) {
-  if (options.output.empty() || options.output == "-") return runPrint(options, stdout);
+  const auto run = [&options](std::FILE* out) {
+    return options.arrow ? runArrowConvert(options, out) : runPrint(options, out);
+  };
+  if (options.output.empty() || options.output == "-") {
+    if (options.arrow && refuseBinaryToTerminal(stdout, "--to arrow")) return 2;
+    return run(stdout);
+  }
   std::FILE* out = std::fopen(options.output.c_str(), "wb");
   if (out == nullptr) {
     std::cerr << errorLine(options.output, "cannot open the output for writing") << std::endl;
     return 1;
   }
-  int code = runPrint(options, out);
+  int code = run(out);
   if (std::fclose(out) != 0 && code == 0) {
     std::cerr << errorLine(options.output, "cannot write the output") << std::endl;
     code = 1;

@@ -35,6 +35,8 @@ struct PrintOptions {
   /// A --filter expression (filter_expression.h); empty = every row.
   std::string filter;
   PrintFormat format = PrintFormat::kTable;
+  /// `convert --to arrow`: an Arrow IPC stream (arrow_convert.h) instead of `format`.
+  bool arrow = false;
   /// Where `convert -o` writes; empty = stdout.
   std::string output;
   /// Table format: rows shown at most; negative: TableWriter::kDefaultMaxRows; 0: all.
@@ -51,15 +53,17 @@ std::unique_ptr<TableWriter> makeTableWriter(std::vector<TableWriter::Column> co
 /// outlive the parse.
 CLI::App& addPrintCommand(CLI::App& app, PrintOptions& options);
 
-/// Adds the `convert` subcommand (`--to csv|ndjson`, `-o OUT`): print's CSV and
-/// NDJSON output written to a file or stdout, with the same options.
+/// Adds the `convert` subcommand (`--to csv|ndjson|arrow`, `-o OUT`): print's CSV
+/// and NDJSON output written to a file or stdout, with the same options, or an
+/// Arrow IPC stream of the same rows (arrow_convert.h).
 CLI::App& addConvertCommand(CLI::App& app, PrintOptions& options);
 
 /// Returns the rows print writes of a file (or files) of `rows` rows: --tail
 /// and --head applied; 0, not known, with --filter. What the progress line counts to.
 uint64_t expectedRows(const PrintOptions& options, int64_t rows);
 
-/// Runs `convert`: opens `options.output` (stdout when empty) and prints to it.
+/// Runs `convert`: opens `options.output` (stdout when empty) and prints to it
+/// (an Arrow stream is refused to a terminal, status 2).
 int runConvert(const PrintOptions& options);
 
 /// Prints the rows of `options.files` to `out` and returns the exit code: 0, or

@@ -14,10 +14,11 @@
 #include <string_view>
 #include <utility>
 
+#include "quarry/cli/arrow_output.h"
 #include "quarry/cli/block_text.h"
 #include "quarry/cli/csv_text.h"
-#include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/json_row_shape.h"
+#include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/output_stream.h"
 #include "quarry/cli/progress_bar.h"
 #include "quarry/cli/table_writer.h"
@@ -131,15 +132,23 @@ class ResultWriter {
                                              [this](std::string_view text) { write(text); });
       total_ = rowCountFromStatistics(*prepared.plan);
     }
+    if (format_ == QueryFormat::kArrow)
+      arrow_ =
+          std::make_unique<ArrowOutput>(schema_, [this](std::string_view bytes) { write(bytes); });
   }
 
   /// Writes `page`; returns false when the output wants no more pages (a full
   /// table that has seen a row beyond those it shows).
   bool add(const engine::Page& page) {
     if (format_ == QueryFormat::kTable) return addToTable(page);
+    if (format_ == QueryFormat::kArrow) {
+      arrow_->add(page);
+      return true;
+    }
     for (size_t row = 0; row < page.positionCount(); ++row) {
       switch (format_) {
         case QueryFormat::kTable:
+        case QueryFormat::kArrow:
           break;
         case QueryFormat::kCsv:
           for (size_t c = 0; c < page.blockCount(); ++c) {
@@ -170,6 +179,10 @@ class ResultWriter {
     if (format_ == QueryFormat::kTable) {
       std::optional<uint64_t> total = more_ ? total_ : std::optional<uint64_t>(table_->rowsShown());
       table_->finish(total, more_);
+      return;
+    }
+    if (format_ == QueryFormat::kArrow) {
+      arrow_->finish();
       return;
     }
     if (format_ == QueryFormat::kJson) pending_ += rows_ == 0 ? "]\n" : "\n]\n";
@@ -214,6 +227,7 @@ class ResultWriter {
   std::string pending_;
   std::unique_ptr<TableWriter> table_;
   std::unique_ptr<JsonRowShape> jsonShape_;
+  std::unique_ptr<ArrowOutput> arrow_;
   std::function<void()> beforeOutput_;
   std::optional<uint64_t> total_;  // the table's rows, when the statistics tell
   bool more_ = false;              // a row beyond the table's was seen
@@ -269,14 +283,17 @@ CLI::App& addQueryCommand(CLI::App& app, QueryOptions& options) {
       ->add_option_function<std::string>(
           "--format",
           [&options](const std::string& name) {
-            static const std::map<std::string, QueryFormat> kFormats{{"table", QueryFormat::kTable},
-                                                                     {"csv", QueryFormat::kCsv},
-                                                                     {"json", QueryFormat::kJson},
-                                                                     {"ndjson", QueryFormat::kNdjson}};
+            static const std::map<std::string, QueryFormat> kFormats{
+                {"table", QueryFormat::kTable},
+                {"csv", QueryFormat::kCsv},
+                {"json", QueryFormat::kJson},
+                {"ndjson", QueryFormat::kNdjson},
+                {"arrow", QueryFormat::kArrow}};
             options.format = kFormats.at(CLI::detail::to_lower(name));
           },
-          "table (default), csv, json (one array) or ndjson (one object per line)")
-      ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}, CLI::ignore_case));
+          "table (default), csv, json (one array), ndjson (one object per line) or arrow (an Arrow "
+          "IPC stream; not to a terminal)")
+      ->check(CLI::IsMember({"table", "csv", "json", "ndjson", "arrow"}, CLI::ignore_case));
   command
       ->add_option("--max-rows", options.maxRows,
                    "Table format: show at most N rows (default 40; 0: all); csv and json are never capped")
@@ -298,6 +315,8 @@ CLI::App& addExplainCommand(CLI::App& app, QueryOptions& options) {
 }
 
 int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
+  if (options.format == QueryFormat::kArrow && refuseBinaryToTerminal(stdout, "--format arrow"))
+    return kExitUsage;
   return guarded(options, [&] {
     engine::QueryOptions engineOptions = engineOptionsOf(options);
     // Only a placement (a coordinator's) looks at the plan before the optimizer.

@@ -13,18 +13,19 @@ namespace quarry::engine {
 struct PreparedQuery;
 }
 
-/// `quarry query 'QUERY' [--format table|csv|json|ndjson] [--max-rows N]
+/// `quarry query 'QUERY' [--format table|csv|json|ndjson|arrow] [--max-rows N]
 /// [--json-big-numbers-as-strings] [--threads N] [--profile] [--profile-out FILE]`
 /// runs a query (engine/query_engine.h) and prints its result as it comes, each
 /// value as DuckDB renders its type (block_text.h); the table shows the first
-/// rows (table_writer.h) and stops the query once it has them;
+/// rows (table_writer.h) and stops the query once it has them; `arrow` writes
+/// an Arrow IPC stream (arrow_output.h; refused to a terminal);
 /// `--profile` adds one JSON object of what the run read and did on stderr after
 /// the result (or in FILE). `quarry explain 'QUERY'` prints the physical plan
 /// before and after the local optimizer. A bad query exits with status 2 and the
 /// query shown with a caret under the error; a failure reading exits with 1.
 namespace quarry::cli {
 
-enum class QueryFormat { kTable, kCsv, kJson, kNdjson };
+enum class QueryFormat { kTable, kCsv, kJson, kNdjson, kArrow };
 
 /// The coordinator's options (`--nodes` or `--cluster` hands the command to
 /// quarry-cluster, cli/cluster/cluster_query_command.h, which reads the rest).

@@ -19,7 +19,11 @@
 //   --limit K         only the first K generated queries (TPC-H still runs)
 //   --only I          only query I (an index, or tpch-q1 / tpch-q6)
 //   --jobs J          quarry processes at once (default 2)
-//   --format F        json (default) or ndjson
+//   --format F        json (default), ndjson or arrow: quarry's result as an Arrow
+//                     IPC stream read by apache-arrow (quarry_arrow.mjs, an Arrow
+//                     implementation independent of quarry), its values compared
+//                     with DuckDB's as the JSON's are, and its Arrow types with
+//                     DuckDB's column types
 //   --print-queries   print the queries, one a line, and exit
 //   --quarry-args A   extra arguments of every `quarry query`, split on spaces
 //                     (e.g. "--nodes 127.0.0.1:7001,127.0.0.1:7002 --token-file F")
@@ -55,12 +59,14 @@ import { fileURLToPath } from 'node:url';
 import { corpusStatistics, dataNullStatistics, formatStatistics } from './corpus_statistics.mjs';
 import { ORC_COLUMNS, writeDatasets } from './dataset.mjs';
 import { generateQuery } from './query_generator.mjs';
+import { arrowTypeProblems, readArrowRows } from './quarry_arrow.mjs';
 import { quarryJsonLines } from './quarry_json.mjs';
-import { parseJson } from '../exact_json.mjs';
+import { Num, parseJson } from '../exact_json.mjs';
 import {
   compareResult, duckdbResult, parseQuarryOutput,
 } from './result_compare.mjs';
 import { tpchQueries } from './tpch.mjs';
+import { arrowOrSkip } from '../../support/arrow.mjs';
 import { duckdbOrSkip } from '../../support/duckdb.mjs';
 import { runProcess } from '../../support/processes.mjs';
 
@@ -77,7 +83,7 @@ const repoRoot = resolve(here, '..', '..', '..');
 function usage(message) {
   process.stderr.write(`engine_queries: ${message}\n` +
       'usage: node tests/differential/engine/engine_queries.mjs QUARRY DIR [--self-check] [--stub]\n' +
-      '       [--count N] [--seed S] [--limit K] [--only I] [--jobs J] [--format json|ndjson]\n' +
+      '       [--count N] [--seed S] [--limit K] [--only I] [--jobs J] [--format json|ndjson|arrow]\n' +
       '       [--print-queries] [--quarry-args "ARGS"] [--data-nodes N] [--metadata-cache]\n');
   process.exit(2);
 }
@@ -110,7 +116,7 @@ function parseArgs(argv) {
     else if (arg === '--data-nodes') options.dataNodes = number();
     else if (arg === '--format') {
       options.format = value();
-      if (!['json', 'ndjson'].includes(options.format)) usage('--format is json or ndjson');
+      if (!['json', 'ndjson', 'arrow'].includes(options.format)) usage('--format is json, ndjson or arrow');
     } else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
     else options.positional.push(arg);
   }
@@ -232,6 +238,7 @@ async function main() {
   dir = resolve(dir);
   const api = await duckdbOrSkip(skip);
   const T = api.DuckDBTypeId;
+  const arrow = options.format === 'arrow' ? await arrowOrSkip(skip) : null;
   if (!options.selfCheck && !options.stub && !options.printQueries && !existsSync(quarry)) {
     usage(`no quarry binary at ${JSON.stringify(quarry)}`);
   }
@@ -374,7 +381,19 @@ async function main() {
             } catch (e) {
               problems = [`quarry wrote no readable profile: ${e.message}`];
             }
-            if (profile) {
+            if (profile && arrow) {
+              try {
+                const { table, rows } = readArrowRows(arrow, result.stdoutBytes);
+                problems = [...arrowTypeProblems(arrow, table, duck, pair, T),
+                            ...compareResult(rows, duck, pair, T, profile.columns)];
+                // What the mismatch report shows of quarry's answer: the rows as read.
+                result.stdout = rows.slice(0, kRowsShown + 1)
+                    .map((row) => JSON.stringify(row, (_, v) => (v instanceof Num ? v.text : v))).join('\n');
+              } catch (e) {
+                problems = [`apache-arrow cannot read quarry's Arrow stream: ${e.message}`];
+                result.stdout = `${result.stdoutBytes.length} bytes`;
+              }
+            } else if (profile) {
               try {
                 problems = compareResult(parseQuarryOutput(result.stdout), duck, pair, T, profile.columns);
               } catch (e) {
