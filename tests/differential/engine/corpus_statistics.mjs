@@ -55,6 +55,8 @@ export const kFloors = {
   // The statistical and list aggregates (aggregator.h).
   median: 35, percentile: 25, median_absolute_deviation: 30, std_dev: 30, variance: 30, weighted_avg: 25,
   values: 45, top: 50,
+  // MV_EXPAND of a SPLIT (one row per piece, a null row for a null value).
+  mv_expand: 100,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

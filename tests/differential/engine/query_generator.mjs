@@ -8,9 +8,11 @@
 //
 //   FROM <files or glob> [WITH {...}]
 //     [| WHERE p] [| EVAL e0 = x, ...] [| WHERE p over the EVALs]
+//     [| EVAL e1 = split(s, "d") | MV_EXPAND e1]       (DuckDB: unnest, [NULL] for null or [])
 //     then one tail:
 //       rows    [| WHERE id range] | KEEP ... [| DROP ...] [| RENAME a AS b]  (a multiset)
-//       top-n   | SORT keys..., id | LIMIT n [| KEEP ...]           (ordered: id is unique)
+//       top-n   | SORT keys..., id[, e1] | LIMIT n [| KEEP ...]     (ordered: id is unique,
+//                                                                   with the MV_EXPAND piece)
 //       stats   | STATS aggs                                       (one row)
 //       grouped | STATS aggs BY g1[, g2] [| SORT g... | LIMIT n]   (a multiset; ordered
 //                                                                   when sorted by all groups)
@@ -1668,6 +1670,29 @@ function generateOne(rng, files, dir) {
     }
   }
 
+  // MV_EXPAND of a SPLIT: one row per piece. ES|QL keeps one row with null for a
+  // null or empty list; DuckDB's UNNEST drops such a row, so the SQL unnests
+  // [NULL] there. A side generator decides, so that the queries without an
+  // MV_EXPAND are drawn as before it existed.
+  let expanded = null;
+  const side = new Random(rng.state ^ 0x2545f491);
+  if (tail !== 'overflow' && side.chance(0.12)) {
+    const strings = b.plain((c) => c.kind === 'string');
+    if (strings.length) {
+      const c = colRef(side.pick(strings));
+      const d = side.pick(SPLIT_DELIMITERS);
+      const name = b.freshName();
+      const list = `string_split(${c.s}, ${sqlString(d)})`;
+      parts.push(`EVAL ${name} = split(${c.q}, ${quarryString(d)})`);
+      parts.push(`MV_EXPAND ${name}`);
+      wrap(`SELECT *, unnest(CASE WHEN ${list} IS NULL OR len(${list}) = 0 THEN [NULL::VARCHAR] ` +
+           `ELSE ${list} END) AS ${sqlName(name)}`);
+      expanded = { name, kind: 'string', values: (c.values ?? []).flatMap((v) => v.split(d)) };
+      b.schema.push(expanded);
+      b.features.add('mv_expand');
+    }
+  }
+
   let ordered = false;
   let sortKeys = [];
   let limitZero = false;
@@ -1708,6 +1733,8 @@ function generateOne(rng, files, dir) {
     const sortable = b.columns((c) => ORDERABLE.includes(c.kind) && c.name !== 'id' && !c.approx);
     const keys = rng.sample(sortable, rng.int(0, 2)).map((c) => sortKey(rng, c.name));
     keys.push(sortKey(rng, 'id'));  // unique: the order is total
+    // After MV_EXPAND, id and the piece: rows equal in both are equal in all.
+    if (expanded) keys.push(sortKey(rng, expanded.name));
     // LIMIT 0 rarely: an empty result checks names and types only (engine_queries.mjs
     // caps the corpus's empty results).
     const limit = rng.weighted([[0.2, 0], [6, rng.int(1, 30)], [2, rng.int(100, 3000)]]);

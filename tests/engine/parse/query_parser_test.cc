@@ -178,6 +178,17 @@ TEST(QueryParser, ReadsLimit) {
       INT64_MAX);
 }
 
+// ES|QL: "MV_EXPAND column", one column.
+TEST(QueryParser, ReadsMvExpand) {
+  const Query query = parseQuery(R"(FROM "t" | mv_expand tags | MV_EXPAND s.leaf)");
+  ASSERT_EQ(query.commands.size(), 2u);
+  EXPECT_EQ(query.commands[0].as<MvExpandCommand>().column.dotted(), "tags");
+  EXPECT_EQ(query.commands[1].as<MvExpandCommand>().column.dotted(), "s.leaf");
+  EXPECT_NE(queryError(R"(FROM "t" | MV_EXPAND)").message().find("a column name to MV_EXPAND"),
+            std::string::npos);
+  EXPECT_EQ(queryError(R"(FROM "t" | MV_EXPANDS a)").hint(), "did you mean MV_EXPAND?");
+}
+
 TEST(QueryParser, KeywordsAreCaseInsensitive) {
   EXPECT_EQ(parseQuery(R"(from "t" | where a is not null | sort a desc nulls first | limit 1)"),
             parseQuery(R"(FROM "t" | WHERE a IS NOT NULL | SORT a DESC NULLS FIRST | LIMIT 1)"));

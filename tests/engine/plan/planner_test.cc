@@ -195,6 +195,37 @@ TEST_F(PlannerTest, RowIsASourceOfOneRowThatReadsNoFile) {
   EXPECT_THROW(plan(R"(ROW a = id)"), QueryError);
 }
 
+// ES|QL: "The MV_EXPAND processing command expands multivalued columns into one row
+// per value, duplicating other columns." A null value stays one row, with null.
+TEST_F(PlannerTest, MvExpandGivesOneRowPerValue) {
+  EXPECT_EQ(
+      run(R"(ROW s = "a,b,c", n = 1 | EVAL p = SPLIT(s, ",") | MV_EXPAND p | KEEP n, p)", true),
+      (std::vector<std::string>{"1|a", "1|b", "1|c"}));
+  // The values of g (a, b, c and null) collected, then one row each.
+  EXPECT_EQ(run(R"(FROM "one", "two" | STATS v = VALUES(g) | MV_EXPAND v)"),
+            (std::vector<std::string>{"a", "b", "c"}));
+  // s is null in one row: that row stays, with p null.
+  EXPECT_EQ(
+      run(R"(FROM "one", "two" | EVAL p = SPLIT(s, "y") | MV_EXPAND p | WHERE id >= 5 | KEEP id, p)"),
+      (std::vector<std::string>{"5|NULL", "6|x6", "7|", "7|7", "8|", "8|8"}));
+  // A single-valued column is one value per row already.
+  EXPECT_EQ(run(R"(FROM "one", "two" | MV_EXPAND id | KEEP id)"),
+            (std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7", "8"}));
+  EXPECT_THROW(plan(R"(FROM "one" | MV_EXPAND nope)"), QueryError);
+}
+
+// MV_EXPAND maps rows to rows: it runs per split, below the exchange, and a STATS
+// after it counts the expanded rows.
+TEST_F(PlannerTest, MvExpandRunsOnTheDataNodes) {
+  const char* query =
+      R"(FROM "one", "two" | EVAL p = SPLIT(s, "y") | MV_EXPAND p | STATS n = COUNT(*))";
+  EXPECT_EQ(run(query), (std::vector<std::string>{"11"}));
+  const std::string text = explain(*plan(query));
+  const size_t expand = text.find("MvExpandExec[p]");
+  ASSERT_NE(expand, std::string::npos) << text;
+  EXPECT_LT(text.find("ExchangeExec"), expand) << text;
+}
+
 // The statistical and collecting aggregates (ES|QL's MEDIAN, PERCENTILE, VALUES, TOP,
 // WEIGHTED_AVG, ...) run as INITIAL below the exchange and FINAL above it, and give
 // what one aggregation over all rows gives. Groups: a = ids 1, 3, 6; b = 2, 4, 5;

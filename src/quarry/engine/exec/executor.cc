@@ -8,6 +8,7 @@
 #include "quarry/engine/exec/late_materialize_exec.h"
 #include "quarry/engine/exec/limit_exec.h"
 #include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/exec/mv_expand_exec.h"
 #include "quarry/engine/exec/project_exec.h"
 #include "quarry/engine/exec/top_n_exec.h"
 
@@ -68,6 +69,9 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, con
       return std::make_unique<LateMaterializeExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
                                                    node.schema, node.splits, node.request, node.channels.at(0),
                                                    node.channels.at(1), node.threads);
+    case PlanKind::kMvExpand:
+      return std::make_unique<MvExpandExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
+                                            node.channels.at(0));
   }
   return nullptr;
 }

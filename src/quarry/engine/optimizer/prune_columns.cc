@@ -80,6 +80,16 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
       node.schema = node.input()->schema;
       return mapping;
     }
+    case PlanKind::kMvExpand: {
+      // The expansion decides the row count: its column stays even when unused above.
+      std::vector<bool> in = required;
+      in[node.channels[0]] = true;
+      std::vector<int> mapping = prune(*node.input(), in, changed);
+      node.channels[0] = mapping[node.channels[0]];
+      node.schema = node.input()->schema;
+      node.schema[node.channels[0]].type = node.schema[node.channels[0]].type.elementType();
+      return mapping;
+    }
     case PlanKind::kTopN: {
       std::vector<bool> in = required;
       for (const SortSpec& key : node.sortKeys) in[key.channel] = true;

@@ -344,8 +344,15 @@ struct LimitCommand {
   bool operator==(const LimitCommand&) const = default;
 };
 
+/// `MV_EXPAND column`: one row per value of a list column, the other columns
+/// repeated; a null or empty list gives one row with null (ES|QL).
+struct MvExpandCommand {
+  Identifier column;
+  bool operator==(const MvExpandCommand&) const = default;
+};
+
 using CommandNode = std::variant<WhereCommand, EvalCommand, StatsCommand, SortCommand, KeepCommand,
-                                 DropCommand, RenameCommand, LimitCommand>;
+                                 DropCommand, RenameCommand, LimitCommand, MvExpandCommand>;
 
 /// A piped command and where its name was written.
 struct Command {

@@ -14,8 +14,10 @@
 namespace quarry::engine {
 namespace {
 
-constexpr std::array<std::string_view, 8> kCommands = {"WHERE", "EVAL", "STATS",  "SORT",
-                                                       "KEEP",  "DROP", "RENAME", "LIMIT"};
+constexpr std::array<std::string_view, 9> kCommands = {
+    "WHERE", "EVAL", "STATS", "SORT", "KEEP", "DROP", "RENAME", "LIMIT", "MV_EXPAND"};
+constexpr const char* kCommandList =
+    "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT and MV_EXPAND";
 
 std::vector<Token> boundTokens(std::string_view text, const QueryParameters& parameters) {
   std::vector<Token> tokens = tokenize(text);
@@ -205,8 +207,7 @@ class QueryParser {
   Command parseCommand() {
     const Token& name = cursor_.peek();
     if (name.kind != TokenKind::kIdentifier || name.quoted || name.parts.size() != 1) {
-      cursor_.failExpected("a command after '|'",
-                           "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT");
+      cursor_.failExpected("a command after '|'", kCommandList);
     }
     cursor_.next();
     const SourcePosition position = name.position;
@@ -223,11 +224,13 @@ class QueryParser {
     if (upper == "DROP") return {DropCommand{parseNames("a column name to DROP")}, position};
     if (upper == "RENAME") return {parseRename(), position};
     if (upper == "LIMIT") return {parseLimit(), position};
+    if (upper == "MV_EXPAND") {
+      return {MvExpandCommand{expressions_.parseIdentifier("a column name to MV_EXPAND")},
+              position};
+    }
     const std::string guess = closestName(name.parts[0], kCommands);
     TokenCursor::fail(name, "unknown command " + name.describe() + " after '|'",
-                      guess.empty()
-                          ? "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT"
-                          : "did you mean " + std::string(guess) + "?");
+                      guess.empty() ? kCommandList : "did you mean " + std::string(guess) + "?");
   }
 
   EvalCommand parseEval() {

@@ -297,6 +297,9 @@ struct CommandPrinter {
   void operator()(const LimitCommand& limit) const {
     out += "LIMIT " + std::to_string(limit.count);
   }
+  void operator()(const MvExpandCommand& expand) const {
+    out += "MV_EXPAND " + printIdentifier(expand.column);
+  }
 };
 
 }  // namespace

@@ -113,6 +113,8 @@ std::string details(const PlanNode& node) {
       return "rows<=" + std::to_string(node.limit.value_or(0)) + ", by=" + joined(by) +
              ", fetch=" + joined(fetched);
     }
+    case PlanKind::kMvExpand:
+      return channelName(node, node.channels.at(0));
   }
   return "";
 }
@@ -148,6 +150,8 @@ std::string nodeName(const PlanNode& node) {
       return "ExchangeExec";
     case PlanKind::kLateMaterialize:
       return "LateMaterializeExec";
+    case PlanKind::kMvExpand:
+      return "MvExpandExec";
   }
   return "?";
 }

@@ -35,6 +35,7 @@ enum class PlanKind : uint8_t {
   kLimit,
   kExchange,  // runs its input once per split group on driver threads and gathers the pages
   kLateMaterialize,  // fetches the other columns of its input's rows (a TopN's winners) by position
+  kMvExpand,         // one row per element of the list column channels[0] (MV_EXPAND)
 };
 
 struct PlanNode;
@@ -68,6 +69,7 @@ struct PlanNode {
   // kEval: columns appended after the input's
   std::vector<std::pair<std::string, BoundExprPtr>> evals;
   // kProject: output i is input channel channels[i], named schema[i].name
+  // kMvExpand: channels = {the list column}, which the output holds as its element type
   std::vector<int> channels;
   // kAggregate
   AggregatorMode mode = AggregatorMode::kSingle;

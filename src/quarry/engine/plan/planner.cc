@@ -161,6 +161,8 @@ std::set<std::string> namesInQuery(const Query& query) {
             for (const Identifier& name : c.columns) out.insert(name.dotted());
           } else if constexpr (std::is_same_v<T, RenameCommand>) {
             for (const RenamePair& pair : c.renames) out.insert(pair.from.dotted());
+          } else if constexpr (std::is_same_v<T, MvExpandCommand>) {
+            out.insert(c.column.dotted());
           }
         },
         command.node);
@@ -697,6 +699,17 @@ std::vector<const Command*> withLimitsNextToSorts(const std::vector<Command>& co
   return ordered;
 }
 
+/// MV_EXPAND of a list column; of a single-valued one, nothing (each row has one
+/// value, ES|QL).
+PlanNodePtr planMvExpand(PlanNodePtr input, const MvExpandCommand& expand) {
+  const int channel = requireColumn(input->schema, expand.column);
+  if (!input->schema[channel].type.isList()) return input;
+  auto node = makeNode(PlanKind::kMvExpand, input);
+  node->channels = {channel};
+  node->schema[channel].type = node->schema[channel].type.elementType();
+  return node;
+}
+
 // ---- The exchange ----------------------------------------------------------------
 
 /// The nodes of a linear chain from the root down to the source.
@@ -898,6 +911,8 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
           kept.push_back(names[i]);
         }
         current = project(current, std::move(channels), std::move(kept));
+      } else if (command.is<MvExpandCommand>()) {
+        current = planMvExpand(current, command.as<MvExpandCommand>());
       } else if (command.is<LimitCommand>()) {
         auto limit = makeNode(PlanKind::kLimit, current);
         limit->limit = command.as<LimitCommand>().count;
