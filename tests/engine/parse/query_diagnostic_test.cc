@@ -51,7 +51,8 @@ TEST(QueryDiagnostic, KeepsTabsAndCountsCodePointsBeforeTheCaret) {
       "  at line 1, column 14:\n"
       "  FROM \"\xC3\xA9t\xC3\xA9\"\t| FOO\n"
       "            \t  ^\n"
-      "hint: commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT and MV_EXPAND\n");
+      "hint: commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT, MV_EXPAND, DISSECT, "
+      "GROK and SAMPLE\n");
 }
 
 TEST(QueryDiagnostic, PutsTheCaretPastTheEndForAMissingToken) {
