@@ -229,6 +229,25 @@ TEST(QueryCommand, ABadQueryExitsWith2AndPointsAtTheError) {
 
 // Issue 27: "A query using LIKE with `%` (SQL's wildcard) gets a hint that
 // ES|QL's wildcard is `*`." The query runs all the same: `%` matches itself.
+// Issue 27: "`?` and `?name` query parameters with `--param name=value` on the CLI".
+TEST(QueryCommand, ParamsBindNamedAndPositionalPlaceholders) {
+  const auto run = runQuarry({"query", "--format", "csv", "--param", "vendor=CMT", "--param", "4",
+                              "--param", "tip=\"x\"",
+                              from() + " | WHERE vendor == ?vendor AND trip_id < ? | EVAL t = ?tip "
+                                       "| KEEP trip_id, vendor, t | SORT trip_id"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.out, "trip_id,vendor,t\n3,CMT,x\n");  // trips 1 and 2 are VTS's
+  const auto numbered = runQuarry({"query", "--format", "csv", "--param", "2", "--param", "10",
+                                   "--param", "null", "ROW a = ?2 - ?1, b = ?3"});
+  ASSERT_EQ(numbered.exitCode, 0) << numbered.err;
+  EXPECT_EQ(numbered.out, "a,b\n8,\n");
+  // An unbound parameter is an error naming it.
+  const auto unbound = runQuarry({"query", "--param", "cty=Paris", "ROW a = ?city"});
+  EXPECT_EQ(unbound.exitCode, 2);
+  EXPECT_NE(unbound.err.find("no value for parameter ?city"), std::string::npos) << unbound.err;
+  EXPECT_NE(unbound.err.find("did you mean ?cty?"), std::string::npos) << unbound.err;
+}
+
 TEST(QueryCommand, ALikeWithSqlWildcardsRunsWithAWarningNamingEsqlWildcards) {
   const auto run = runQuarry({"query", "--format", "csv",
                               from() + " | WHERE payment_type LIKE \"c%\" | STATS n = COUNT(*)"});

@@ -164,6 +164,30 @@ TEST_F(CoordinatorTest, QueriesThroughThreeNodesMatchInProcess) {
   EXPECT_EQ(remote.out, local.out);
 }
 
+// Data nodes parse the query text again: `--param` values travel with it
+// (ExecuteRequest.parameters), so every node binds them as the coordinator did.
+TEST_F(CoordinatorTest, ParametersTravelWithTheQueryToEveryNode) {
+  auto cluster = startCluster(3, "params");
+  ASSERT_TRUE(cluster->ready());
+  const std::string text =
+      from() + " | WHERE g == ?group AND v > ? | STATS n = COUNT(*), s = SUM(d) BY day | SORT day";
+  const std::vector<std::string> params{"--param", "group=g3", "--param", "20"};
+  std::vector<std::string> args{"query", "--format", "csv"};
+  args.insert(args.end(), params.begin(), params.end());
+  args.push_back(text);
+  const QuarryRun local = runQuarry(args);
+  ASSERT_EQ(local.exitCode, 0) << local.err;
+  std::vector<std::string> remoteArgs{"--format", "csv", "--profile"};
+  remoteArgs.insert(remoteArgs.end(), params.begin(), params.end());
+  remoteArgs.push_back(text);
+  const QuarryRun remote = query(cluster->arguments(), remoteArgs);
+  ASSERT_EQ(remote.exitCode, 0) << remote.err;
+  EXPECT_EQ(remote.out, local.out);
+  EXPECT_GT(remote.out.size(), std::string("n,s,day\n").size());
+  EXPECT_NE(remote.err.find("\"placement\":\"nodes\",\"nodes\":3"), std::string::npos)
+      << remote.err;
+}
+
 // A LIMIT above the exchange stops pulling early: the coordinator cancels the
 // streams still open, and the nodes serve the next query.
 TEST_F(CoordinatorTest, AnAbandonedExchangeCancelsItsStreams) {

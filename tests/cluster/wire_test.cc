@@ -242,5 +242,25 @@ TEST(ClusterWire, DecimalOutOfRangeIsCorrupt) {
   EXPECT_THROW(fromProto(type), CorruptFile);
 }
 
+// The query's parameters travel with its text: every node binds what the
+// coordinator bound.
+TEST(ClusterWire, QueryParametersRoundTripAndAMissingValueIsRefused) {
+  const engine::QueryParameters parameters{{"city", std::string("Paris")},
+                                           {"n", int64_t{-7}},
+                                           {"1", 2.5},
+                                           {"flag", true},
+                                           {"nothing", engine::NullParameter{}}};
+  proto::ExecuteRequest request;
+  toProto(parameters, request.mutable_parameters());
+  const engine::QueryParameters back = fromProto(request.parameters());
+  ASSERT_EQ(back.size(), parameters.size());
+  for (size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].name, parameters[i].name);
+    EXPECT_EQ(back[i].value, parameters[i].value) << back[i].name;
+  }
+  request.add_parameters()->set_name("empty");
+  EXPECT_THROW(fromProto(request.parameters()), CorruptFile);
+}
+
 }  // namespace
 }  // namespace quarry::cluster

@@ -36,7 +36,7 @@ class FragmentTest : public ::testing::Test {
 
   FragmentSpec spec(const PreparedQuery& prepared, const std::string& text,
                     std::vector<FileSplit> splits) {
-    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2, prepared.nowMillis};
+    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2, prepared.nowMillis, {}};
   }
 
   /// Runs `fragment` as a data node does: once per split, or once for all.

@@ -20,6 +20,7 @@
 #include "quarry/cli/json_row_shape.h"
 #include "quarry/cli/memory_limit_option.h"
 #include "quarry/cli/output_stream.h"
+#include "quarry/cli/parameter_arguments.h"
 #include "quarry/cli/progress_bar.h"
 #include "quarry/cli/table_writer.h"
 #include "quarry/common/error.h"
@@ -52,6 +53,13 @@ void addCommonOptions(CLI::App& command, QueryOptions& options) {
                    "every query lists, which is how new, replaced and deleted objects are seen)")
       ->check(CLI::Range(int64_t{0}, int64_t{31'536'000}));
   addMemoryLimitOption(command);
+  command
+      .add_option(
+          "--param", options.params,
+          "A value for the query's ?name (name=value) or, without a name, for its next ? / ?1, "
+          "?2 ...: null, true, false, a number, else a string (\"42\" quoted is a string); "
+          "repeatable")
+      ->allow_extra_args(false);
   ClusterOptions& cluster = options.cluster;
   command.add_option("--nodes", cluster.nodes,
                      "Run the query's scans on these data nodes (host:port,host:port; see `quarry serve`)");
@@ -268,6 +276,7 @@ void writeWarnings(const engine::PreparedQuery& prepared, const QueryOptions& op
 engine::QueryOptions engineOptionsOf(const QueryOptions& options) {
   engine::QueryOptions engineOptions;
   engineOptions.threads = options.threads;
+  engineOptions.parameters = parameterArguments(options.params);
   if (!options.noMetadataCache)
     engineOptions.metadataCacheDirectory = engine::defaultMetadataCacheDirectory();
   engineOptions.remoteListingTtlNs = options.listingTtlSeconds * 1'000'000'000;

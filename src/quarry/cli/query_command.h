@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "quarry/engine/exec/executor.h"
 
@@ -14,13 +15,15 @@ struct PreparedQuery;
 }
 
 /// `quarry query 'QUERY' [--format table|csv|json|ndjson|arrow] [--max-rows N]
-/// [--json-big-numbers-as-strings] [--threads N] [--profile] [--profile-out FILE]`
+/// [--json-big-numbers-as-strings] [--threads N] [--profile] [--profile-out FILE]
+/// [--param [name=]value ...]`
 /// runs a query (engine/query_engine.h) and prints its result as it comes, each
 /// value as DuckDB renders its type (block_text.h); the table shows the first
 /// rows (table_writer.h) and stops the query once it has them; `arrow` writes
 /// an Arrow IPC stream (arrow_output.h; refused to a terminal);
 /// `--profile` adds one JSON object of what the run read and did on stderr after
-/// the result (or in FILE). `quarry explain 'QUERY'` prints the physical plan
+/// the result (or in FILE); `--param` gives the values of `?name`, `?` and `?1`
+/// placeholders (parameter_arguments.h). `quarry explain 'QUERY'` prints the physical plan
 /// before and after the local optimizer. A bad query exits with status 2 and the
 /// query shown with a caret under the error; a failure reading exits with 1.
 namespace quarry::cli {
@@ -50,6 +53,8 @@ struct QueryOptions {
   bool noMetadataCache = false;
   /// --listing-ttl: seconds a cached S3 listing answers for a new one (0: never).
   int64_t listingTtlSeconds = 0;
+  /// `--param` arguments, as written (parameter_arguments.h).
+  std::vector<std::string> params;
   ClusterOptions cluster;
 };
 

@@ -334,6 +334,7 @@ class DataNodeService final : public proto::DataNode::Service {
     std::set<uint32_t> seen;
     try {
       spec.schema = fromProto(request.schema());
+      spec.parameters = fromProto(request.parameters());
       for (const proto::Split& split : request.splits()) {
         const std::string& bytes = split.file_split();
         spec.splits.push_back(engine::deserializeFileSplit(std::span<const uint8_t>(

@@ -121,6 +121,7 @@ grpc::Status RemoteExchange::stream(Attempt& attempt, std::set<uint32_t>& commit
   request.set_query_id(attempt.queryId);
   request.set_query_text(spec_.queryText);
   request.set_now_millis(spec_.nowMillis);
+  toProto(spec_.parameters, request.mutable_parameters());
   toProto(spec_.sourceSchema, request.mutable_schema());
   for (uint32_t id : attempt.splits) {
     proto::Split* split = request.add_splits();

@@ -19,6 +19,7 @@
 
 #include "quarry/cluster/data_node_client.h"
 #include "quarry/engine/exec/operator.h"
+#include "quarry/engine/parse/query_parameters.h"
 #include "quarry/engine/source/file_split.h"
 #include "quarry/engine/source/scan_metrics.h"
 
@@ -50,6 +51,8 @@ struct RemoteExchangeSpec {
   std::string queryText;
   /// The query's start (PreparedQuery::nowMillis), which NOW() is on every node.
   int64_t nowMillis = 0;
+  /// The values of the query's placeholders, bound again by every node.
+  engine::QueryParameters parameters;
   /// The resolved source schema the nodes plan against.
   engine::Schema sourceSchema;
   /// The exchange's output schema, and what the nodes' pages must match (the

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <type_traits>
+#include <variant>
 
 #include "quarry/common/error.h"
 
@@ -263,6 +264,57 @@ engine::Page fromProto(const proto::Page& page, const engine::Schema& schema) {
     }
   }
   return engine::Page(std::move(blocks), count);
+}
+
+void toProto(const engine::QueryParameters& parameters,
+             google::protobuf::RepeatedPtrField<proto::Parameter>* out) {
+  for (const engine::QueryParameter& parameter : parameters) {
+    proto::Parameter* p = out->Add();
+    p->set_name(parameter.name);
+    std::visit(
+        [&](const auto& value) {
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, engine::NullParameter>) {
+            p->set_null_value(true);
+          } else if constexpr (std::is_same_v<T, bool>) {
+            p->set_boolean(value);
+          } else if constexpr (std::is_same_v<T, int64_t>) {
+            p->set_integer(value);
+          } else if constexpr (std::is_same_v<T, double>) {
+            p->set_number(value);
+          } else {
+            p->set_text(value);
+          }
+        },
+        parameter.value);
+  }
+}
+
+engine::QueryParameters fromProto(
+    const google::protobuf::RepeatedPtrField<proto::Parameter>& parameters) {
+  engine::QueryParameters out;
+  for (const proto::Parameter& p : parameters) {
+    switch (p.value_case()) {
+      case proto::Parameter::kNullValue:
+        out.push_back({p.name(), engine::NullParameter{}});
+        break;
+      case proto::Parameter::kBoolean:
+        out.push_back({p.name(), p.boolean()});
+        break;
+      case proto::Parameter::kInteger:
+        out.push_back({p.name(), static_cast<int64_t>(p.integer())});
+        break;
+      case proto::Parameter::kNumber:
+        out.push_back({p.name(), p.number()});
+        break;
+      case proto::Parameter::kText:
+        out.push_back({p.name(), p.text()});
+        break;
+      default:
+        throw CorruptFile("parameter ?" + p.name() + " has no value");
+    }
+  }
+  return out;
 }
 
 }  // namespace quarry::cluster

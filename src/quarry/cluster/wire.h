@@ -5,6 +5,7 @@
 #include "quarry/cluster/cluster.pb.h"
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/data/data_type.h"
+#include "quarry/engine/parse/query_parameters.h"
 
 /// Conversions between the engine's values and cluster.proto's messages. What
 /// comes off the wire is checked before use: a page whose columns do not match
@@ -17,6 +18,12 @@ engine::DataType fromProto(const proto::DataType& type);
 
 void toProto(const engine::Schema& schema, google::protobuf::RepeatedPtrField<proto::Field>* out);
 engine::Schema fromProto(const google::protobuf::RepeatedPtrField<proto::Field>& fields);
+
+void toProto(const engine::QueryParameters& parameters,
+             google::protobuf::RepeatedPtrField<proto::Parameter>* out);
+/// A parameter without a value is CorruptFile.
+engine::QueryParameters fromProto(
+    const google::protobuf::RepeatedPtrField<proto::Parameter>& parameters);
 
 void toProto(const engine::Page& page, proto::Page* out);
 /// `schema` is what the receiver expects (the exchange's input schema).

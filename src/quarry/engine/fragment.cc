@@ -33,7 +33,7 @@ const FormatReader* readerFor(const FileSplit& split) {
 }  // namespace
 
 Fragment planFragment(const FragmentSpec& spec) {
-  const Query query = parseQuery(spec.queryText);
+  const Query query = parseQuery(spec.queryText, spec.parameters);
 
   // The planner takes its splits from each file's metadata: one ResolvedFile per
   // distinct URI, its splits in the order the coordinator sent them. Only the

@@ -6,6 +6,7 @@
 
 #include "quarry/engine/data/data_type.h"
 #include "quarry/engine/optimizer/local_optimizer.h"
+#include "quarry/engine/parse/query_parameters.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/file_split.h"
 
@@ -28,6 +29,8 @@ struct FragmentSpec {
   int threads = 2;
   /// The coordinator's PreparedQuery::nowMillis: the instant NOW() binds to here.
   int64_t nowMillis = 0;
+  /// The values of the query's placeholders (QueryOptions::parameters).
+  QueryParameters parameters;
 };
 
 struct Fragment {

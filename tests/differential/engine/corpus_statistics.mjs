@@ -12,7 +12,7 @@
 // left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
 // conversions, `::` casts, TO_STRING, DATE_FORMAT, DATE_PARSE and DATE_DIFF, the
 // statistical and list aggregates (median, percentile, median_absolute_deviation,
-// std_dev, variance, weighted_avg, values, top), the
+// std_dev, variance, weighted_avg, values, top), MV_EXPAND, DISSECT and GROK, the
 // NULL-heavy, extreme and UTF-8 columns) and the LIMIT 0 share; engine_queries.mjs
 // prints them for the corpus it runs, with the refusals (queries DuckDB refuses
 // with an overflow error, which quarry must refuse too) and the data's NULL rate.
@@ -55,6 +55,10 @@ export const kFloors = {
   // The statistical and list aggregates (aggregator.h).
   median: 35, percentile: 25, median_absolute_deviation: 30, std_dev: 30, variance: 30, weighted_avg: 25,
   values: 45, top: 50,
+  // MV_EXPAND of a SPLIT (one row per piece, a null row for a null value).
+  mv_expand: 100,
+  // DISSECT and GROK of a string column (strpos / regexp_extract in DuckDB).
+  dissect: 50, grok: 50,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

@@ -8,9 +8,12 @@
 //
 //   FROM <files or glob> [WITH {...}]
 //     [| WHERE p] [| EVAL e0 = x, ...] [| WHERE p over the EVALs]
+//     [| EVAL e1 = split(s, "d") | MV_EXPAND e1]       (DuckDB: unnest, [NULL] for null or [])
+//     [| DISSECT s "%{e2}d%{e3}" | GROK s "%{INT:e2:int}"] (DuckDB: strpos, regexp_extract)
 //     then one tail:
 //       rows    [| WHERE id range] | KEEP ... [| DROP ...] [| RENAME a AS b]  (a multiset)
-//       top-n   | SORT keys..., id | LIMIT n [| KEEP ...]           (ordered: id is unique)
+//       top-n   | SORT keys..., id[, e1] | LIMIT n [| KEEP ...]     (ordered: id is unique,
+//                                                                   with the MV_EXPAND piece)
 //       stats   | STATS aggs                                       (one row)
 //       grouped | STATS aggs BY g1[, g2] [| SORT g... | LIMIT n]   (a multiset; ordered
 //                                                                   when sorted by all groups)
@@ -1611,6 +1614,62 @@ function overflowGuard(rng) {
   ])();
 }
 
+// ---- DISSECT and GROK ---------------------------------------------------------------
+//
+// DISSECT `%{p}d%{q}` (d one character): p is the text before the first d, q the
+// rest after it, except that a d right after the first is an empty q (Elastic's
+// dissect gives the next key "" for a repeated delimiter); with `%{p->}` the
+// repeats are padding, skipped. No d, an empty or a null value: both null.
+// GROK: the named patterns' expressions as quarry's table writes them, matched by
+// DuckDB's regexp_matches / regexp_extract, which are RE2's too (searched, not
+// anchored); no match is null; `:int` is TRY_CAST(... AS INTEGER), which is null
+// where quarry's conversion is (past int32).
+const GROK_EXPRESSIONS = { INT: '[+-]?[0-9]+', WORD: '\\b\\w+\\b', NOTSPACE: '\\S+' };
+const regexEscape = (d) => d.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
+
+function extractStep(rng, c, b) {
+  const p = b.freshName();
+  const q = b.freshName();
+  if (rng.chance(0.5)) {
+    const d = rng.pick(SPLIT_DELIMITERS);
+    const padding = rng.chance(0.3);
+    const i = `strpos(${c.s}, ${sqlString(d)})`;
+    const rest = `substring(${c.s}, ${i} + 1)`;
+    const matched = `${c.s} <> '' AND ${i} > 0`;
+    const qValue = padding ? `ltrim(${rest}, ${sqlString(d)})`
+                           : `CASE WHEN starts_with(${rest}, ${sqlString(d)}) THEN '' ELSE ${rest} END`;
+    return {
+      q: `DISSECT ${c.q} ${quarryString(`%{${p}${padding ? '->' : ''}}${d}%{${q}}`)}`,
+      columns: [{ name: p, kind: 'string', s: `CASE WHEN ${matched} THEN substring(${c.s}, 1, ${i} - 1) END` },
+                { name: q, kind: 'string', s: `CASE WHEN ${matched} THEN ${qValue} END` }],
+      feature: 'dissect',
+    };
+  }
+  if (rng.chance(0.5)) {
+    const syntax = rng.pick(Object.keys(GROK_EXPRESSIONS));
+    const re = GROK_EXPRESSIONS[syntax];
+    const typed = syntax === 'INT' && rng.chance(0.6);
+    const extracted = `regexp_extract(${c.s}, ${sqlString(re)})`;
+    return {
+      q: `GROK ${c.q} ${quarryString(`%{${syntax}:${p}${typed ? ':int' : ''}}`)}`,
+      columns: [{ name: p, kind: typed ? 'int32' : 'string',
+                  s: `CASE WHEN regexp_matches(${c.s}, ${sqlString(re)}) THEN ` +
+                     `${typed ? `TRY_CAST(${extracted} AS INTEGER)` : extracted} END` }],
+      feature: 'grok',
+    };
+  }
+  // Two captures around a character: DATA (lazy) before it, GREEDYDATA after.
+  const d = rng.pick(SPLIT_DELIMITERS);
+  const re = `(.*?)${regexEscape(d)}(.*)`;
+  const group = (k) => `CASE WHEN regexp_matches(${c.s}, ${sqlString(re)}) THEN ` +
+      `regexp_extract(${c.s}, ${sqlString(re)}, ${k}) END`;
+  return {
+    q: `GROK ${c.q} ${quarryString(`%{DATA:${p}}${regexEscape(d)}%{GREEDYDATA:${q}}`)}`,
+    columns: [{ name: p, kind: 'string', s: group(1) }, { name: q, kind: 'string', s: group(2) }],
+    feature: 'grok',
+  };
+}
+
 // ---- Pipelines -------------------------------------------------------------------
 
 /// Generates one (query, SQL) pair.
@@ -1668,6 +1727,42 @@ function generateOne(rng, files, dir) {
     }
   }
 
+  // MV_EXPAND of a SPLIT: one row per piece. ES|QL keeps one row with null for a
+  // null or empty list; DuckDB's UNNEST drops such a row, so the SQL unnests
+  // [NULL] there. A side generator decides, so that the queries without an
+  // MV_EXPAND are drawn as before it existed.
+  let expanded = null;
+  const side = new Random(rng.state ^ 0x2545f491);
+  if (tail !== 'overflow' && side.chance(0.12)) {
+    const strings = b.plain((c) => c.kind === 'string');
+    if (strings.length) {
+      const c = colRef(side.pick(strings));
+      const d = side.pick(SPLIT_DELIMITERS);
+      const name = b.freshName();
+      const list = `string_split(${c.s}, ${sqlString(d)})`;
+      parts.push(`EVAL ${name} = split(${c.q}, ${quarryString(d)})`);
+      parts.push(`MV_EXPAND ${name}`);
+      wrap(`SELECT *, unnest(CASE WHEN ${list} IS NULL OR len(${list}) = 0 THEN [NULL::VARCHAR] ` +
+           `ELSE ${list} END) AS ${sqlName(name)}`);
+      expanded = { name, kind: 'string', values: (c.values ?? []).flatMap((v) => v.split(d)) };
+      b.schema.push(expanded);
+      b.features.add('mv_expand');
+    }
+  }
+
+  // DISSECT or GROK of a string column, drawn by a side generator as MV_EXPAND is.
+  const extract = new Random(rng.state ^ 0x68e31da4);
+  if (tail !== 'overflow' && extract.chance(0.15)) {
+    const strings = b.plain((c) => c.kind === 'string');
+    if (strings.length) {
+      const step = extractStep(extract, colRef(extract.pick(strings)), b);
+      parts.push(step.q);
+      wrap(`SELECT *, ${step.columns.map((c) => `${c.s} AS ${sqlName(c.name)}`).join(', ')}`);
+      for (const c of step.columns) b.schema.push({ name: c.name, kind: c.kind });
+      b.features.add(step.feature);
+    }
+  }
+
   let ordered = false;
   let sortKeys = [];
   let limitZero = false;
@@ -1708,6 +1803,8 @@ function generateOne(rng, files, dir) {
     const sortable = b.columns((c) => ORDERABLE.includes(c.kind) && c.name !== 'id' && !c.approx);
     const keys = rng.sample(sortable, rng.int(0, 2)).map((c) => sortKey(rng, c.name));
     keys.push(sortKey(rng, 'id'));  // unique: the order is total
+    // After MV_EXPAND, id and the piece: rows equal in both are equal in all.
+    if (expanded) keys.push(sortKey(rng, expanded.name));
     // LIMIT 0 rarely: an empty result checks names and types only (engine_queries.mjs
     // caps the corpus's empty results).
     const limit = rng.weighted([[0.2, 0], [6, rng.int(1, 30)], [2, rng.int(100, 3000)]]);

@@ -10,34 +10,14 @@
 #include <vector>
 
 #include "quarry/engine/data/block.h"
+#include "tests/engine/data/int_lists.h"
 
 namespace quarry::engine {
 namespace {
 
-using Ints = std::optional<std::vector<std::optional<int64_t>>>;  // nullopt: a null list
-
-const DataType kIntList = DataType::list(DataType::int64());
-
-/// The block of `rows`, built by appending each row's elements.
-Block intLists(const std::vector<Ints>& rows) {
-  std::vector<uint64_t> offsets{0};
-  std::vector<uint8_t> validity;
-  Block elements(DataType::int64());
-  for (const Ints& row : rows) {
-    validity.push_back(row.has_value());
-    if (row) {
-      for (const std::optional<int64_t>& e : *row) {
-        if (e) {
-          elements.append<int64_t>(*e);
-        } else {
-          elements.appendNull();
-        }
-      }
-    }
-    offsets.push_back(elements.size());
-  }
-  return Block::fromList(kIntList, std::move(offsets), std::move(elements), std::move(validity));
-}
+using testing::intLists;
+using testing::Ints;
+using testing::kIntList;
 
 /// Position `i` of a list<int64> block back as rows are written above.
 Ints rowAt(const Block& block, size_t i) {

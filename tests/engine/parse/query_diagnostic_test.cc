@@ -45,12 +45,14 @@ TEST(QueryDiagnostic, ShowsOnlyTheLineOfAMultiLineQuery) {
 }
 
 TEST(QueryDiagnostic, KeepsTabsAndCountsCodePointsBeforeTheCaret) {
-  EXPECT_EQ(rendered("FROM \"\xC3\xA9t\xC3\xA9\"\t| FOO"),
-            "error: unknown command 'FOO' after '|'\n"
-            "  at line 1, column 14:\n"
-            "  FROM \"\xC3\xA9t\xC3\xA9\"\t| FOO\n"
-            "            \t  ^\n"
-            "hint: commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT\n");
+  EXPECT_EQ(
+      rendered("FROM \"\xC3\xA9t\xC3\xA9\"\t| FOO"),
+      "error: unknown command 'FOO' after '|'\n"
+      "  at line 1, column 14:\n"
+      "  FROM \"\xC3\xA9t\xC3\xA9\"\t| FOO\n"
+      "            \t  ^\n"
+      "hint: commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT, MV_EXPAND, DISSECT, "
+      "GROK and SAMPLE\n");
 }
 
 TEST(QueryDiagnostic, PutsTheCaretPastTheEndForAMissingToken) {

@@ -63,10 +63,29 @@ TEST(QueryParameters, AMissingValueIsAnErrorAtThePlaceholder) {
   EXPECT_EQ(queryError(R"(FROM "t" | WHERE x == ?x)", {}).message(), "no value for parameter ?x");
 }
 
-TEST(QueryParameters, APlaceholderNeedsAName) {
-  const QueryError error = queryError(R"(FROM "t" | WHERE x == ?)", {});
-  EXPECT_EQ(error.message(), "a parameter needs a name after '?'");
-  EXPECT_EQ(error.column(), 23);
+// ES|QL: "positional parameters ... `?` ... or `?1`, `?2`": the n-th `?` and `?n`
+// bind the n-th positional value (named "n").
+TEST(QueryParameters, PositionalPlaceholdersBindInOrder) {
+  const QueryParameters values{{"1", std::string("VTS")}, {"2", int64_t{10}}};
+  EXPECT_EQ(whereOf(R"(FROM "t" | WHERE vendor == ? AND fare > ?)", values),
+            R"(vendor == "VTS" AND fare > 10)");
+  EXPECT_EQ(whereOf(R"(FROM "t" | WHERE fare > ?2 AND vendor == ?1 AND ?2 < 20)", values),
+            R"(fare > 10 AND vendor == "VTS" AND 10 < 20)");
+  // Named and positional placeholders mix.
+  EXPECT_EQ(whereOf(R"(FROM "t" | WHERE a == ?1 AND b == ?b)", {{"1", true}, {"b", int64_t{2}}}),
+            "a == TRUE AND b == 2");
+}
+
+TEST(QueryParameters, APositionWithoutAValueOrBothFormsAreErrors) {
+  QueryError error = queryError(R"(FROM "t" | WHERE x == ? AND y == ?)", {{"1", int64_t{1}}});
+  EXPECT_EQ(error.message(), "no value for the 2nd positional parameter ?");
+  EXPECT_EQ(error.column(), 34);
+  EXPECT_EQ(queryError(R"(FROM "t" | WHERE x == ?3)", {}).message(),
+            "no value for the 3rd positional parameter ?3");
+  error =
+      queryError(R"(FROM "t" | WHERE x == ?1 AND y == ?)", {{"1", int64_t{1}}, {"2", int64_t{2}}});
+  EXPECT_EQ(error.message(), "a query takes `?` or numbered parameters (?1, ?2), not both");
+  EXPECT_EQ(error.column(), 35);
 }
 
 TEST(QueryParameters, RejectsANameGivenTwiceAndNonFiniteDoubles) {

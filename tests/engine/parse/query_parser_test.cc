@@ -178,6 +178,55 @@ TEST(QueryParser, ReadsLimit) {
       INT64_MAX);
 }
 
+// ES|QL: "MV_EXPAND column", one column.
+TEST(QueryParser, ReadsMvExpand) {
+  const Query query = parseQuery(R"(FROM "t" | mv_expand tags | MV_EXPAND s.leaf)");
+  ASSERT_EQ(query.commands.size(), 2u);
+  EXPECT_EQ(query.commands[0].as<MvExpandCommand>().column.dotted(), "tags");
+  EXPECT_EQ(query.commands[1].as<MvExpandCommand>().column.dotted(), "s.leaf");
+  EXPECT_NE(queryError(R"(FROM "t" | MV_EXPAND)").message().find("a column name to MV_EXPAND"),
+            std::string::npos);
+  EXPECT_EQ(queryError(R"(FROM "t" | MV_EXPANDS a)").hint(), "did you mean MV_EXPAND?");
+}
+
+// ES|QL: "DISSECT input "pattern" [APPEND_SEPARATOR="<separator>"]" and
+// "GROK input "pattern"".
+TEST(QueryParser, ReadsDissectAndGrok) {
+  const Query query = parseQuery(
+      R"(FROM "t" | DISSECT msg "%{a} %{+a}" APPEND_SEPARATOR="-" | dissect m "%{x}" | GROK msg """%{IP:ip}\s""")");
+  ASSERT_EQ(query.commands.size(), 3u);
+  const auto& dissect = query.commands[0].as<DissectCommand>();
+  EXPECT_EQ(dissect.column.dotted(), "msg");
+  EXPECT_EQ(dissect.pattern, "%{a} %{+a}");
+  EXPECT_EQ(dissect.appendSeparator, "-");
+  EXPECT_EQ(query.commands[1].as<DissectCommand>().appendSeparator, "");
+  EXPECT_EQ(query.commands[2].as<GrokCommand>().pattern, "%{IP:ip}\\s");
+  EXPECT_NE(queryError(R"(FROM "t" | GROK msg %{IP:ip})")
+                .message()
+                .find("a quoted pattern after GROK msg"),
+            std::string::npos);
+  EXPECT_NE(
+      queryError(R"(FROM "t" | DISSECT msg "%{a}" APPEND_SEPARATOR ",")").message().find("'='"),
+      std::string::npos);
+}
+
+// ES|QL: "SAMPLE probability ... between 0 and 1, exclusive"; SEED is quarry's.
+TEST(QueryParser, ReadsSample) {
+  const Query query = parseQuery(R"(FROM "t" | SAMPLE 0.25 | sample 1e-3 SEED 42)");
+  EXPECT_EQ(query.commands[0].as<SampleCommand>().probability, 0.25);
+  EXPECT_FALSE(query.commands[0].as<SampleCommand>().seed);
+  EXPECT_EQ(query.commands[1].as<SampleCommand>().probability, 1e-3);
+  EXPECT_EQ(query.commands[1].as<SampleCommand>().seed, 42u);
+  for (const char* bad :
+       {R"(FROM "t" | SAMPLE 1)", R"(FROM "t" | SAMPLE 0)", R"(FROM "t" | SAMPLE 1.5)"}) {
+    EXPECT_NE(queryError(bad).message().find("is not between 0 and 1"), std::string::npos) << bad;
+  }
+  EXPECT_NE(queryError(R"(FROM "t" | SAMPLE x)").message().find("a probability after SAMPLE"),
+            std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" | SAMPLE 0.5 SEED -1)").message().find("after SEED"),
+            std::string::npos);
+}
+
 TEST(QueryParser, KeywordsAreCaseInsensitive) {
   EXPECT_EQ(parseQuery(R"(from "t" | where a is not null | sort a desc nulls first | limit 1)"),
             parseQuery(R"(FROM "t" | WHERE a IS NOT NULL | SORT a DESC NULLS FIRST | LIMIT 1)"));

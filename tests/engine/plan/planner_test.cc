@@ -80,6 +80,16 @@ class PlannerTest : public ::testing::Test {
     return rows;
   }
 
+  /// The QueryError planning `text` gives, as "message | hint".
+  std::string errorOf(const std::string& text) {
+    try {
+      plan(text);
+    } catch (const QueryError& e) {
+      return e.message() + " | " + e.hint();
+    }
+    return "no error";
+  }
+
   Schema schema_;
   MemoryFormatReader reader_;
   bool exchange_ = true;
@@ -157,14 +167,6 @@ TEST_F(PlannerTest, AFilteredAggregateSeesOnlyTheRowsItsConditionKeeps) {
 }
 
 TEST_F(PlannerTest, StatsExpressionsSayWhatIsWrong) {
-  const auto errorOf = [&](const std::string& text) {
-    try {
-      plan(text);
-    } catch (const QueryError& e) {
-      return e.message() + " | " + e.hint();
-    }
-    return std::string("no error");
-  };
   EXPECT_EQ(errorOf(R"(FROM "one" | STATS y = id + SUM(id))"),
             "`id` is neither inside an aggregate nor a BY key | aggregate it, e.g. MAX(id), or add "
             "it to BY");
@@ -193,6 +195,102 @@ TEST_F(PlannerTest, RowIsASourceOfOneRowThatReadsNoFile) {
   EXPECT_EQ(text.find("ExternalSourceExec"), std::string::npos) << text;
   EXPECT_EQ(text.find("ExchangeExec"), std::string::npos) << text;
   EXPECT_THROW(plan(R"(ROW a = id)"), QueryError);
+}
+
+// ES|QL: "The MV_EXPAND processing command expands multivalued columns into one row
+// per value, duplicating other columns." A null value stays one row, with null.
+TEST_F(PlannerTest, MvExpandGivesOneRowPerValue) {
+  EXPECT_EQ(
+      run(R"(ROW s = "a,b,c", n = 1 | EVAL p = SPLIT(s, ",") | MV_EXPAND p | KEEP n, p)", true),
+      (std::vector<std::string>{"1|a", "1|b", "1|c"}));
+  // The values of g (a, b, c and null) collected, then one row each.
+  EXPECT_EQ(run(R"(FROM "one", "two" | STATS v = VALUES(g) | MV_EXPAND v)"),
+            (std::vector<std::string>{"a", "b", "c"}));
+  // s is null in one row: that row stays, with p null.
+  EXPECT_EQ(
+      run(R"(FROM "one", "two" | EVAL p = SPLIT(s, "y") | MV_EXPAND p | WHERE id >= 5 | KEEP id, p)"),
+      (std::vector<std::string>{"5|NULL", "6|x6", "7|", "7|7", "8|", "8|8"}));
+  // A single-valued column is one value per row already.
+  EXPECT_EQ(run(R"(FROM "one", "two" | MV_EXPAND id | KEEP id)"),
+            (std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7", "8"}));
+  EXPECT_THROW(plan(R"(FROM "one" | MV_EXPAND nope)"), QueryError);
+}
+
+// MV_EXPAND maps rows to rows: it runs per split, below the exchange, and a STATS
+// after it counts the expanded rows.
+TEST_F(PlannerTest, MvExpandRunsOnTheDataNodes) {
+  const char* query =
+      R"(FROM "one", "two" | EVAL p = SPLIT(s, "y") | MV_EXPAND p | STATS n = COUNT(*))";
+  EXPECT_EQ(run(query), (std::vector<std::string>{"11"}));
+  const std::string text = explain(*plan(query));
+  const size_t expand = text.find("MvExpandExec[p]");
+  ASSERT_NE(expand, std::string::npos) << text;
+  EXPECT_LT(text.find("ExchangeExec"), expand) << text;
+}
+
+// ES|QL: "DISSECT enables you to extract structured data out of a string"; "If a
+// field name conflicts with an existing column, the existing column is dropped."
+TEST_F(PlannerTest, DissectAppendsItsKeysAsStringColumns) {
+  EXPECT_EQ(run(R"(ROW a = "2023-01-23T12:15:00.000Z - some text - 127.0.0.1" )"
+                R"(| DISSECT a "%{date} - %{msg} - %{ip}" | KEEP date, msg, ip)"),
+            (std::vector<std::string>{"2023-01-23T12:15:00.000Z|some text|127.0.0.1"}));
+  // s is x1, y2, ...: the key after "x" exists where s starts with x; null elsewhere.
+  EXPECT_EQ(run(R"(FROM "one", "two" | DISSECT s "x%{n}" | KEEP id, n | WHERE id < 5)"),
+            (std::vector<std::string>{"1|1", "2|NULL", "3|3", "4|NULL"}));
+  EXPECT_EQ(run(R"(ROW s = "a b c", t = 1 | DISSECT s "%{t} %{+t} %{u}" APPEND_SEPARATOR = "-")"),
+            (std::vector<std::string>{"a b c|a-b|c"}));
+  const std::string text =
+      explain(*plan(R"(FROM "one", "two" | DISSECT s "x%{n}" | STATS c = COUNT(n))"));
+  const size_t dissect = text.find("DissectExec[s \"x%{n}\" -> [n]]");
+  ASSERT_NE(dissect, std::string::npos) << text;
+  EXPECT_LT(text.find("ExchangeExec"), dissect) << text;
+}
+
+// ES|QL: "GROK enables you to extract structured data out of a string"; `:int` and
+// `:float` convert a capture.
+TEST_F(PlannerTest, GrokAppendsItsCapturesTyped) {
+  EXPECT_EQ(
+      run(R"(ROW a = "2023-01-23T12:15:00.000Z 127.0.0.1 some.email@foo.com 42" )"
+          R"(| GROK a "%{TIMESTAMP_ISO8601:date} %{IP:ip} %{EMAILADDRESS:email} %{NUMBER:num:int}" )"
+          R"(| EVAL next = num + 1 | KEEP date, ip, email, num, next)"),
+      (std::vector<std::string>{"2023-01-23T12:15:00.000Z|127.0.0.1|some.email@foo.com|42|43"}));
+  EXPECT_EQ(
+      run(R"(FROM "one", "two" | GROK s "%{DATA:w}%{INT:n:int}" | WHERE n > 5 | KEEP id, w, n)"),
+      (std::vector<std::string>{"6|x|6", "7|y|7", "8|y|8"}));
+}
+
+TEST_F(PlannerTest, DissectAndGrokSayWhatIsWrong) {
+  EXPECT_EQ(
+      errorOf(R"(FROM "one" | DISSECT id "%{a}")"),
+      "DISSECT takes a string column; id is int64 | convert it first: EVAL s = TO_STRING(id)");
+  EXPECT_EQ(
+      errorOf(R"(FROM "one" | EVAL l = SPLIT(s, "x") | GROK l "%{WORD:w}")"),
+      "GROK takes a string column; l is list<string> | take one value per row first: MV_EXPAND l");
+  EXPECT_EQ(errorOf(R"(FROM "one" | GROK s "%{WROD:w}")"),
+            "GROK pattern \"%{WROD:w}\": unknown pattern %{WROD}; did you mean %{WORD}? | ");
+  EXPECT_EQ(
+      errorOf(R"(FROM "one" | DISSECT s "%{*k} %{&k}")"),
+      "DISSECT pattern \"%{*k} %{&k}\": the reference key %{*k} is not supported (ES|QL's DISSECT "
+      "has none) | ");
+}
+
+// ES|QL: "The SAMPLE command samples a fraction of the table rows." It maps rows to
+// rows, runs per split below the exchange, and no statistics answer a COUNT after it.
+TEST_F(PlannerTest, SampleKeepsTheSameRowsForASeed) {
+  const char* query = R"(FROM "one", "two" | SAMPLE 0.5 SEED 11 | KEEP id)";
+  const std::vector<std::string> once = run(query);
+  EXPECT_LT(once.size(), 8u);  // 8 rows kept by 1 seed in 256: not this one
+  EXPECT_FALSE(once.empty());
+  EXPECT_EQ(run(query), once);
+  const std::string text =
+      explain(*plan(R"(FROM "one", "two" | SAMPLE 0.25 SEED 3 | STATS n = COUNT(*))"));
+  const size_t sample = text.find("SampleExec[0.25, seed=3]");
+  ASSERT_NE(sample, std::string::npos) << text;
+  EXPECT_LT(text.find("ExchangeExec"), sample) << text;
+  EXPECT_EQ(text.find("LocalSourceExec"), std::string::npos) << text;
+  // Every row of a SORT's input is sampled before the LIMIT, which stays above it.
+  const std::string sorted = explain(*plan(R"(FROM "one" | SORT id | SAMPLE 0.5 | LIMIT 2)"));
+  EXPECT_LT(sorted.find("LimitExec"), sorted.find("SampleExec")) << sorted;
 }
 
 // The statistical and collecting aggregates (ES|QL's MEDIAN, PERCENTILE, VALUES, TOP,

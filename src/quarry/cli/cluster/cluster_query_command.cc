@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "quarry/cli/parameter_arguments.h"
 #include "quarry/cli/query_command.h"
 #include "quarry/cluster/cluster_file.h"
 #include "quarry/cluster/data_node_client.h"
@@ -50,9 +51,14 @@ std::string randomQueryId() {
 /// query in this process.
 class ClusterPlacement final : public cli::ExchangePlacement {
  public:
-  ClusterPlacement(std::string queryText, int threads, std::vector<std::shared_ptr<const DataNodeClient>> nodes,
+  ClusterPlacement(std::string queryText, engine::QueryParameters parameters, int threads,
+                   std::vector<std::shared_ptr<const DataNodeClient>> nodes,
                    std::chrono::milliseconds timeout)
-      : queryText_(std::move(queryText)), threads_(threads), nodes_(std::move(nodes)), timeout_(timeout) {}
+      : queryText_(std::move(queryText)),
+        parameters_(std::move(parameters)),
+        threads_(threads),
+        nodes_(std::move(nodes)),
+        timeout_(timeout) {}
 
   const engine::ExchangeBuilder* place(const engine::PreparedQuery& prepared) override {
     decide(prepared);
@@ -61,6 +67,7 @@ class ClusterPlacement final : public cli::ExchangePlacement {
     base.queryId = randomQueryId();
     base.queryText = queryText_;
     base.nowMillis = prepared.nowMillis;
+    base.parameters = parameters_;
     base.sourceSchema = prepared.source.schema;
     base.splits = splits_;
     base.threads = static_cast<uint32_t>(threads_);
@@ -134,6 +141,7 @@ class ClusterPlacement final : public cli::ExchangePlacement {
   }
 
   std::string queryText_;
+  engine::QueryParameters parameters_;
   int threads_;
   std::vector<std::shared_ptr<const DataNodeClient>> nodes_;
   std::chrono::milliseconds timeout_;
@@ -195,7 +203,8 @@ int runClusterQueryCommand(int argc, char** argv) {
     std::cerr << "quarry: " << e.what() << std::endl;
     return kExitFailure;
   }
-  ClusterPlacement placement(options.query, options.threads, std::move(nodes), timeout);
+  ClusterPlacement placement(options.query, cli::parameterArguments(options.params),
+                             options.threads, std::move(nodes), timeout);
   (void)explainCommand;
   return isQuery ? cli::runQuery(options, &placement) : cli::runExplain(options, &placement);
 }

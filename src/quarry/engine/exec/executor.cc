@@ -4,11 +4,14 @@
 #include "quarry/engine/exec/eval_exec.h"
 #include "quarry/engine/exec/exchange_exec.h"
 #include "quarry/engine/exec/external_source_exec.h"
+#include "quarry/engine/exec/extract_exec.h"
 #include "quarry/engine/exec/filter_exec.h"
 #include "quarry/engine/exec/late_materialize_exec.h"
 #include "quarry/engine/exec/limit_exec.h"
 #include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/exec/mv_expand_exec.h"
 #include "quarry/engine/exec/project_exec.h"
+#include "quarry/engine/exec/sample_exec.h"
 #include "quarry/engine/exec/top_n_exec.h"
 
 namespace quarry::engine {
@@ -68,6 +71,21 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, con
       return std::make_unique<LateMaterializeExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
                                                    node.schema, node.splits, node.request, node.channels.at(0),
                                                    node.channels.at(1), node.threads);
+    case PlanKind::kSample: {
+      // Each split's rows are sampled alike wherever the split is read.
+      const uint64_t seed =
+          onlySplit == nullptr
+              ? node.sampleSeed
+              : SampleExec::splitSeed(node.sampleSeed, onlySplit->split.uri, onlySplit->split.start);
+      return std::make_unique<SampleExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
+                                          node.sampleProbability, seed);
+    }
+    case PlanKind::kExtract:
+      return std::make_unique<ExtractExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
+                                           node.channels.at(0), node.extractor);
+    case PlanKind::kMvExpand:
+      return std::make_unique<MvExpandExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
+                                            node.channels.at(0));
   }
   return nullptr;
 }

@@ -75,9 +75,36 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
       return mapping;
     }
     case PlanKind::kLimit:
+    case PlanKind::kSample:
     case PlanKind::kExchange: {
       std::vector<int> mapping = prune(*node.input(), required, changed);
       node.schema = node.input()->schema;
+      return mapping;
+    }
+    case PlanKind::kExtract: {
+      // The extracted columns stay (one match gives them all); the input's go as above.
+      const size_t inputWidth = node.input()->schema.size();
+      std::vector<bool> in = childRequired(required);
+      in[node.channels[0]] = true;
+      std::vector<int> childMapping = prune(*node.input(), in, changed);
+      node.channels[0] = childMapping[node.channels[0]];
+      node.schema = node.input()->schema;
+      std::vector<int> mapping(width, -1);
+      for (size_t i = 0; i < inputWidth; ++i) mapping[i] = childMapping[i];
+      for (size_t j = inputWidth; j < width; ++j) {
+        mapping[j] = static_cast<int>(node.schema.size());
+        node.schema.push_back(node.extractor->fields()[j - inputWidth]);
+      }
+      return mapping;
+    }
+    case PlanKind::kMvExpand: {
+      // The expansion decides the row count: its column stays even when unused above.
+      std::vector<bool> in = required;
+      in[node.channels[0]] = true;
+      std::vector<int> mapping = prune(*node.input(), in, changed);
+      node.channels[0] = mapping[node.channels[0]];
+      node.schema = node.input()->schema;
+      node.schema[node.channels[0]].type = node.schema[node.channels[0]].type.elementType();
       return mapping;
     }
     case PlanKind::kTopN: {

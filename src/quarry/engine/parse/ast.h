@@ -344,8 +344,48 @@ struct LimitCommand {
   bool operator==(const LimitCommand&) const = default;
 };
 
+/// `MV_EXPAND column`: one row per value of a list column, the other columns
+/// repeated; a null or empty list gives one row with null (ES|QL).
+struct MvExpandCommand {
+  Identifier column;
+  bool operator==(const MvExpandCommand&) const = default;
+};
+
+/// `DISSECT column "pattern" [APPEND_SEPARATOR = "separator"]`: the pattern's
+/// keys become string columns (expr/dissect_pattern.h).
+struct DissectCommand {
+  Identifier column;
+  std::string pattern;
+  std::string appendSeparator;  // "" unless given
+  SourcePosition patternPosition;
+  bool operator==(const DissectCommand& other) const {
+    return column == other.column && pattern == other.pattern &&
+           appendSeparator == other.appendSeparator;
+  }
+};
+
+/// `GROK column "pattern"`: the pattern's `%{SYNTAX:name[:type]}` captures
+/// become columns (expr/grok_pattern.h).
+struct GrokCommand {
+  Identifier column;
+  std::string pattern;
+  SourcePosition patternPosition;
+  bool operator==(const GrokCommand& other) const {
+    return column == other.column && pattern == other.pattern;
+  }
+};
+
+/// `SAMPLE probability [SEED n]`: keeps each row with the probability (0 < p <
+/// 1); with a seed, the same rows of the same input on every run.
+struct SampleCommand {
+  double probability = 0;
+  std::optional<uint64_t> seed;
+  bool operator==(const SampleCommand&) const = default;
+};
+
 using CommandNode = std::variant<WhereCommand, EvalCommand, StatsCommand, SortCommand, KeepCommand,
-                                 DropCommand, RenameCommand, LimitCommand>;
+                                 DropCommand, RenameCommand, LimitCommand, MvExpandCommand,
+                                 DissectCommand, GrokCommand, SampleCommand>;
 
 /// A piped command and where its name was written.
 struct Command {

@@ -219,16 +219,16 @@ class Lexer {
     return part;
   }
 
-  /// A placeholder: '?' and a bare name, its value bound before parsing.
+  /// A placeholder, its value bound before parsing: `?name`, `?1` (a position,
+  /// from 1) or `?` alone (the next position; its text is empty).
   void lexParameter(Token& token) {
-    const SourcePosition start = position();
     advance();
-    if (!isIdentifierStart(peek())) {
-      fail(start, "a parameter needs a name after '?'",
-           "name the parameter, e.g. ?city, and pass a value for it");
-    }
     const size_t begin = pos_;
-    while (isIdentifierChar(peek())) advance();
+    if (isIdentifierStart(peek())) {
+      while (isIdentifierChar(peek())) advance();
+    } else {
+      while (isDigit(peek())) advance();
+    }
     token.kind = TokenKind::kParameter;
     token.text = std::string(text_.substr(begin, pos_ - begin));
   }

@@ -1,5 +1,6 @@
 #include "quarry/engine/parse/query_parameters.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -66,15 +67,61 @@ void appendValue(const Token& placeholder, const ParameterValue& value, std::vec
 
 }  // namespace
 
+namespace {
+
+bool isPosition(std::string_view name) {
+  return !name.empty() && name.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+/// Names each `?` by its position among them ("1", "2", ...); refuses a query
+/// that also numbers its placeholders (`?1`), as ES|QL does. Returns whether any
+/// placeholder is there.
+bool numberAnonymous(std::vector<Token>& tokens) {
+  const Token* numbered = nullptr;
+  const Token* anonymous = nullptr;
+  int count = 0;
+  for (Token& token : tokens) {
+    if (token.kind != TokenKind::kParameter) continue;
+    if (token.text.empty()) {
+      token.text = std::to_string(++count);
+      if (anonymous == nullptr) anonymous = &token;
+    } else if (isPosition(token.text) && numbered == nullptr) {
+      numbered = &token;
+    }
+    if (anonymous != nullptr && numbered != nullptr) {
+      const Token& later = anonymous->position.line > numbered->position.line ||
+                                   (anonymous->position.line == numbered->position.line &&
+                                    anonymous->position.column > numbered->position.column)
+                               ? *anonymous
+                               : *numbered;
+      throw QueryError("a query takes `?` or numbered parameters (?1, ?2), not both",
+                       later.position.line, later.position.column,
+                       "number every positional parameter, or none");
+    }
+  }
+  return std::any_of(tokens.begin(), tokens.end(),
+                     [](const Token& t) { return t.kind == TokenKind::kParameter; });
+}
+
+std::string ordinal(const std::string& position) {
+  const int n = std::stoi(position);
+  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                       : n % 10 == 1                    ? "st"
+                       : n % 10 == 2                    ? "nd"
+                       : n % 10 == 3                    ? "rd"
+                                                        : "th";
+  return position + suffix;
+}
+
+}  // namespace
+
 void bindParameters(std::vector<Token>& tokens, const QueryParameters& parameters) {
   std::map<std::string_view, const ParameterValue*> byName;
   for (const QueryParameter& parameter : parameters) {
     if (!byName.emplace(parameter.name, &parameter.value).second)
       throw InvalidArgument("parameter ?" + parameter.name + " is given twice");
   }
-  bool any = false;
-  for (const Token& token : tokens) any = any || token.kind == TokenKind::kParameter;
-  if (!any) return;
+  if (!numberAnonymous(tokens)) return;
   std::vector<Token> bound;
   bound.reserve(tokens.size());
   for (Token& token : tokens) {
@@ -83,6 +130,12 @@ void bindParameters(std::vector<Token>& tokens, const QueryParameters& parameter
       continue;
     }
     const auto found = byName.find(token.text);
+    if (found == byName.end() && isPosition(token.text)) {
+      throw QueryError("no value for the " + ordinal(token.text) + " positional parameter " +
+                           std::string(token.source),
+                       token.position.line, token.position.column,
+                       "pass the values in order, one per positional parameter");
+    }
     if (found == byName.end()) {
       std::vector<std::string> names;
       for (const QueryParameter& parameter : parameters) names.push_back(parameter.name);

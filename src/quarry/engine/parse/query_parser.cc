@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,12 @@
 namespace quarry::engine {
 namespace {
 
-constexpr std::array<std::string_view, 8> kCommands = {"WHERE", "EVAL", "STATS",  "SORT",
-                                                       "KEEP",  "DROP", "RENAME", "LIMIT"};
+constexpr std::array<std::string_view, 12> kCommands = {"WHERE",     "EVAL",    "STATS",  "SORT",
+                                                        "KEEP",      "DROP",    "RENAME", "LIMIT",
+                                                        "MV_EXPAND", "DISSECT", "GROK",   "SAMPLE"};
+constexpr const char* kCommandList =
+    "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT, MV_EXPAND, DISSECT, GROK "
+    "and SAMPLE";
 
 std::vector<Token> boundTokens(std::string_view text, const QueryParameters& parameters) {
   std::vector<Token> tokens = tokenize(text);
@@ -205,8 +210,7 @@ class QueryParser {
   Command parseCommand() {
     const Token& name = cursor_.peek();
     if (name.kind != TokenKind::kIdentifier || name.quoted || name.parts.size() != 1) {
-      cursor_.failExpected("a command after '|'",
-                           "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT");
+      cursor_.failExpected("a command after '|'", kCommandList);
     }
     cursor_.next();
     const SourcePosition position = name.position;
@@ -223,11 +227,75 @@ class QueryParser {
     if (upper == "DROP") return {DropCommand{parseNames("a column name to DROP")}, position};
     if (upper == "RENAME") return {parseRename(), position};
     if (upper == "LIMIT") return {parseLimit(), position};
+    if (upper == "MV_EXPAND") {
+      return {MvExpandCommand{expressions_.parseIdentifier("a column name to MV_EXPAND")},
+              position};
+    }
+    if (upper == "DISSECT") return {parseDissect(), position};
+    if (upper == "GROK") return {parseColumnAndPattern<GrokCommand>("GROK"), position};
+    if (upper == "SAMPLE") return {parseSample(), position};
     const std::string guess = closestName(name.parts[0], kCommands);
     TokenCursor::fail(name, "unknown command " + name.describe() + " after '|'",
-                      guess.empty()
-                          ? "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME and LIMIT"
-                          : "did you mean " + std::string(guess) + "?");
+                      guess.empty() ? kCommandList : "did you mean " + std::string(guess) + "?");
+  }
+
+  /// `column "pattern"` after DISSECT or GROK, into `command`'s fields.
+  template <typename PatternCommand>
+  PatternCommand parseColumnAndPattern(const std::string& name) {
+    PatternCommand command;
+    command.column = expressions_.parseIdentifier("a column name to " + name);
+    const Token& pattern = cursor_.peek();
+    if (pattern.kind != TokenKind::kString) {
+      cursor_.failExpected("a quoted pattern after " + name + " " + command.column.dotted(),
+                           name == "GROK" ? "write GROK message \"%{IP:client} %{WORD:method}\""
+                                          : "write DISSECT message \"%{date} %{level} %{text}\"");
+    }
+    cursor_.next();
+    command.pattern = pattern.text;
+    command.patternPosition = pattern.position;
+    return command;
+  }
+
+  DissectCommand parseDissect() {
+    DissectCommand dissect = parseColumnAndPattern<DissectCommand>("DISSECT");
+    if (cursor_.acceptKeyword("APPEND_SEPARATOR")) {
+      cursor_.expect(TokenKind::kAssign, "'='", "after APPEND_SEPARATOR",
+                     "write APPEND_SEPARATOR = \" \"");
+      dissect.appendSeparator =
+          cursor_.expect(TokenKind::kString, "a quoted separator", "after APPEND_SEPARATOR =").text;
+    }
+    return dissect;
+  }
+
+  SampleCommand parseSample() {
+    const char* hint = "SAMPLE keeps each row with a probability: SAMPLE 0.1 [SEED 42]";
+    const Token& probability = cursor_.peek();
+    if (probability.kind != TokenKind::kDecimal && probability.kind != TokenKind::kDouble &&
+        probability.kind != TokenKind::kInteger) {
+      cursor_.failExpected("a probability after SAMPLE", hint);
+    }
+    cursor_.next();
+    SampleCommand sample;
+    sample.probability = std::strtod(probability.text.c_str(), nullptr);
+    if (!(sample.probability > 0 && sample.probability < 1)) {
+      TokenCursor::fail(probability,
+                        "SAMPLE's probability " + std::string(probability.source) +
+                            " is not between 0 and 1 (both excluded)",
+                        hint);
+    }
+    if (cursor_.acceptKeyword("SEED")) {
+      const Token& seed = cursor_.peek();
+      uint64_t value = 0;
+      const auto [end, error] =
+          std::from_chars(seed.text.data(), seed.text.data() + seed.text.size(), value);
+      if (seed.kind != TokenKind::kInteger || error != std::errc() ||
+          end != seed.text.data() + seed.text.size()) {
+        cursor_.failExpected("a whole number from 0 to 18446744073709551615 after SEED", hint);
+      }
+      cursor_.next();
+      sample.seed = value;
+    }
+    return sample;
   }
 
   EvalCommand parseEval() {

@@ -297,6 +297,28 @@ struct CommandPrinter {
   void operator()(const LimitCommand& limit) const {
     out += "LIMIT " + std::to_string(limit.count);
   }
+  void operator()(const MvExpandCommand& expand) const {
+    out += "MV_EXPAND " + printIdentifier(expand.column);
+  }
+  void operator()(const DissectCommand& dissect) const {
+    out += "DISSECT " + printIdentifier(dissect.column) + " " + quoteString(dissect.pattern);
+    if (!dissect.appendSeparator.empty()) {
+      out += " APPEND_SEPARATOR = " + quoteString(dissect.appendSeparator);
+    }
+  }
+  void operator()(const SampleCommand& sample) const {
+    // The shortest text that reads back as the same double.
+    char buffer[32];
+    const auto result = std::to_chars(buffer, buffer + sizeof(buffer), sample.probability);
+    std::string number(buffer, result.ptr);
+    if (number.find_first_of(".e") == std::string::npos) number += ".0";
+    if (number.front() == '.') number.insert(number.begin(), '0');
+    out += "SAMPLE " + number;
+    if (sample.seed) out += " SEED " + std::to_string(*sample.seed);
+  }
+  void operator()(const GrokCommand& grok) const {
+    out += "GROK " + printIdentifier(grok.column) + " " + quoteString(grok.pattern);
+  }
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "quarry/engine/plan/plan_node.h"
 
+#include <charconv>
 #include <cstdio>
 #include <set>
 
@@ -113,6 +114,22 @@ std::string details(const PlanNode& node) {
       return "rows<=" + std::to_string(node.limit.value_or(0)) + ", by=" + joined(by) +
              ", fetch=" + joined(fetched);
     }
+    case PlanKind::kMvExpand:
+      return channelName(node, node.channels.at(0));
+    case PlanKind::kSample: {
+      char probability[32];
+      const auto end =
+          std::to_chars(probability, probability + sizeof(probability), node.sampleProbability).ptr;
+      return std::string(probability, end) + ", seed=" + std::to_string(node.sampleSeed);
+    }
+    case PlanKind::kExtract: {
+      std::vector<std::string> names;
+      for (const Field& field : node.extractor->fields()) names.push_back(field.name);
+      const std::string describe = node.extractor->describe();
+      const size_t space = describe.find(' ');  // after the command's name
+      return channelName(node, node.channels.at(0)) + " " + describe.substr(space + 1) + " -> " +
+             joined(names);
+    }
   }
   return "";
 }
@@ -148,6 +165,12 @@ std::string nodeName(const PlanNode& node) {
       return "ExchangeExec";
     case PlanKind::kLateMaterialize:
       return "LateMaterializeExec";
+    case PlanKind::kMvExpand:
+      return "MvExpandExec";
+    case PlanKind::kExtract:
+      return node.extractor->operatorName();
+    case PlanKind::kSample:
+      return "SampleExec";
   }
   return "?";
 }

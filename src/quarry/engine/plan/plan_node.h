@@ -12,6 +12,7 @@
 #include "quarry/engine/data/value_order.h"
 #include "quarry/engine/expr/aggregator.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/row_extractor.h"
 #include "quarry/engine/source/format_reader.h"
 #include "quarry/formats/predicate/filter_predicate.h"
 
@@ -33,8 +34,11 @@ enum class PlanKind : uint8_t {
   kAggregate,
   kTopN,
   kLimit,
-  kExchange,  // runs its input once per split group on driver threads and gathers the pages
+  kExchange,         // runs its input once per split group on driver threads and gathers the pages
   kLateMaterialize,  // fetches the other columns of its input's rows (a TopN's winners) by position
+  kMvExpand,         // one row per element of the list column channels[0] (MV_EXPAND)
+  kExtract,          // columns a pattern takes out of the string column channels[0] (DISSECT, GROK)
+  kSample,           // keeps each row with sampleProbability (SAMPLE)
 };
 
 struct PlanNode;
@@ -68,6 +72,12 @@ struct PlanNode {
   // kEval: columns appended after the input's
   std::vector<std::pair<std::string, BoundExprPtr>> evals;
   // kProject: output i is input channel channels[i], named schema[i].name
+  // kMvExpand: channels = {the list column}, which the output holds as its element type
+  // kExtract: channels = {the string column}; the extractor's fields appended after the input's
+  std::shared_ptr<const RowExtractor> extractor;
+  // kSample: the probability and the query's seed (each split's operator mixes in the split)
+  double sampleProbability = 0;
+  uint64_t sampleSeed = 0;
   std::vector<int> channels;
   // kAggregate
   AggregatorMode mode = AggregatorMode::kSingle;

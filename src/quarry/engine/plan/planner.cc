@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 
 #include "quarry/common/error.h"
 #include "quarry/common/name_hint.h"
+#include "quarry/engine/expr/dissect_pattern.h"
 #include "quarry/engine/expr/expression_binder.h"
+#include "quarry/engine/expr/grok_pattern.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/parse/expr_walk.h"
 #include "quarry/engine/parse/query_printer.h"
@@ -161,6 +165,10 @@ std::set<std::string> namesInQuery(const Query& query) {
             for (const Identifier& name : c.columns) out.insert(name.dotted());
           } else if constexpr (std::is_same_v<T, RenameCommand>) {
             for (const RenamePair& pair : c.renames) out.insert(pair.from.dotted());
+          } else if constexpr (std::is_same_v<T, MvExpandCommand> ||
+                               std::is_same_v<T, DissectCommand> ||
+                               std::is_same_v<T, GrokCommand>) {
+            out.insert(c.column.dotted());
           }
         },
         command.node);
@@ -676,7 +684,8 @@ PlanNodePtr planSort(PlanNodePtr input, const SortCommand& sort, std::optional<i
 }
 
 /// The commands in the order they are planned: a LIMIT moves up past the commands
-/// that map each row to one row and keep the order (EVAL, KEEP, DROP, RENAME), to
+/// that map each row to one row and keep the order (EVAL, KEEP, DROP, RENAME,
+/// DISSECT, GROK), to
 /// a SORT just before them, with which it commutes. So `SORT x | KEEP a, x | LIMIT 10`
 /// is planned as `SORT x | LIMIT 10 | KEEP a, x`: one top-N of 10 rows rather than
 /// a sort of every row, and the EVALs between compute 10 rows.
@@ -684,7 +693,8 @@ std::vector<const Command*> withLimitsNextToSorts(const std::vector<Command>& co
   std::vector<const Command*> ordered;
   for (const Command& command : commands) ordered.push_back(&command);
   const auto rowWise = [](const Command* c) {
-    return c->is<EvalCommand>() || c->is<KeepCommand>() || c->is<DropCommand>() || c->is<RenameCommand>();
+    return c->is<EvalCommand>() || c->is<KeepCommand>() || c->is<DropCommand>() || c->is<RenameCommand>() ||
+           c->is<DissectCommand>() || c->is<GrokCommand>();
   };
   for (size_t s = 0; s < ordered.size(); ++s) {
     if (!ordered[s]->is<SortCommand>()) continue;
@@ -695,6 +705,50 @@ std::vector<const Command*> withLimitsNextToSorts(const std::vector<Command>& co
                 ordered.begin() + static_cast<ptrdiff_t>(next + 1));
   }
   return ordered;
+}
+
+/// MV_EXPAND of a list column; of a single-valued one, nothing (each row has one
+/// value, ES|QL).
+PlanNodePtr planMvExpand(PlanNodePtr input, const MvExpandCommand& expand) {
+  const int channel = requireColumn(input->schema, expand.column);
+  if (!input->schema[channel].type.isList()) return input;
+  auto node = makeNode(PlanKind::kMvExpand, input);
+  node->channels = {channel};
+  node->schema[channel].type = node->schema[channel].type.elementType();
+  return node;
+}
+
+/// DISSECT or GROK of a string column: the pattern's columns appended, an input
+/// column of the same name dropped (ES|QL). `command` names the command in errors.
+PlanNodePtr planExtract(PlanNodePtr input, const Identifier& column, const char* command,
+                        SourcePosition patternPosition,
+                        const std::function<std::shared_ptr<const RowExtractor>()>& make) {
+  const int channel = requireColumn(input->schema, column);
+  const DataType& type = input->schema[channel].type;
+  if (type.kind != TypeKind::kString) {
+    throw QueryError(std::string(command) + " takes a string column; " + column.dotted() + " is " +
+                         type.toString(),
+                     column.position.line, column.position.column,
+                     type.isList()
+                         ? "take one value per row first: MV_EXPAND " + column.dotted()
+                         : "convert it first: EVAL s = TO_STRING(" + column.dotted() + ")");
+  }
+  std::shared_ptr<const RowExtractor> extractor;
+  try {
+    extractor = make();
+  } catch (const InvalidArgument& e) {
+    throw QueryError(e.what(), patternPosition.line, patternPosition.column);
+  }
+  std::set<int> shadowed;
+  for (const Field& field : extractor->fields()) {
+    const int index = fieldIndex(input->schema, field.name);
+    if (index >= 0) shadowed.insert(index);
+  }
+  auto node = makeNode(PlanKind::kExtract, input);
+  node->channels = {channel};
+  for (const Field& field : extractor->fields()) node->schema.push_back(field);
+  node->extractor = std::move(extractor);
+  return shadowed.empty() ? node : projectWithout(node, shadowed);
 }
 
 // ---- The exchange ----------------------------------------------------------------
@@ -898,6 +952,24 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
           kept.push_back(names[i]);
         }
         current = project(current, std::move(channels), std::move(kept));
+      } else if (command.is<DissectCommand>()) {
+        const DissectCommand& dissect = command.as<DissectCommand>();
+        current = planExtract(current, dissect.column, "DISSECT", dissect.patternPosition, [&] {
+          return std::make_shared<DissectPattern>(dissect.pattern, dissect.appendSeparator);
+        });
+      } else if (command.is<GrokCommand>()) {
+        const GrokCommand& grok = command.as<GrokCommand>();
+        current = planExtract(current, grok.column, "GROK", grok.patternPosition,
+                              [&] { return std::make_shared<GrokPattern>(grok.pattern); });
+      } else if (command.is<SampleCommand>()) {
+        const SampleCommand& sample = command.as<SampleCommand>();
+        auto node = makeNode(PlanKind::kSample, current);
+        node->sampleProbability = sample.probability;
+        std::random_device entropy;
+        node->sampleSeed = sample.seed ? *sample.seed : (uint64_t{entropy()} << 32) ^ entropy();
+        current = node;
+      } else if (command.is<MvExpandCommand>()) {
+        current = planMvExpand(current, command.as<MvExpandCommand>());
       } else if (command.is<LimitCommand>()) {
         auto limit = makeNode(PlanKind::kLimit, current);
         limit->limit = command.as<LimitCommand>().count;
