@@ -28,13 +28,7 @@ TEST(S3RefusalCli, AnUnsignedS3RequestThatIsRefusedSaysSo) {
   quarry::testing::S3TestServer server;
   server.serveDirectory("bucket", fs::path(QUARRY_SOURCE_DIR) / "data" / "sample");
   quarry::testing::ScopedEnvironment environment;
-  environment.set("AWS_ENDPOINT_URL", server.endpointUrl());
-  environment.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/quarry-credentials");
-  environment.set("AWS_CONFIG_FILE", "/nonexistent/quarry-config");
-  for (const char* name : {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-                           "AWS_PROFILE", "AWS_ENDPOINT_URL_S3"}) {
-    environment.unset(name);
-  }
+  server.configure(environment, /*withCredentials=*/false);
   const auto run = runQuarry({"print", "s3://bucket/trips.parquet", "--head", "1"});
   EXPECT_EQ(run.exitCode, 1);
   EXPECT_TRUE(contains(run.err, "403")) << run.err;

@@ -34,14 +34,7 @@ class HivePartitionS3 : public ::testing::Test {
       dir_.copy(fixture, std::string(folder) + "/part-0.parquet");
     }
     server_.serveDirectory("bucket", dir_.path());
-    environment_.set("AWS_ENDPOINT_URL", server_.endpointUrl());
-    environment_.set("AWS_ACCESS_KEY_ID", options_.accessKeyId);
-    environment_.set("AWS_SECRET_ACCESS_KEY", options_.secretAccessKey);
-    environment_.set("AWS_REGION", options_.region);
-    environment_.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/quarry-credentials");
-    environment_.set("AWS_CONFIG_FILE", "/nonexistent/quarry-config");
-    for (const char* name : {"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL_S3"})
-      environment_.unset(name);
+    server_.configure(environment_);
   }
 
   struct Outcome {

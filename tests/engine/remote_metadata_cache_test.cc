@@ -43,14 +43,7 @@ class RemoteMetadataCache : public ::testing::Test {
     const std::vector<uint8_t> a = fixtureBytes("schema_a.parquet");
     ASSERT_FALSE(a.empty());
     for (int i = 0; i < kObjects; ++i) server_.putObject("bucket", key(i), a);
-    environment_.set("AWS_ENDPOINT_URL", server_.endpointUrl());
-    environment_.set("AWS_ACCESS_KEY_ID", options_.accessKeyId);
-    environment_.set("AWS_SECRET_ACCESS_KEY", options_.secretAccessKey);
-    environment_.set("AWS_REGION", options_.region);
-    environment_.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/quarry-credentials");
-    environment_.set("AWS_CONFIG_FILE", "/nonexistent/quarry-config");
-    for (const char* name : {"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL_S3"})
-      environment_.unset(name);
+    server_.configure(environment_);
   }
 
   struct Outcome {

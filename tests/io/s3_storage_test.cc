@@ -168,13 +168,7 @@ TEST_F(S3StorageTest, ARefusedUnsignedRequestSaysItWentUnsignedAndWhereCredentia
   QUARRY_S3_CLIENT_OR_SKIP(client);
   server_.putObject("bucket", "private.parquet", bytesOf("data"));
   ScopedEnvironment environment;
-  environment.set("AWS_ENDPOINT_URL", server_.endpointUrl());
-  environment.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/quarry-credentials");
-  environment.set("AWS_CONFIG_FILE", "/nonexistent/quarry-config");
-  for (const char* name : {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-                           "AWS_PROFILE", "AWS_ENDPOINT_URL_S3"}) {
-    environment.unset(name);
-  }
+  server_.configure(environment, /*withCredentials=*/false);
   const auto expectExplained = [](const std::string& message) {
     EXPECT_NE(message.find("403"), std::string::npos) << message;
     EXPECT_NE(message.find("sent unsigned"), std::string::npos) << message;

@@ -585,6 +585,22 @@ bool S3TestServer::answer(int fd, const Request& request) {
   return true;
 }
 
+void S3TestServer::configure(ScopedEnvironment& environment, bool withCredentials) const {
+  environment.set("AWS_ENDPOINT_URL", endpointUrl());
+  environment.set("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/quarry-credentials");
+  environment.set("AWS_CONFIG_FILE", "/nonexistent/quarry-config");
+  if (withCredentials) {
+    environment.set("AWS_ACCESS_KEY_ID", options_.accessKeyId);
+    environment.set("AWS_SECRET_ACCESS_KEY", options_.secretAccessKey);
+    environment.set("AWS_REGION", options_.region);
+  } else {
+    environment.unset("AWS_ACCESS_KEY_ID");
+    environment.unset("AWS_SECRET_ACCESS_KEY");
+  }
+  for (const char* name : {"AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL_S3"})
+    environment.unset(name);
+}
+
 std::vector<std::string> S3TestServer::requestLog() {
   std::lock_guard lock(mutex_);
   return log_;

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/scoped_environment.h"
+
 /// An S3-compatible server for the tests: path-style requests on 127.0.0.1 (a free
 /// port), objects from memory or from a directory per bucket, SigV4 verified strictly
 /// (a wrong secret gets 403 SignatureDoesNotMatch), GET and HEAD with Range (suffix
@@ -47,6 +49,11 @@ class S3TestServer {
   uint16_t port() const { return port_; }
   /// Returns "http://127.0.0.1:<port>", the value for AWS_ENDPOINT_URL.
   std::string endpointUrl() const;
+  /// Points the AWS configuration quarry reads at this server, in `environment`:
+  /// AWS_ENDPOINT_URL, the options' credentials and region (none, for unsigned
+  /// requests, when `withCredentials` is false), no credentials or config file,
+  /// no session token, profile or S3-only endpoint.
+  void configure(ScopedEnvironment& environment, bool withCredentials = true) const;
 
   /// Stores an object in memory.
   void putObject(const std::string& bucket, const std::string& key, std::vector<uint8_t> bytes);
