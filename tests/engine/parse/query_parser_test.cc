@@ -56,6 +56,23 @@ TEST(QueryParser, ReadsWhere) {
   EXPECT_EQ(query.commands[0].position.column, 12);
 }
 
+// `x LIKE ("a*", "b*")`: a list of patterns, true when any matches (the LIKEs
+// joined by OR; NOT LIKE (...) when none does); RLIKE alike.
+TEST(QueryParser, ReadsLikeAndRlikeListsAsOrs) {
+  auto condition = [](const std::string& where) {
+    return printExpr(parseQuery(R"(FROM "t" | WHERE )" + where).commands[0].as<WhereCommand>().condition);
+  };
+  EXPECT_EQ(condition(R"(s LIKE ("a*", "b?"))"), "s LIKE \"a*\" OR s LIKE \"b?\"");
+  EXPECT_EQ(condition(R"(s NOT LIKE ("a*", "b?", "c"))"),
+            "NOT (s LIKE \"a*\" OR s LIKE \"b?\" OR s LIKE \"c\")");
+  EXPECT_EQ(condition(R"(s RLIKE ("a.*"))"), "s RLIKE \"a.*\"");
+  const QueryError error = queryError(R"(FROM "t" | WHERE s LIKE ("a*", 3))");
+  EXPECT_NE(error.message().find("expected a string pattern in the LIKE list, found number 3"), std::string::npos)
+      << error.message();
+  EXPECT_NE(queryError(R"(FROM "t" | WHERE s RLIKE ("a*" "b"))").message().find("',' or ')'"),
+            std::string::npos);
+}
+
 TEST(QueryParser, ReadsEvalAssignments) {
   const Query query = parseQuery(R"(FROM "t" | EVAL total = price * qty, `net price` = total - 1)");
   const auto& eval = query.commands[0].as<EvalCommand>();

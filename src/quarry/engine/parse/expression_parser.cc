@@ -202,7 +202,32 @@ ExpressionParser::Parsed ExpressionParser::parsePredicate() {
     cursor_.next();
     const bool negated = op.isKeyword("NOT");
     const Token& keyword = negated ? cursor_.next() : op;
-    if (keyword.isKeyword("LIKE")) {
+    if ((keyword.isKeyword("LIKE") || keyword.isKeyword("RLIKE")) && cursor_.at(TokenKind::kLeftParen)) {
+      // A list of patterns, `x LIKE ("a*", "b*")`: true when any matches, the LIKEs
+      // joined by OR (NOT LIKE (...) when none does).
+      const bool regex = keyword.isKeyword("RLIKE");
+      const std::string name = regex ? "RLIKE" : "LIKE";
+      const Token& open = cursor_.next();
+      NestingGuard guard(*this, open);
+      std::optional<Parsed> any;
+      do {
+        const Token& pattern = cursor_.expect(TokenKind::kString, "a string pattern", "in the " + name + " list",
+                                              name + " takes quoted patterns: name " + name +
+                                                  (regex ? " (\"a.*\", \"b.*\")" : " (\"a*\", \"b*\")"));
+        Parsed like = node(LikeExpr{left.expr, pattern.text, false, regex}, op.position, left.height, pattern);
+        if (!any) {
+          any = std::move(like);
+          continue;
+        }
+        const int height = std::max(any->height, like.height);
+        any = node(BinaryExpr{BinaryOp::kOr, std::move(any->expr), std::move(like.expr)}, op.position, height,
+                   pattern);
+      } while (cursor_.accept(TokenKind::kComma));
+      cursor_.expect(TokenKind::kRightParen, "',' or ')'", "to close the " + name + " list at " + at(open.position),
+                     "add ')' after the last pattern");
+      result = negated ? node(UnaryExpr{UnaryOp::kNot, std::move(any->expr)}, op.position, any->height, op)
+                       : std::move(*any);
+    } else if (keyword.isKeyword("LIKE")) {
       const Token& pattern = cursor_.expect(
           TokenKind::kString, "a string pattern", "after LIKE",
           "LIKE takes a quoted pattern: name LIKE \"a*\" (* any run, ? one character)");
