@@ -39,7 +39,7 @@ export const kFloors = {
   'command WHERE': 600, 'command EVAL': 300, 'command STATS': 600, 'command SORT': 400,
   'command LIMIT': 400, 'command KEEP': 300, 'command DROP': 60, 'command RENAME': 60,
   like: 150, like_backslash: 25, like_utf8: 40, like_unicode_escape: 8, like_triple_quoted: 30,
-  like_sql_wildcard: 8, rlike: 60, rlike_utf8: 10, rlike_alternation: 10, replace: 40,
+  like_sql_wildcard: 8, like_list: 18, rlike: 60, rlike_utf8: 10, rlike_alternation: 10, replace: 40,
   union_by_name: 150, orc: 150, after_stats: 150, repeated_stats: 50,
   overflow: 80, overflow_sum: 20, null_heavy: 300, extreme: 200, utf8: 200,
   math: 200, greatest_least: 70, time_span: 30,

@@ -1128,6 +1128,15 @@ class QueryBuilder {
     } else {
       literal = form === 'escaped' ? quarryStringEscaped(pattern) : quarryString(pattern);
     }
+    if (rng.chance(0.2)) {
+      // A list of patterns: true when any matches (the LIKEs joined by OR).
+      this.features.add('like_list');
+      const more = Array.from({ length: rng.int(1, 2) }, () => likePattern(rng, c.values ?? []));
+      const literals = [literal, ...more.map((p) => quarryString(p))];
+      const sqls = [pattern, ...more].map((p) => likeSql(c.s, '', p));
+      return expr(`${c.q} ${negated}LIKE (${literals.join(', ')})`, `(${negated}(${sqls.join(' OR ')}))`,
+                  'boolean');
+    }
     return expr(`${c.q} ${negated}LIKE ${literal}`, likeSql(c.s, negated, pattern), 'boolean');
   }
 
