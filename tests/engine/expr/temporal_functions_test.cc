@@ -1,4 +1,4 @@
-// DATE_FORMAT, DATE_PARSE, DATE_DIFF and NOW (temporal_functions.h) against
+// BUCKET's numeric form, DATE_FORMAT, DATE_PARSE, DATE_DIFF and NOW (temporal_functions.h) against
 // ES|QL's reference: DATE_FORMAT and DATE_PARSE take Java's DateTimeFormatter
 // patterns and work in UTC; DATE_DIFF "subtracts the startTimestamp from the
 // endTimestamp and returns the difference in multiples of unit", counting "only
@@ -35,6 +35,22 @@ Table instants() {
   t.add("s", DataType::string(),
         {std::string("2022-05-06"), std::string("2022-02-30"), std::monostate{}, std::string("x")});
   return t;
+}
+
+// ---- BUCKET's numeric form --------------------------------------------------------
+
+// ES|QL: BUCKET(salary, 5000.) "creates groups of values": a number rounded down to
+// a multiple of the width (Math.floor(value / width) * width), a double.
+TEST(Bucket, ANumberRoundsDownToAMultipleOfTheWidth) {
+  Table t;
+  t.add("i", DataType::int64(), {int64_t{-7}, int64_t{0}, std::monostate{}, int64_t{12'345}});
+  t.add("d", DataType::float64(), {-0.5, 2.5, 7.49, std::monostate{}});
+  EXPECT_EQ(eval("bucket(i, 5)", t), (V{"-10", "0", "NULL", "12345"}));
+  EXPECT_EQ(eval("bucket(i, 1000)", t)[3], "12000");
+  EXPECT_EQ(eval("bucket(d, 2.5)", t), (V{"-2.5", "2.5", "5", "NULL"}));
+  EXPECT_EQ(bindText("bucket(i, 5)", t.schema)->type, DataType::float64());
+  for (const char* bad : {"bucket(i, 0)", "bucket(i, -5)", "bucket(i, i)", "bucket(i, 1 hour)"})
+    EXPECT_THROW(bindText(bad, t.schema), QueryError) << bad;
 }
 
 // ---- DATE_FORMAT ------------------------------------------------------------------

@@ -12,6 +12,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/engine/expr/civil_calendar.h"
+#include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/date_pattern.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/type_rules.h"
@@ -246,6 +247,39 @@ void requireSpan(BoundExpr& call, size_t k, int line, int column) {
   failCall(call,
            "argument " + std::to_string(k + 1) + " must be a time span, got " + arg.toString(),
            "write an integer and a unit: " + example, line, column);
+}
+
+/// The width of BUCKET's numeric form: its second argument, a positive finite
+/// number literal, as a double; nullopt for anything else.
+std::optional<double> numericBucketWidth(const BoundExpr& arg) {
+  if (arg.kind != BoundExpr::Kind::kLiteral || arg.timeSpan) return std::nullopt;
+  double width = 0;
+  if (const auto* i = std::get_if<int64_t>(&arg.literal)) {
+    width = static_cast<double>(*i);
+  } else if (const auto* i32 = std::get_if<int32_t>(&arg.literal)) {
+    width = *i32;
+  } else if (const auto* u64 = std::get_if<uint64_t>(&arg.literal)) {
+    width = static_cast<double>(*u64);
+  } else if (const auto* d = std::get_if<double>(&arg.literal)) {
+    width = *d;
+  } else if (const auto* u = std::get_if<Int128>(&arg.literal); u && arg.type.kind == TypeKind::kDecimal) {
+    width = decimalToDouble(*u, arg.type.scale);
+  } else {
+    return std::nullopt;
+  }
+  if (!(width > 0) || !std::isfinite(width)) return std::nullopt;
+  return width;
+}
+
+/// BUCKET(x, width) of numbers: x rounded down to a multiple of width, a double
+/// (ES|QL: Math.floor(x / width) * width); null where x is.
+Block bucketNumbers(const Block& in, double width, size_t n) {
+  const Block values = castBlock(in, DataType::float64());
+  const std::span<const double> x = values.values<double>();
+  std::vector<double> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = std::floor(x[i] / width) * width;
+  const std::span<const uint8_t> valid = values.validity();
+  return Block::fromValues(DataType::float64(), std::move(out), std::vector<uint8_t>(valid.begin(), valid.end()));
 }
 
 /// The part named by DATE_EXTRACT's first argument (a string literal).
@@ -707,7 +741,15 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
     return truncatedType(args[1]->type);
   }
   if (name == "bucket") {
-    arity(2, "bucket(date_or_timestamp, 1 hour)");
+    arity(2, "bucket(date_or_timestamp, 1 hour) or bucket(number, width)");
+    if (args[0]->type.isNumeric()) {
+      // ES|QL's numeric form: BUCKET(salary, 5000.) rounds down to a multiple of 5000.
+      if (!numericBucketWidth(*args[1])) {
+        failCall(call, "the width must be a positive number literal, got " + args[1]->toString(),
+                 "bucket(number, 5000) rounds down to multiples of 5000", line, column);
+      }
+      return DataType::float64();
+    }
     expectInstant(0);
     requireSpan(call, 1, line, column);
     return truncatedType(args[0]->type);
@@ -785,7 +827,11 @@ Block evaluateTemporalFunction(const BoundExpr& call, const std::vector<Block>& 
   const std::string& name = call.name;
   if (name == "date_trunc")
     return truncateBlock(call.type, *call.children[0]->timeSpan, args[1], n);
-  if (name == "bucket") return truncateBlock(call.type, *call.children[1]->timeSpan, args[0], n);
+  if (name == "bucket") {
+    if (call.type.kind == TypeKind::kDouble)
+      return bucketNumbers(args[0], *numericBucketWidth(*call.children[1]), n);
+    return truncateBlock(call.type, *call.children[1]->timeSpan, args[0], n);
+  }
   if (name == "date_extract") return extractBlock(call, args[1], n);
   if (name == "to_datetime") return toDatetimeBlock(call.type, args[0], n);
   if (name == "date_format") return formatBlock(call, args, n);
