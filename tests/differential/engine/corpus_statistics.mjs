@@ -45,6 +45,8 @@ export const kFloors = {
   math: 200, greatest_least: 70, time_span: 30,
   // STATS items: an aggregate's own WHERE, expressions over aggregates.
   stats_filter: 60, stats_expression: 60,
+  // Computed BY keys: BUCKET of a number, a constant key beside another (planStats).
+  bucket_number: 9, constant_group: 15,
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
   byte_length: 25, ends_with: 50,

@@ -1878,6 +1878,9 @@ function generateOne(rng, files, dir) {
           () => expr('i32 % 7', '("i32" % 7)', i32),
           () => expr('to_upper(s_low)', 'upper("s_low")', 'string'),
           () => expr('length(s_utf8)', 'length("s_utf8")', 'int64'),
+          () => { b.features.add('bucket_number'); return expr('bucket(i32, 250000000)', 'floor("i32" / 250000000) * 250000000', 'double'); },
+          // A constant key, grouped by the other (planStats): not SQL's positional GROUP BY 1.
+          () => { b.features.add('constant_group'); return expr('1', 'CAST(1 AS INTEGER)', 'int32'); },
         ])();
         groups = [...groups.slice(0, 1), { name: 'g', q: `g = ${computed.q}`, s: computed.s, kind: computed.kind }];
       }
