@@ -349,6 +349,14 @@ TEST_F(PlannerTest, NewAggregatesCheckTheirArguments) {
   expectError(R"(FROM "one" | STATS WEIGHTED_AVG(x, s))",
               "WEIGHTED_AVG cannot take a weight of type string");
   expectError(R"(FROM "one" | STATS MEDIAN(s))", "median cannot take a value of type string");
+  // COUNT_DISTINCT(x, precision): ES|QL's threshold, checked; the count stays exact.
+  expectError(R"(FROM "one" | STATS COUNT_DISTINCT(s, -1))",
+              "COUNT_DISTINCT's precision must be a non-negative integer, not `-1`");
+  expectError(R"(FROM "one" | STATS COUNT_DISTINCT(s, id))",
+              "COUNT_DISTINCT's precision must be a non-negative integer, not `id`");
+  expectError(R"(FROM "one" | STATS COUNT_DISTINCT(s, 1, 2))", "aggregate `count_distinct` takes 1 or 2 arguments");
+  EXPECT_EQ(run(R"(FROM "one", "two" | STATS a = COUNT_DISTINCT(g, 0), b = COUNT_DISTINCT(g, 40000), c = COUNT_DISTINCT(g))"),
+            (std::vector<std::string>{"3|3|3"}));
   try {
     plan(R"(FROM "one" | STATS mode(x))");
     ADD_FAILURE() << "no error";

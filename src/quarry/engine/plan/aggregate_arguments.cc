@@ -15,7 +15,7 @@ namespace {
 
 constexpr AggregateName kAggregates[] = {
     {"count", AggregateFunction::kCount},
-    {"count_distinct", AggregateFunction::kCountDistinct},
+    {"count_distinct", AggregateFunction::kCountDistinct, 1, 2},
     {"min", AggregateFunction::kMin},
     {"max", AggregateFunction::kMax},
     {"sum", AggregateFunction::kSum},
@@ -98,6 +98,17 @@ void bindAggregateConstants(const CallExpr& call, const AggregateName& known, co
                      at.line, at.column);
   }
   switch (known.function) {
+    case AggregateFunction::kCountDistinct:
+      // ES|QL's precision threshold, up to which its HyperLogLog++ counts are near
+      // exact: quarry counts exactly at any threshold, so it is checked, not used.
+      if (n == 2) {
+        const char* what = "precision must be a non-negative integer";
+        const BoundExprPtr precision = literalOf(known, call.args[1], schema, what);
+        const auto* v32 = std::get_if<int32_t>(&precision->literal);
+        const auto* v64 = std::get_if<int64_t>(&precision->literal);
+        if (!(v32 && *v32 >= 0) && !(v64 && *v64 >= 0)) failArgument(known, call.args[1], what);
+      }
+      break;
     case AggregateFunction::kPercentile:
       spec.quantile = quantileOf(known, call.args[1], schema);
       break;
