@@ -241,6 +241,10 @@ TEST(QueryCommand, ParamsBindNamedAndPositionalPlaceholders) {
                                    "--param", "null", "ROW a = ?2 - ?1, b = ?3"});
   ASSERT_EQ(numbered.exitCode, 0) << numbered.err;
   EXPECT_EQ(numbered.out, "a,b\n8,\n");
+  // A negative value is a value, not an option.
+  const auto negative = runQuarry({"query", "--format", "csv", "--param", "-5", "--param=-2.5", "ROW a = ?, b = ?"});
+  ASSERT_EQ(negative.exitCode, 0) << negative.err;
+  EXPECT_EQ(negative.out, "a,b\n-5,-2.5\n");
   // An unbound parameter is an error naming it.
   const auto unbound = runQuarry({"query", "--param", "cty=Paris", "ROW a = ?city"});
   EXPECT_EQ(unbound.exitCode, 2);
