@@ -11,7 +11,7 @@ void FlatBuilder::prepend(const void* bytes, size_t n) {
     const size_t used = bytes_.size() - head_;
     const size_t capacity = std::max<size_t>(64, 2 * (used + n));
     std::vector<uint8_t> grown(capacity);
-    std::memcpy(grown.data() + capacity - used, bytes_.data() + head_, used);
+    if (used > 0) std::memcpy(grown.data() + capacity - used, bytes_.data() + head_, used);
     bytes_ = std::move(grown);
     head_ = capacity - used;
   }
