@@ -162,9 +162,21 @@ class PyResult {
     return exportBatches(batches);
   }
 
-  py::object arrowStream(const py::object& /*requestedSchema*/) {
+  /// The PyCapsule protocol's requested_schema is honoured as far as dictionary
+  /// encoding goes: a requested schema none of whose columns is dictionary-encoded
+  /// (as __arrow_c_schema__ gives it) gets every column in the plain form.
+  py::object arrowStream(const py::object& requestedSchema) {
+    ArrowStreamOptions options;
+    if (!requestedSchema.is_none()) {
+      const auto* requested = static_cast<const ArrowSchema*>(
+          PyCapsule_GetPointer(requestedSchema.ptr(), "arrow_schema"));
+      if (requested == nullptr) throw py::error_already_set();
+      options.dictionaries = false;
+      for (int64_t c = 0; c < requested->n_children; ++c)
+        options.dictionaries |= requested->children[c]->dictionary != nullptr;
+    }
     auto stream = std::make_unique<ArrowArrayStream>();
-    exportArrowStream(std::move(take("__arrow_c_stream__")), stream.get());
+    exportArrowStream(std::move(take("__arrow_c_stream__")), stream.get(), options);
     result_.reset();
     return ownedCapsule(std::move(stream), "arrow_array_stream");
   }

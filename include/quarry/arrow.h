@@ -30,6 +30,15 @@
 ///   kUuid "w:16" (metadata ARROW:extension:name is not set), kList "+L" (64-bit
 ///   offsets) of its element type, kNull "n".
 ///
+/// exportArrowStream gives a kString or kBinary column dictionary-encoded (int32
+/// indices "i" whose dictionary is "U" or "Z") when the result's first batch
+/// holds it so, as a Parquet column chunk's dictionary: the indices are the
+/// engine's ids and the dictionary the file's, both without copies. A later batch
+/// of that column in the plain form is a dictionary of its own values (indices
+/// 0, 1, 2, ...); a column plain in the first batch stays plain (a later
+/// dictionary batch is decoded). ArrowStreamOptions::dictionaries = false gives
+/// every column plain. exportArrowSchema and exportArrowArray give the plain form.
+///
 /// Values are not copied where the layouts agree (fixed-width values, decimal
 /// values, string and list offsets and bytes): an array keeps its batch alive
 /// until released. Validity bitmaps are built from the engine's byte per row,
@@ -38,12 +47,21 @@
 
 namespace quarry {
 
+struct ArrowStreamOptions {
+  /// Whether columns dictionary-encoded in the first batch are exported as
+  /// dictionary arrays (above); false decodes them into the plain form.
+  bool dictionaries = true;
+};
+
 /// Moves `result` into `out`, a stream the consumer owns: get_next computes the
 /// next batch (Result::next) and ends with a released array; an error (the
 /// files', a cancelled result's) makes get_next return EIO (EINVAL for a
 /// get_schema or get_next on a released stream) and get_last_error give its
 /// message. The consumer calls out->release once, which releases the result.
-void exportArrowStream(Result result, ArrowArrayStream* out);
+/// The first get_schema or get_next computes the first batch (which says which
+/// columns are dictionary-encoded); should that fail, get_schema still gives the
+/// result's columns, and the failure comes with get_next.
+void exportArrowStream(Result result, ArrowArrayStream* out, ArrowStreamOptions options = {});
 
 /// Fills `out` with the schema of `fields` as a struct ("+s"); the consumer
 /// releases it.
@@ -57,8 +75,9 @@ void exportArrowArray(const Batch& batch, ArrowArray* out);
 /// format tableFromIPC, pyarrow.ipc.open_stream and arrow::ipc read), each piece
 /// handed to `write` in order. Any stream of the C Data Interface's common
 /// formats is written (those exportArrowStream gives, and 32-bit offsets,
-/// smaller integers, floats, structs); a dictionary-encoded column or another
-/// format throws Unsupported naming the column. `stream` stays the caller's to
+/// smaller integers, floats, structs); a dictionary-encoded column of strings or
+/// binaries is written as its values (decoded); another format throws Unsupported
+/// naming the column. `stream` stays the caller's to
 /// release; a failing get_next throws IoError with its last error.
 void writeArrowIpcStream(ArrowArrayStream* stream,
                          const std::function<void(std::string_view bytes)>& write);

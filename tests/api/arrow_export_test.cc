@@ -56,6 +56,16 @@ void expectColumn(const ArrowSchema& schema, const ArrowArray& array, const Batc
   // strings and binaries; validity and offsets for a list; none for null.
   const int64_t buffers = format == "n" ? 0 : format == "U" || format == "Z" ? 3 : 2;
   EXPECT_EQ(array.n_buffers, buffers);
+  EXPECT_EQ(schema.dictionary != nullptr, array.dictionary != nullptr);
+  if (schema.dictionary != nullptr) {
+    EXPECT_EQ(format, "i") << "int32 indices";
+    const std::string values = schema.dictionary->format;
+    EXPECT_TRUE(values == "U" || values == "Z") << values;
+    ASSERT_NE(array.dictionary, nullptr);
+    EXPECT_EQ(array.dictionary->n_buffers, 3);
+    EXPECT_EQ(array.dictionary->null_count, 0);
+    EXPECT_EQ(array.dictionary->n_children, 0);
+  }
   int64_t nulls = 0;
   for (int64_t row = 0; row < array.length; ++row) {
     const size_t r = static_cast<size_t>(row);
@@ -65,7 +75,14 @@ void expectColumn(const ArrowSchema& schema, const ArrowArray& array, const Batc
       ++nulls;
       continue;
     }
-    if (format == "b") {
+    if (schema.dictionary != nullptr) {
+      // A dictionary-encoded column: int32 indices into the dictionary's values.
+      const ArrowArray& values = *array.dictionary;
+      const int32_t index = valueAt<int32_t>(array, 1, row);
+      ASSERT_GE(index, 0);
+      ASSERT_LT(index, values.length) << "row " << row;
+      EXPECT_EQ(bytesAt(values, index), batch.getString(column, r)) << "row " << row;
+    } else if (format == "b") {
       EXPECT_EQ((static_cast<const uint8_t*>(array.buffers[1])[row / 8] >> (row % 8) & 1) != 0,
                 batch.getBoolean(column, r));
     } else if (format == "i" || format == "tdD") {
@@ -103,9 +120,19 @@ void expectColumn(const ArrowSchema& schema, const ArrowArray& array, const Batc
   EXPECT_EQ(array.null_count, nulls);
 }
 
-/// Reads the whole stream of `query`, checking every batch against a second run.
+/// A column's format as the test names it: "i:U" for int32 indices into utf8 values.
+std::string formatName(const ArrowSchema& schema) {
+  return schema.dictionary == nullptr
+             ? schema.format
+             : std::string(schema.format) + ":" + schema.dictionary->format;
+}
+
+/// Reads the whole stream of `query`, checking every batch against a second run;
+/// `dictionaryLengths` gets each batch's dictionary length of the column named
+/// `dictionaryColumn`.
 int64_t consume(const std::string& query, std::vector<std::string>* formats = nullptr,
-                bool moveFirstChild = false) {
+                bool moveFirstChild = false, const std::string& dictionaryColumn = "",
+                std::vector<int64_t>* dictionaryLengths = nullptr) {
   const Session session;
   ArrowArrayStream stream;
   exportArrowStream(session.execute(query), &stream);
@@ -117,7 +144,7 @@ int64_t consume(const std::string& query, std::vector<std::string>* formats = nu
   EXPECT_EQ(schema.n_children, static_cast<int64_t>(expected.schema().size()));
   for (int64_t c = 0; c < schema.n_children; ++c) {
     EXPECT_EQ(schema.children[c]->name, expected.schema()[static_cast<size_t>(c)].name);
-    if (formats != nullptr) formats->push_back(schema.children[c]->format);
+    if (formats != nullptr) formats->push_back(formatName(*schema.children[c]));
   }
   int64_t rows = 0;
   while (true) {
@@ -132,8 +159,12 @@ int64_t consume(const std::string& query, std::vector<std::string>* formats = nu
     }
     EXPECT_STREQ(schema.format, "+s");
     EXPECT_EQ(array.n_children, schema.n_children);
-    for (int64_t c = 0; c < array.n_children; ++c)
+    for (int64_t c = 0; c < array.n_children; ++c) {
       expectColumn(*schema.children[c], *array.children[c], *batch, static_cast<size_t>(c));
+      if (dictionaryLengths != nullptr && schema.children[c]->name == dictionaryColumn &&
+          array.children[c]->dictionary != nullptr)
+        dictionaryLengths->push_back(array.children[c]->dictionary->length);
+    }
     rows += array.length;
     if (moveFirstChild && array.n_children > 0) {
       // The specification lets a consumer move a child out and release it on its own.
@@ -182,12 +213,44 @@ TEST(ArrowExport, AnEmptyResultIsASchemaAndTheEndOfTheStream) {
             0);
 }
 
+// The issue's type mapping: "dictionary-encoded strings as dictionary arrays". The
+// fixture's row groups hold mode and code dictionary-encoded throughout, tag
+// dictionary-encoded in the first row group and plain after it, note the reverse.
+TEST(ArrowExport, DictionaryEncodedStringsAreDictionaryArraysAsTheFirstBatchHasThem) {
+  std::vector<std::string> formats;
+  std::vector<int64_t> modeDictionaries;
+  const int64_t rows = consume("FROM \"" + fixture("dictionary_strings.parquet") + "\"", &formats,
+                               false, "mode", &modeDictionaries);
+  EXPECT_EQ(rows, 6000);
+  // tag's plain row groups are dictionaries of their own rows (indices 0, 1, 2, ...);
+  // note's dictionary-encoded ones are given plain, as the schema declared.
+  EXPECT_EQ(formats, (std::vector<std::string>{"i", "i:U", "i:Z", "i:U", "U"}));
+  ASSERT_FALSE(modeDictionaries.empty());
+  for (int64_t length : modeDictionaries)
+    EXPECT_EQ(length, 7) << "the file's dictionary of 7 modes, not the batch's values";
+}
+
+TEST(ArrowExport, ADictionaryColumnSurvivesAFilterAndAMovedOutChild) {
+  std::vector<std::string> formats;
+  EXPECT_EQ(consume("FROM \"" + fixture("dictionary_strings.parquet") +
+                        "\" | WHERE id % 5 == 1 | KEEP mode, id",
+                    &formats, true),
+            1200);
+  EXPECT_EQ(formats, (std::vector<std::string>{"i:U", "i"}));
+}
+
 TEST(ArrowExport, AFailureIsAnErrorCodeWithItsMessage) {
   const Session session;
   Result result = session.execute("FROM \"" + fixture("multi_row_groups.parquet") + "\"");
   result.cancel();
   ArrowArrayStream stream;
   exportArrowStream(std::move(result), &stream);
+  // The schema is the result's even when its first batch (which says which
+  // columns are dictionary-encoded) fails; the failure comes with get_next.
+  ArrowSchema schema;
+  ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
+  EXPECT_EQ(schema.n_children, 3);
+  schema.release(&schema);
   ArrowArray array;
   EXPECT_EQ(stream.get_next(&stream, &array), EIO);
   EXPECT_STREQ(stream.get_last_error(&stream), "the query was cancelled");

@@ -67,6 +67,25 @@ TEST(ArrowIpc, AResultIsTheSchemaABatchPerPageAndTheEndMarker) {
   EXPECT_GE(countMessages(bytes), 3);
 }
 
+TEST(ArrowIpc, DictionaryColumnsAreWrittenAsThePlainFormWouldBe) {
+  // The stream gives mode, code and tag dictionary-encoded (arrow.h); the writer
+  // writes them decoded, so the bytes equal those of the all-plain stream.
+  const Session session;
+  const std::string query = "FROM \"" + fixture("dictionary_strings.parquet") + "\"";
+  auto ipcOf = [&](ArrowStreamOptions options) {
+    ArrowArrayStream stream;
+    exportArrowStream(session.execute(query), &stream, options);
+    std::string bytes;
+    writeArrowIpcStream(&stream, [&bytes](std::string_view piece) { bytes += piece; });
+    stream.release(&stream);
+    return bytes;
+  };
+  const std::string coded = ipcOf({.dictionaries = true});
+  const std::string plain = ipcOf({.dictionaries = false});
+  EXPECT_GE(countMessages(coded), 4);
+  EXPECT_TRUE(coded == plain) << "the dictionary-encoded stream's IPC differs from the plain one's";
+}
+
 TEST(ArrowIpc, AnEmptyResultIsTheSchemaAndTheEndMarker) {
   const Session session;
   ArrowArrayStream stream;

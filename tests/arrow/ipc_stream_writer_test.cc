@@ -287,7 +287,7 @@ TEST(IpcStreamWriter, TypesCarryTheirParametersAndAListItsChild) {
   EXPECT_EQ(recordBatch.vector(2).first, 8u);
 }
 
-TEST(IpcStreamWriter, ADictionaryOrAnUnknownFormatIsRefusedNamingTheColumn) {
+TEST(IpcStreamWriter, AnUnknownFormatOrADictionaryOfNonStringsIsRefusedNamingTheColumn) {
   Column odd;
   fill(odd, "+m", "m", 0, 0, {nullptr});
   Batch batch({&odd}, 0);
@@ -297,12 +297,75 @@ TEST(IpcStreamWriter, ADictionaryOrAnUnknownFormatIsRefusedNamingTheColumn) {
   } catch (const Unsupported& e) {
     EXPECT_NE(std::string(e.what()).find("'m'"), std::string::npos) << e.what();
   }
-  Column keys, words;
-  fill(words, "u", "", 0, 0, {nullptr, nullptr, nullptr});
+  Column keys, numbers;
+  fill(numbers, "g", "", 0, 0, {nullptr, nullptr});
   fill(keys, "i", "k", 0, 0, {nullptr, nullptr});
-  keys.schema.dictionary = &words.schema;
+  keys.schema.dictionary = &numbers.schema;
+  keys.array.dictionary = &numbers.array;
   Batch coded({&keys}, 0);
-  EXPECT_THROW(write(coded), Unsupported);
+  try {
+    write(coded);
+    ADD_FAILURE() << "a dictionary of doubles was written";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("column 'k'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IpcStreamWriter, ADictionaryOfStringsIsWrittenAsItsValuesDecoded) {
+  // Indices [2, 0, x, 1, 2] (x null) into ["rail", "air", "sea"], rows 1..4 written:
+  // the field is Utf8 and the body is "rail", null, "air", "sea" laid end to end.
+  const int32_t wordOffsets[] = {0, 4, 7, 10};
+  const char wordBytes[] = "railairsea";
+  const int16_t indices[] = {2, 0, 99, 1, 2};
+  const uint8_t validity = 0b11011;
+  Column keys, words;
+  fill(words, "u", "", 3, 0, {nullptr, wordOffsets, wordBytes});
+  fill(keys, "s", "mode", 5, 1, {&validity, indices});
+  keys.schema.dictionary = &words.schema;
+  keys.array.dictionary = &words.array;
+  Batch batch({&keys}, 5);
+  const std::string stream = write(batch, 1, 4);
+
+  size_t offset = 0;
+  const Table field = readMessage(stream, offset).message.table(2).tableAt(1, 0);
+  EXPECT_EQ(field.string(0), "mode");
+  EXPECT_EQ(field.scalar<uint8_t>(2), 5) << "Type Utf8, not the indices' Int";
+  EXPECT_EQ(field.target(4), nullptr) << "no DictionaryEncoding";
+  const Message records = readMessage(stream, offset);
+  const Table recordBatch = records.message.table(2);
+  EXPECT_EQ(pairAt(recordBatch, 1, 0), (std::pair<int64_t, int64_t>{4, 1})) << "FieldNode";
+  ASSERT_EQ(recordBatch.vector(2).first, 3u);
+  const auto [bitsAt, bitsLength] = pairAt(recordBatch, 2, 0);
+  EXPECT_EQ(bitsLength, 1);
+  EXPECT_EQ(records.body[bitsAt], 0b1101) << "rows 1..4 of 0b11011, shifted to bit 0";
+  const auto [offsetsAt, offsetsLength] = pairAt(recordBatch, 2, 1);
+  ASSERT_EQ(offsetsLength, 5 * 4);
+  const int32_t wantOffsets[] = {0, 4, 4, 7, 10};
+  EXPECT_EQ(std::memcmp(records.body + offsetsAt, wantOffsets, sizeof(wantOffsets)), 0);
+  const auto [bytesAt, bytesLength] = pairAt(recordBatch, 2, 2);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(records.body + bytesAt),
+                        static_cast<size_t>(bytesLength)),
+            "railairsea");
+}
+
+TEST(IpcStreamWriter, ADictionaryIndexPastTheDictionaryIsAnError) {
+  const int64_t wordOffsets[] = {0, 3};
+  const char wordBytes[] = "air";
+  const int32_t indices[] = {0, 1};
+  Column keys, words;
+  fill(words, "U", "", 1, 0, {nullptr, wordOffsets, wordBytes});
+  fill(keys, "i", "mode", 2, 0, {nullptr, indices});
+  keys.schema.dictionary = &words.schema;
+  keys.array.dictionary = &words.array;
+  Batch batch({&keys}, 2);
+  try {
+    write(batch);
+    ADD_FAILURE() << "an index past the dictionary was written";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("index 1 is past a dictionary of 1 values"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "quarry/api/batch_impl.h"
@@ -18,19 +19,53 @@ namespace quarry {
 
 namespace {
 
+engine::Schema engineSchema(const std::vector<Field>& fields) {
+  engine::Schema schema;
+  for (const Field& field : fields) schema.push_back({field.name, api::engineType(field.type)});
+  return schema;
+}
+
 // ---- the stream
 
+/// The stream's result and what it declared: the columns dictionary-encoded
+/// are those its first batch has in the dictionary form, so that batch is
+/// computed (and kept for the first get_next) when the schema is first asked.
 struct StreamData {
-  explicit StreamData(Result r) : result(std::move(r)) {}
+  StreamData(Result r, ArrowStreamOptions o) : result(std::move(r)), options(o) {}
   Result result;
+  ArrowStreamOptions options;
   std::string lastError;
+  bool declared = false;
+  std::vector<bool> dictionaryColumns;
+  std::optional<Batch> first;
+  std::exception_ptr firstFailure;  // computing the first batch failed: get_next says so
+
+  void declare() {
+    if (declared) return;
+    declared = true;
+    try {
+      first = result.next();
+      if (first && options.dictionaries)
+        dictionaryColumns = arrow::dictionaryColumns(first->impl()->page);
+    } catch (...) {
+      firstFailure = std::current_exception();
+    }
+  }
+
+  std::optional<Batch> next() {
+    declare();
+    if (firstFailure) std::rethrow_exception(std::exchange(firstFailure, nullptr));
+    if (first) return std::exchange(first, std::nullopt);
+    return result.next();
+  }
 };
 
 int streamGetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
   if (stream->release == nullptr) return EINVAL;
   auto* data = static_cast<StreamData*>(stream->private_data);
   try {
-    exportArrowSchema(data->result.schema(), out);
+    data->declare();
+    arrow::exportSchema(engineSchema(data->result.schema()), out, data->dictionaryColumns);
     return 0;
   } catch (const std::exception& e) {
     data->lastError = e.what();
@@ -42,12 +77,12 @@ int streamGetNext(ArrowArrayStream* stream, ArrowArray* out) {
   if (stream->release == nullptr) return EINVAL;
   auto* data = static_cast<StreamData*>(stream->private_data);
   try {
-    std::optional<Batch> batch = data->result.next();
+    std::optional<Batch> batch = data->next();
     if (!batch) {
       std::memset(out, 0, sizeof(*out));  // a released array: the end
       return 0;
     }
-    exportArrowArray(*batch, out);
+    arrow::exportPage(batch->impl()->page, batch->impl(), out, data->dictionaryColumns);
     return 0;
   } catch (const std::bad_alloc&) {
     data->lastError = "out of memory";
@@ -73,9 +108,7 @@ void streamRelease(ArrowArrayStream* stream) {
 }  // namespace
 
 void exportArrowSchema(const std::vector<Field>& fields, ArrowSchema* out) {
-  engine::Schema schema;
-  for (const Field& field : fields) schema.push_back({field.name, api::engineType(field.type)});
-  arrow::exportSchema(schema, out);
+  arrow::exportSchema(engineSchema(fields), out);
 }
 
 void exportArrowArray(const Batch& batch, ArrowArray* out) {
@@ -83,12 +116,12 @@ void exportArrowArray(const Batch& batch, ArrowArray* out) {
   arrow::exportPage(batch.impl()->page, batch.impl(), out);
 }
 
-void exportArrowStream(Result result, ArrowArrayStream* out) {
+void exportArrowStream(Result result, ArrowArrayStream* out, ArrowStreamOptions options) {
   out->get_schema = streamGetSchema;
   out->get_next = streamGetNext;
   out->get_last_error = streamLastError;
   out->release = streamRelease;
-  out->private_data = new StreamData(std::move(result));
+  out->private_data = new StreamData(std::move(result), options);
 }
 
 }  // namespace quarry

@@ -3,8 +3,10 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "quarry/arrow/flat_builder.h"
@@ -230,8 +232,26 @@ Ref fieldTable(FlatBuilder& b, const ArrowSchema& schema, IpcStreamWriter::Colum
   column.name = schema.name != nullptr ? schema.name : "";
   column.format = schema.format != nullptr ? schema.format : "";
   if (schema.dictionary != nullptr) {
-    throw Unsupported("column '" + column.name +
-                      "': dictionary-encoded arrays cannot be written as an IPC stream");
+    // Written decoded: the field is the dictionary's values.
+    const std::string indexFormat = column.format;
+    if (indexFormat.size() != 1 ||
+        std::string_view("cCsSiIlL").find(indexFormat[0]) == std::string_view::npos) {
+      throw Unsupported("column '" + column.name + "': dictionary indices of the Arrow format '" +
+                        indexFormat + "' cannot be written as an IPC stream");
+    }
+    const char c = indexFormat[0];
+    column.indexWidth = c == 'c' || c == 'C'   ? 1
+                        : c == 's' || c == 'S' ? 2
+                        : c == 'i' || c == 'I' ? 4
+                                               : 8;
+    column.indexSigned = c >= 'a' && c <= 'z';
+    column.format = schema.dictionary->format != nullptr ? schema.dictionary->format : "";
+    if (schema.n_children != 0 || schema.dictionary->n_children != 0 ||
+        (column.format != "z" && column.format != "u" && column.format != "Z" &&
+         column.format != "U")) {
+      throw Unsupported("column '" + column.name + "': a dictionary of '" + column.format +
+                        "' values cannot be written as an IPC stream");
+    }
   }
   std::vector<Ref> children;
   for (int64_t i = 0; i < schema.n_children; ++i) {
@@ -385,6 +405,10 @@ void IpcStreamWriter::writeSchema(const ArrowSchema& schema) {
 
 void IpcStreamWriter::addArray(const Column& column, const ArrowArray& array, int64_t start,
                                int64_t length, Body& body) {
+  if (column.indexWidth > 0) {
+    addDecodedDictionary(column, array, start, length, body);
+    return;
+  }
   if (array.n_buffers != static_cast<int64_t>(bufferCount(column.layout)) ||
       array.n_children != static_cast<int64_t>(column.children.size())) {
     throw InvalidArgument("column '" + column.name + "': an array of format '" + column.format +
@@ -447,6 +471,95 @@ void IpcStreamWriter::addArray(const Column& column, const ArrowArray& array, in
         addArray(column.children[c], *array.children[c], physical, length, body);
       break;
   }
+}
+
+void IpcStreamWriter::addDecodedDictionary(const Column& column, const ArrowArray& array,
+                                           int64_t start, int64_t length, Body& body) {
+  const ArrowArray* values = array.dictionary;
+  if (values == nullptr || array.n_buffers != 2 || values->n_buffers != 3) {
+    throw InvalidArgument("column '" + column.name +
+                          "': a dictionary-encoded array without indices and a dictionary of "
+                          "offsets and bytes");
+  }
+  const int64_t physical = array.offset + start;
+  const auto* validity = static_cast<const uint8_t*>(array.buffers[0]);
+  const auto* indices = static_cast<const uint8_t*>(array.buffers[1]);
+  const bool narrow = column.layout == Layout::kBinary32;
+  const auto* bytes = static_cast<const char*>(values->buffers[2]);
+  auto offsetAt = [&](int64_t k) -> int64_t {
+    if (narrow) {
+      int32_t offset;
+      std::memcpy(&offset, static_cast<const char*>(values->buffers[1]) + k * 4, 4);
+      return offset;
+    }
+    int64_t offset;
+    std::memcpy(&offset, static_cast<const char*>(values->buffers[1]) + k * 8, 8);
+    return offset;
+  };
+  auto indexAt = [&](int64_t row) -> int64_t {
+    const uint8_t* at = indices + row * column.indexWidth;
+    switch (column.indexWidth) {
+      case 1:
+        return column.indexSigned ? int64_t{static_cast<int8_t>(*at)} : int64_t{*at};
+      case 2: {
+        uint16_t v;
+        std::memcpy(&v, at, 2);
+        return column.indexSigned ? int64_t{static_cast<int16_t>(v)} : int64_t{v};
+      }
+      case 4: {
+        uint32_t v;
+        std::memcpy(&v, at, 4);
+        return column.indexSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v};
+      }
+      default: {
+        int64_t v;
+        std::memcpy(&v, at, 8);
+        return v;
+      }
+    }
+  };
+  // The rows' values laid end to end, as a plain column of the dictionary's format.
+  std::vector<uint8_t>& offsets =
+      body.built.emplace_back(static_cast<size_t>(length + 1) * (narrow ? 4 : 8));
+  std::vector<uint8_t>& data = body.built.emplace_back();
+  int64_t nulls = 0, end = 0;
+  for (int64_t i = 0; i <= length; ++i) {
+    if (i > 0) {
+      const int64_t row = physical + i - 1;
+      if (validity != nullptr && !bitAt(validity, row)) {
+        ++nulls;
+      } else {
+        const int64_t k = indexAt(row);
+        if (k < 0 || k >= values->length) {
+          throw InvalidArgument("column '" + column.name + "': dictionary index " +
+                                std::to_string(k) + " is past a dictionary of " +
+                                std::to_string(values->length) + " values");
+        }
+        const int64_t first = offsetAt(values->offset + k), last = offsetAt(values->offset + k + 1);
+        data.insert(data.end(), bytes + first, bytes + last);
+        end += last - first;
+        if (narrow && end > std::numeric_limits<int32_t>::max()) {
+          throw Unsupported("column '" + column.name +
+                            "': the batch's values exceed the 2 GiB of 32-bit offsets");
+        }
+      }
+    }
+    if (narrow) {
+      const auto offset = static_cast<int32_t>(end);
+      std::memcpy(offsets.data() + i * 4, &offset, 4);
+    } else {
+      std::memcpy(offsets.data() + i * 8, &end, 8);
+    }
+  }
+  body.nodes.push_back(length);
+  body.nodes.push_back(nulls);
+  if (nulls == 0) {
+    body.addBuffer(nullptr, 0);
+  } else {
+    body.addBitmap(validity, physical, length);
+  }
+  body.addBuffer(offsets.data(), static_cast<int64_t>(offsets.size()));
+  body.addBuffer(data.data(), static_cast<int64_t>(data.size()));
 }
 
 void IpcStreamWriter::writeBatch(const ArrowArray& batch, int64_t first, int64_t length) {

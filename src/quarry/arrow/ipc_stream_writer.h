@@ -23,8 +23,11 @@
 /// "i" "I" "l" "L", floats "e" "f" "g", decimals "d:P,S[,128|256]", binary and
 /// utf8 with 32-bit ("z" "u") or 64-bit ("Z" "U") offsets, fixed-size binary
 /// "w:N", dates "tdD" "tdm", times "tts" "ttm" "ttu" "ttn", timestamps "tsX:zone",
-/// durations "tDX", lists "+l" "+L" and structs "+s". Dictionary-encoded arrays
-/// are refused (Unsupported), as are other formats, naming the column.
+/// durations "tDX", lists "+l" "+L" and structs "+s". A dictionary-encoded
+/// column of binary or utf8 values (integer indices, any width) is written as
+/// its values, decoded: the stream's field has the dictionary's value type and
+/// no DictionaryBatch is sent. Other formats and other dictionaries are refused
+/// (Unsupported), naming the column.
 /// Arrays with an offset or a slice of a batch are written as their own values
 /// (bitmaps shifted, offsets rebased to 0); a bitmap of a column without nulls
 /// is left out (length 0), as the format allows. Metadata strings of the C schema
@@ -67,6 +70,10 @@ class IpcStreamWriter {
     Layout layout = Layout::kNull;
     int64_t width = 0;  // bytes per value (kFixed)
     std::vector<Column> children;
+    /// A dictionary-encoded column (written decoded): its indices' bytes per
+    /// value and signedness; 0 for any other column.
+    int64_t indexWidth = 0;
+    bool indexSigned = true;
   };
 
  private:
@@ -74,6 +81,8 @@ class IpcStreamWriter {
   void writeMessage(const std::vector<uint8_t>& metadata, const Body* body);
   void addArray(const Column& column, const ArrowArray& array, int64_t start, int64_t length,
                 Body& body);
+  void addDecodedDictionary(const Column& column, const ArrowArray& array, int64_t start,
+                            int64_t length, Body& body);
 
   Sink sink_;
   std::vector<Column> columns_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,10 +23,12 @@ struct SchemaData {
   std::string name;
   std::vector<std::unique_ptr<ArrowSchema>> children;
   std::vector<ArrowSchema*> childPointers;
+  std::unique_ptr<ArrowSchema> dictionary;  // a dictionary-encoded column's values
 };
 
-/// Releases an exported ArrowSchema or ArrowArray and the children it still
-/// holds: a child the consumer moved out is released already (its release is null).
+/// Releases an exported ArrowSchema or ArrowArray, the children it still holds
+/// and its dictionary: one the consumer moved out is released already (its
+/// release is null).
 template <typename Object, typename Data>
 void releaseExported(Object* object) {
   if (object == nullptr || object->release == nullptr) return;
@@ -33,6 +36,8 @@ void releaseExported(Object* object) {
   for (Object* child : data->childPointers) {
     if (child->release != nullptr) child->release(child);
   }
+  if (data->dictionary != nullptr && data->dictionary->release != nullptr)
+    data->dictionary->release(data->dictionary.get());
   delete data;
   object->release = nullptr;
 }
@@ -85,8 +90,10 @@ std::string formatOf(TypeKind kind, const engine::DataType& type) {
 }
 
 void fillSchema(ArrowSchema* out, std::string format, std::string name, int64_t flags,
-                std::vector<std::unique_ptr<ArrowSchema>> children) {
+                std::vector<std::unique_ptr<ArrowSchema>> children,
+                std::unique_ptr<ArrowSchema> dictionary = nullptr) {
   auto data = std::make_unique<SchemaData>();
+  data->dictionary = std::move(dictionary);
   data->format = std::move(format);
   data->name = std::move(name);
   data->children = std::move(children);
@@ -97,7 +104,7 @@ void fillSchema(ArrowSchema* out, std::string format, std::string name, int64_t 
   out->flags = flags;
   out->n_children = static_cast<int64_t>(data->childPointers.size());
   out->children = data->childPointers.empty() ? nullptr : data->childPointers.data();
-  out->dictionary = nullptr;
+  out->dictionary = data->dictionary.get();
   out->release = releaseExported<ArrowSchema, SchemaData>;
   out->private_data = data.release();
 }
@@ -111,6 +118,13 @@ void fillFieldSchema(ArrowSchema* out, const engine::DataType& type, const std::
   fillSchema(out, formatOf(type.kind, type), name, ARROW_FLAG_NULLABLE, std::move(children));
 }
 
+/// A dictionary-encoded column: int32 indices ("i") into values of `type`.
+void fillDictionarySchema(ArrowSchema* out, const engine::DataType& type, const std::string& name) {
+  auto values = std::make_unique<ArrowSchema>();
+  fillSchema(values.get(), formatOf(type.kind, type), "", ARROW_FLAG_NULLABLE, {});
+  fillSchema(out, "i", name, ARROW_FLAG_NULLABLE, {}, std::move(values));
+}
+
 // ---- arrays
 
 /// What an exported ArrowArray owns: what its buffers point into, the buffers
@@ -121,6 +135,7 @@ struct ArrayData {
   std::vector<const void*> buffers;
   std::vector<std::unique_ptr<ArrowArray>> children;
   std::vector<ArrowArray*> childPointers;
+  std::unique_ptr<ArrowArray> dictionary;  // a dictionary-encoded column's values
 };
 
 /// Fills `out` from `data` (its buffers and children), which it then owns.
@@ -134,7 +149,7 @@ void finishArray(ArrowArray* out, std::unique_ptr<ArrayData> data, int64_t lengt
   out->n_children = static_cast<int64_t>(data->childPointers.size());
   out->buffers = data->buffers.empty() ? nullptr : data->buffers.data();
   out->children = data->childPointers.empty() ? nullptr : data->childPointers.data();
-  out->dictionary = nullptr;
+  out->dictionary = data->dictionary.get();
   out->release = releaseExported<ArrowArray, ArrayData>;
   out->private_data = data.release();
 }
@@ -244,24 +259,95 @@ void fillBlockArray(ArrowArray* out, const Block& block, const std::shared_ptr<c
   finishArray(out, std::move(data), static_cast<int64_t>(n), nullCount);
 }
 
+/// Fills `out` with a bytes block as a dictionary-encoded array: int32 indices
+/// and the values they index. A block in the dictionary form exports its ids
+/// and its dictionary's offsets and bytes without copies (a null position's id,
+/// which the engine never reads, is set to 0 where it is past the dictionary);
+/// a plain block is its own dictionary, indexed 0, 1, 2, ...
+void fillDictionaryArray(ArrowArray* out, const Block& block,
+                         const std::shared_ptr<const void>& owner) {
+  auto data = std::make_unique<ArrayData>();
+  data->owner = owner;
+  int64_t nullCount = 0;
+  const size_t n = block.size();
+  data->buffers.push_back(validityBitmap(block, *data, nullCount));
+  auto values = std::make_unique<ArrayData>();
+  values->owner = owner;
+  values->buffers.push_back(nullptr);
+  int64_t valueCount = 0;
+  if (block.isDictionary()) {
+    const engine::ByteDictionary& dictionary = *block.dictionary();
+    const std::span<const uint32_t> ids = block.dictionaryIds();
+    uint32_t highest = 0;
+    for (uint32_t id : ids) highest = std::max(highest, id);
+    if (n > 0 && highest >= dictionary.size()) {
+      std::vector<uint32_t> inRange(ids.begin(), ids.end());
+      for (size_t i = 0; i < n; ++i) {
+        if (block.isNull(i)) inRange[i] = 0;
+      }
+      data->buffers.push_back(builtBuffer(*data, inRange));
+    } else {
+      data->buffers.push_back(nonNull(ids.data()));
+    }
+    values->buffers.push_back(dictionary.offsets.data());
+    values->buffers.push_back(nonNull(dictionary.data.data()));
+    valueCount = static_cast<int64_t>(dictionary.size());
+  } else {
+    std::vector<int32_t> positions(n);
+    for (size_t i = 0; i < n; ++i) positions[i] = static_cast<int32_t>(i);
+    data->buffers.push_back(nonNull(builtBuffer(*data, positions)));
+    values->buffers.push_back(block.byteOffsets().data());
+    values->buffers.push_back(nonNull(block.byteData()));
+    valueCount = static_cast<int64_t>(n);
+  }
+  data->dictionary = std::make_unique<ArrowArray>();
+  finishArray(data->dictionary.get(), std::move(values), valueCount, 0);
+  finishArray(out, std::move(data), static_cast<int64_t>(n), nullCount);
+}
+
+bool dictionaryAt(const std::vector<bool>& dictionaryColumns, size_t column) {
+  return column < dictionaryColumns.size() && dictionaryColumns[column];
+}
+
 }  // namespace
 
-void exportSchema(const engine::Schema& schema, ArrowSchema* out) {
+std::vector<bool> dictionaryColumns(const engine::Page& page) {
+  std::vector<bool> out(page.blockCount());
+  for (size_t c = 0; c < page.blockCount(); ++c) {
+    const Block& block = page.block(c);
+    out[c] = block.isDictionary() &&
+             (block.type().kind == TypeKind::kString || block.type().kind == TypeKind::kBinary);
+  }
+  return out;
+}
+
+void exportSchema(const engine::Schema& schema, ArrowSchema* out,
+                  const std::vector<bool>& dictionaryColumns) {
   std::vector<std::unique_ptr<ArrowSchema>> children;
-  for (const engine::Field& field : schema) {
+  for (size_t c = 0; c < schema.size(); ++c) {
+    const engine::Field& field = schema[c];
     children.push_back(std::make_unique<ArrowSchema>());
-    fillFieldSchema(children.back().get(), field.type, field.name);
+    if (dictionaryAt(dictionaryColumns, c)) {
+      fillDictionarySchema(children.back().get(), field.type, field.name);
+    } else {
+      fillFieldSchema(children.back().get(), field.type, field.name);
+    }
   }
   fillSchema(out, "+s", "", 0, std::move(children));
 }
 
-void exportPage(const engine::Page& page, std::shared_ptr<const void> owner, ArrowArray* out) {
+void exportPage(const engine::Page& page, std::shared_ptr<const void> owner, ArrowArray* out,
+                const std::vector<bool>& dictionaryColumns) {
   auto data = std::make_unique<ArrayData>();
   data->owner = owner;
   data->buffers.push_back(nullptr);  // a struct's validity: every row is one
   for (size_t c = 0; c < page.blockCount(); ++c) {
     data->children.push_back(std::make_unique<ArrowArray>());
-    fillBlockArray(data->children.back().get(), page.block(c), owner);
+    if (dictionaryAt(dictionaryColumns, c)) {
+      fillDictionaryArray(data->children.back().get(), page.block(c), owner);
+    } else {
+      fillBlockArray(data->children.back().get(), page.block(c), owner);
+    }
   }
   finishArray(out, std::move(data), static_cast<int64_t>(page.positionCount()), 0);
 }
