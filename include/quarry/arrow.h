@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,11 @@
 /// booleans packed into bits, TIME in milliseconds narrowed to 32 bits, UUIDs
 /// laid end to end.
 
+namespace quarry::parquet {
+class ColumnReaders;
+class ParquetFileReader;
+}  // namespace quarry::parquet
+
 namespace quarry {
 
 struct ArrowStreamOptions {
@@ -62,6 +68,20 @@ struct ArrowStreamOptions {
 /// columns are dictionary-encoded); should that fail, get_schema still gives the
 /// result's columns, and the failure comes with get_next.
 void exportArrowStream(Result result, ArrowArrayStream* out, ArrowStreamOptions options = {});
+
+/// Moves `readers` (quarry/parquet.h) into `out`, with `file`, the reader it
+/// reads (null when the caller keeps the file alive longer than the stream): a
+/// batch per ColumnReaders batch (a row group's rows, the filter's only), a
+/// column per position, converted as a query's scan converts the file (the
+/// mapping above): a flat leaf named by its path, the element leaf of a list as
+/// the list, named by the list's path. Strings come dictionary-encoded as above
+/// when the file was opened with ReaderOptions::dictionaryIds. A position the
+/// engine does not read (a map's, a struct's inside a list) throws Unsupported
+/// naming the file and the column; a `file` other than the readers' throws
+/// InvalidArgument. A file's error while reading makes get_next return EIO.
+void exportArrowStream(std::unique_ptr<parquet::ParquetFileReader> file,
+                       std::unique_ptr<parquet::ColumnReaders> readers, ArrowArrayStream* out,
+                       ArrowStreamOptions options = {});
 
 /// Fills `out` with the schema of `fields` as a struct ("+s"); the consumer
 /// releases it.

@@ -4,11 +4,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "quarry/error.h"
+#include "quarry/parquet.h"
 #include "quarry/session.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/testdata.h"
 
 /// A consumer of the Arrow C Stream Interface written from the specification
 /// (arrow.apache.org/docs/format/CDataInterface.html, CStreamInterface.html): it
@@ -237,6 +241,178 @@ TEST(ArrowExport, ADictionaryColumnSurvivesAFilterAndAMovedOutChild) {
                     &formats, true),
             1200);
   EXPECT_EQ(formats, (std::vector<std::string>{"i:U", "i"}));
+}
+
+// ---- ColumnReaders' batches ("export query results and ColumnReaders batches as an
+// ArrowArrayStream")
+
+/// A value of a column the tests below read (integers, strings, binaries, lists
+/// of integers; dictionary-encoded or not) as text: NULL for null.
+std::string arrowText(const ArrowSchema& schema, const ArrowArray& array, int64_t row) {
+  if (!validAt(array, row)) return "NULL";
+  const std::string format = schema.format;
+  if (schema.dictionary != nullptr)
+    return std::string(bytesAt(*array.dictionary, valueAt<int32_t>(array, 1, row)));
+  if (format == "i") return std::to_string(valueAt<int32_t>(array, 1, row));
+  if (format == "l") return std::to_string(valueAt<int64_t>(array, 1, row));
+  if (format == "U" || format == "Z") return std::string(bytesAt(array, row));
+  if (format == "+L") {
+    std::string text = "[";
+    const ArrowArray& elements = *array.children[0];
+    for (int64_t e = valueAt<int64_t>(array, 1, row); e < valueAt<int64_t>(array, 1, row + 1);
+         ++e) {
+      if (text.size() > 1) text += ", ";
+      text += arrowText(*schema.children[0], elements, e);
+    }
+    return text + "]";
+  }
+  ADD_FAILURE() << "unexpected format " << format;
+  return "";
+}
+
+/// The same for the engine's batch: what Batch's getters give.
+std::string batchText(const Batch& batch, size_t column, size_t row) {
+  if (batch.isNull(column, row)) return "NULL";
+  switch (batch.schema()[column].type.kind) {
+    case TypeKind::kInt32:
+    case TypeKind::kInt64:
+      return std::to_string(batch.getInt64(column, row));
+    case TypeKind::kString:
+    case TypeKind::kBinary:
+      return std::string(batch.getString(column, row));
+    default:
+      return batch.text(column, row);
+  }
+}
+
+struct StreamRows {
+  std::vector<std::string> names, formats;
+  std::vector<std::string> rows;  // columns joined by '|'
+  int64_t batches = 0;
+};
+
+/// Reads `stream` to its end and releases it, checking every array as expectColumn
+/// does where a batch is at hand.
+StreamRows readStream(ArrowArrayStream& stream) {
+  StreamRows out;
+  ArrowSchema schema;
+  EXPECT_EQ(stream.get_schema(&stream, &schema), 0) << stream.get_last_error(&stream);
+  for (int64_t c = 0; c < schema.n_children; ++c) {
+    out.names.push_back(schema.children[c]->name);
+    out.formats.push_back(formatName(*schema.children[c]));
+  }
+  while (true) {
+    ArrowArray array;
+    const int code = stream.get_next(&stream, &array);
+    EXPECT_EQ(code, 0) << stream.get_last_error(&stream);
+    if (code != 0 || array.release == nullptr) break;
+    ++out.batches;
+    for (int64_t row = 0; row < array.length; ++row) {
+      std::string text;
+      for (int64_t c = 0; c < array.n_children; ++c)
+        text += (c > 0 ? "|" : "") + arrowText(*schema.children[c], *array.children[c], row);
+      out.rows.push_back(text);
+    }
+    array.release(&array);
+  }
+  schema.release(&schema);
+  stream.release(&stream);
+  return out;
+}
+
+/// The rows of `query` as Batch's getters give them, columns joined by '|'.
+std::vector<std::string> queryRows(const std::string& query) {
+  const Session session;
+  Result result = session.execute(query);
+  std::vector<std::string> rows;
+  while (std::optional<Batch> batch = result.next()) {
+    for (size_t r = 0; r < batch->rowCount(); ++r) {
+      std::string text;
+      for (size_t c = 0; c < batch->columnCount(); ++c)
+        text += (c > 0 ? "|" : "") + batchText(*batch, c, r);
+      rows.push_back(text);
+    }
+  }
+  return rows;
+}
+
+ArrowArrayStream columnReadersStream(const std::string& path, bool dictionaryIds,
+                                     const parquet::ColumnProjection& projection,
+                                     const std::optional<parquet::FilterPredicate>& filter = {},
+                                     bool selectionVector = false) {
+  parquet::ReaderOptions options;
+  options.dictionaryIds = dictionaryIds;
+  options.selectionVector = selectionVector;
+  auto file = parquet::ParquetFileReader::open(path, options);
+  auto readers =
+      filter ? file->columnReaders(projection, *filter) : file->columnReaders(projection);
+  ArrowArrayStream stream;
+  exportArrowStream(std::move(file), std::move(readers), &stream);
+  return stream;
+}
+
+TEST(ArrowExportColumnReaders, BatchesAreTheRowGroupsConvertedAsAQueryConvertsThem) {
+  const std::string path = fixture("dictionary_strings.parquet");
+  ArrowArrayStream stream = columnReadersStream(path, true, parquet::ColumnProjection::all());
+  const StreamRows got = readStream(stream);
+  EXPECT_EQ(got.names, (std::vector<std::string>{"id", "mode", "code", "tag", "note"}));
+  // With ReaderOptions::dictionaryIds the dictionary-encoded chunks are dictionary arrays.
+  EXPECT_EQ(got.formats, (std::vector<std::string>{"i", "i:U", "i:Z", "i:U", "U"}));
+  EXPECT_EQ(got.batches, 3) << "one per row group";
+  EXPECT_EQ(got.rows, queryRows("FROM \"" + path + "\" | SORT id"));
+}
+
+TEST(ArrowExportColumnReaders, WithoutDictionaryIdsEveryStringIsPlain) {
+  const std::string path = fixture("dictionary_strings.parquet");
+  ArrowArrayStream stream =
+      columnReadersStream(path, false, parquet::ColumnProjection::columns({"note", "mode"}));
+  const StreamRows got = readStream(stream);
+  EXPECT_EQ(got.formats, (std::vector<std::string>{"U", "U"}));
+  EXPECT_EQ(got.rows, queryRows("FROM \"" + path + "\" | SORT id | KEEP note, mode"));
+}
+
+TEST(ArrowExportColumnReaders, AFilterKeepsItsRowsWithOrWithoutASelectionVector) {
+  const std::string path = fixture("dictionary_strings.parquet");
+  const auto filter = parquet::FilterPredicate::or_(parquet::FilterPredicate::lt("id", 100),
+                                                    parquet::FilterPredicate::eq("mode", "AIR"));
+  const auto want = queryRows(
+      "FROM \"" + path + "\" | WHERE id < 100 OR mode == \"AIR\" | SORT id | KEEP id, mode, tag");
+  ASSERT_GT(want.size(), 100u);
+  for (bool selectionVector : {false, true}) {
+    SCOPED_TRACE(selectionVector ? "selection vector" : "rows copied out");
+    ArrowArrayStream stream =
+        columnReadersStream(path, true, parquet::ColumnProjection::columns({"id", "mode", "tag"}),
+                            filter, selectionVector);
+    EXPECT_EQ(readStream(stream).rows, want);
+  }
+}
+
+TEST(ArrowExportColumnReaders, AListColumnIsAListNamedByTheList) {
+  const std::string path = fixture("lists.parquet");
+  ArrowArrayStream stream =
+      columnReadersStream(path, true, parquet::ColumnProjection::columns({"id", "li"}));
+  const StreamRows got = readStream(stream);
+  EXPECT_EQ(got.names, (std::vector<std::string>{"id", "li"}));
+  EXPECT_EQ(got.formats, (std::vector<std::string>{"i", "+L"}));
+  EXPECT_EQ(got.rows, queryRows("FROM \"" + path + "\" | SORT id | KEEP id, li"));
+}
+
+TEST(ArrowExportColumnReaders, AColumnTheEngineDoesNotReadIsRefusedNamingIt) {
+  QUARRY_SKIP_WITHOUT_TESTDATA();
+  // A repeated group without a LIST annotation: its leaves are not a list's element.
+  const std::string path =
+      (testing::parquetTestingDir() / "data" / "repeated_no_annotation.parquet").string();
+  auto file = parquet::ParquetFileReader::open(path);
+  auto readers = file->columnReaders();
+  ArrowArrayStream stream;
+  try {
+    exportArrowStream(std::move(file), std::move(readers), &stream);
+    ADD_FAILURE() << "a repeated leaf outside a list was exported";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("repeated_no_annotation.parquet: column phoneNumbers"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ArrowExport, AFailureIsAnErrorCodeWithItsMessage) {

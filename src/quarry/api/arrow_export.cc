@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,12 @@
 #include "quarry/api/batch_impl.h"
 #include "quarry/api/engine_types.h"
 #include "quarry/arrow/page_arrays.h"
+#include "quarry/common/error.h"
+#include "quarry/engine/source/parquet_batch_conversion.h"
+#include "quarry/engine/source/parquet_format_reader.h"
+#include "quarry/engine/source/parquet_list_column.h"
+#include "quarry/formats/parquet/column_reader.h"
+#include "quarry/formats/parquet/parquet_file_reader.h"
 
 namespace quarry {
 
@@ -27,36 +34,128 @@ engine::Schema engineSchema(const std::vector<Field>& fields) {
 
 // ---- the stream
 
-/// The stream's result and what it declared: the columns dictionary-encoded
-/// are those its first batch has in the dictionary form, so that batch is
+/// What a stream reads: its columns, then its pages, each with what keeps its
+/// values alive.
+class PageSource {
+ public:
+  struct Next {
+    const engine::Page* page = nullptr;
+    std::shared_ptr<const void> owner;
+  };
+  virtual ~PageSource() = default;
+  virtual const engine::Schema& schema() const = 0;
+  /// The next page, or nothing after the last.
+  virtual std::optional<Next> next() = 0;
+};
+
+/// A query's Result: its batches' pages.
+class ResultSource final : public PageSource {
+ public:
+  explicit ResultSource(Result result)
+      : result_(std::move(result)), schema_(engineSchema(result_.schema())) {}
+  const engine::Schema& schema() const override { return schema_; }
+  std::optional<Next> next() override {
+    std::optional<Batch> batch = result_.next();
+    if (!batch) return std::nullopt;
+    return Next{&batch->impl()->page, batch->impl()};
+  }
+
+ private:
+  Result result_;
+  engine::Schema schema_;
+};
+
+/// Returns position `index` of `readers` as an engine field and its conversion:
+/// a flat leaf by its path, the element leaf of a list by the list's path.
+std::pair<engine::Field, engine::ParquetColumnConversion> readerColumn(
+    const parquet::ColumnReaders& readers, size_t index, const std::string& uri) {
+  const parquet::SchemaNode& leaf = readers.columnLeaf(index);
+  if (std::optional<engine::DataType> type = engine::ParquetFormatReader::engineType(leaf);
+      type && leaf.maxRepetitionLevel == 0) {
+    return {engine::Field{leaf.path, *type}, engine::ParquetColumnConversion(*type, uri)};
+  }
+  for (const parquet::SchemaNode* node = leaf.parent; node != nullptr && !node->isRoot();
+       node = node->parent) {
+    if (engine::parquetListElement(*node) != &leaf) continue;
+    if (std::optional<engine::DataType> type = engine::ParquetFormatReader::listType(*node)) {
+      return {engine::Field{node->path, *type}, engine::ParquetColumnConversion(*type, uri)};
+    }
+  }
+  throw Unsupported(uri + ": column " + leaf.path +
+                    ": not a flat column or the element of a list the engine reads; export it "
+                    "through a query or read it with RowReader");
+}
+
+/// A ColumnReaders and the file it reads: a page per batch, converted as the
+/// engine's Parquet scan converts.
+class ColumnReadersSource final : public PageSource {
+ public:
+  ColumnReadersSource(std::unique_ptr<parquet::ParquetFileReader> file,
+                      std::unique_ptr<parquet::ColumnReaders> readers)
+      : file_(std::move(file)), readers_(std::move(readers)) {
+    if (readers_ == nullptr) throw InvalidArgument("exportArrowStream: no ColumnReaders");
+    if (file_ != nullptr && &readers_->file() != file_.get()) {
+      throw InvalidArgument(
+          "exportArrowStream: the ColumnReaders read another file than the one given");
+    }
+    const std::string& uri = readers_->file().storage().uri();
+    for (size_t i = 0; i < readers_->getColumnCount(); ++i) {
+      auto [field, conversion] = readerColumn(*readers_, i, uri);
+      schema_.push_back(std::move(field));
+      conversions_.push_back(std::move(conversion));
+    }
+  }
+  const engine::Schema& schema() const override { return schema_; }
+  std::optional<Next> next() override {
+    if (!readers_->nextBatch()) return std::nullopt;
+    const std::span<const int64_t> selected = readers_->selectedRows();
+    const engine::BatchRows rows{0, readers_->rowCount(),
+                                 selected.empty() ? nullptr : selected.data()};
+    std::vector<engine::Block> blocks;
+    blocks.reserve(conversions_.size());
+    for (size_t i = 0; i < conversions_.size(); ++i)
+      blocks.push_back(conversions_[i].convert(readers_->column(i), rows));
+    auto page = std::make_shared<engine::Page>(std::move(blocks), static_cast<size_t>(rows.count));
+    return Next{page.get(), page};
+  }
+
+ private:
+  std::unique_ptr<parquet::ParquetFileReader> file_;  // null: the caller keeps the file
+  std::unique_ptr<parquet::ColumnReaders> readers_;
+  engine::Schema schema_;
+  std::vector<engine::ParquetColumnConversion> conversions_;
+};
+
+/// The stream's source and what it declared: the columns dictionary-encoded
+/// are those its first page has in the dictionary form, so that page is
 /// computed (and kept for the first get_next) when the schema is first asked.
 struct StreamData {
-  StreamData(Result r, ArrowStreamOptions o) : result(std::move(r)), options(o) {}
-  Result result;
+  StreamData(std::unique_ptr<PageSource> s, ArrowStreamOptions o)
+      : source(std::move(s)), options(o) {}
+  std::unique_ptr<PageSource> source;
   ArrowStreamOptions options;
   std::string lastError;
   bool declared = false;
   std::vector<bool> dictionaryColumns;
-  std::optional<Batch> first;
-  std::exception_ptr firstFailure;  // computing the first batch failed: get_next says so
+  std::optional<PageSource::Next> first;
+  std::exception_ptr firstFailure;  // computing the first page failed: get_next says so
 
   void declare() {
     if (declared) return;
     declared = true;
     try {
-      first = result.next();
-      if (first && options.dictionaries)
-        dictionaryColumns = arrow::dictionaryColumns(first->impl()->page);
+      first = source->next();
+      if (first && options.dictionaries) dictionaryColumns = arrow::dictionaryColumns(*first->page);
     } catch (...) {
       firstFailure = std::current_exception();
     }
   }
 
-  std::optional<Batch> next() {
+  std::optional<PageSource::Next> next() {
     declare();
     if (firstFailure) std::rethrow_exception(std::exchange(firstFailure, nullptr));
     if (first) return std::exchange(first, std::nullopt);
-    return result.next();
+    return source->next();
   }
 };
 
@@ -65,7 +164,7 @@ int streamGetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
   auto* data = static_cast<StreamData*>(stream->private_data);
   try {
     data->declare();
-    arrow::exportSchema(engineSchema(data->result.schema()), out, data->dictionaryColumns);
+    arrow::exportSchema(data->source->schema(), out, data->dictionaryColumns);
     return 0;
   } catch (const std::exception& e) {
     data->lastError = e.what();
@@ -77,12 +176,12 @@ int streamGetNext(ArrowArrayStream* stream, ArrowArray* out) {
   if (stream->release == nullptr) return EINVAL;
   auto* data = static_cast<StreamData*>(stream->private_data);
   try {
-    std::optional<Batch> batch = data->next();
-    if (!batch) {
+    std::optional<PageSource::Next> page = data->next();
+    if (!page) {
       std::memset(out, 0, sizeof(*out));  // a released array: the end
       return 0;
     }
-    arrow::exportPage(batch->impl()->page, batch->impl(), out, data->dictionaryColumns);
+    arrow::exportPage(*page->page, std::move(page->owner), out, data->dictionaryColumns);
     return 0;
   } catch (const std::bad_alloc&) {
     data->lastError = "out of memory";
@@ -116,12 +215,29 @@ void exportArrowArray(const Batch& batch, ArrowArray* out) {
   arrow::exportPage(batch.impl()->page, batch.impl(), out);
 }
 
-void exportArrowStream(Result result, ArrowArrayStream* out, ArrowStreamOptions options) {
+namespace {
+
+void exportSource(std::unique_ptr<PageSource> source, ArrowArrayStream* out,
+                  ArrowStreamOptions options) {
+  auto data = std::make_unique<StreamData>(std::move(source), options);
   out->get_schema = streamGetSchema;
   out->get_next = streamGetNext;
   out->get_last_error = streamLastError;
   out->release = streamRelease;
-  out->private_data = new StreamData(std::move(result), options);
+  out->private_data = data.release();
+}
+
+}  // namespace
+
+void exportArrowStream(Result result, ArrowArrayStream* out, ArrowStreamOptions options) {
+  exportSource(std::make_unique<ResultSource>(std::move(result)), out, options);
+}
+
+void exportArrowStream(std::unique_ptr<parquet::ParquetFileReader> file,
+                       std::unique_ptr<parquet::ColumnReaders> readers, ArrowArrayStream* out,
+                       ArrowStreamOptions options) {
+  exportSource(std::make_unique<ColumnReadersSource>(std::move(file), std::move(readers)), out,
+               options);
 }
 
 }  // namespace quarry

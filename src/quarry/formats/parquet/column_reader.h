@@ -35,7 +35,8 @@ class ParquetFileReader;
 /// One column's values over the rows of one batch.
 class ColumnBatch {
  public:
-  ColumnBatch(const AssembledRowGroup* group, const SchemaNode* leaf) : group_(group), leaf_(leaf) {}
+  ColumnBatch(const AssembledRowGroup* group, const SchemaNode* leaf)
+      : group_(group), leaf_(leaf) {}
 
   const SchemaNode& leaf() const { return *leaf_; }
   /// Rows in the batch.
@@ -83,6 +84,11 @@ class ColumnReaders {
   size_t getColumnCount() const { return projection_.columnOrder().size(); }
   /// Returns position `index`'s batch; throws std::out_of_range past getColumnCount().
   ColumnBatch column(size_t index) const;
+  /// Returns the leaf position `index` reads (known before the first batch);
+  /// throws std::out_of_range past getColumnCount().
+  const SchemaNode& columnLeaf(size_t index) const { return *projection_.columnOrder().at(index); }
+  /// Returns the file the reader reads.
+  ParquetFileReader& file() const { return file_; }
   /// With ReaderOptions::selectionVector and a filter that kept some of the batch's
   /// rows: the kept rows of the batches' row group, ascending (a batch's columns
   /// then hold every row of it). Empty when every row of the batches is kept.
