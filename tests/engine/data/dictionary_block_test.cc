@@ -146,7 +146,7 @@ std::vector<uint32_t> groupAll(GroupByHash& hash, const std::vector<std::vector<
 
 /// Expects the same group keys, doubles bit for bit (a group keeps its first row's
 /// NaN or -0.0).
-void expectSameKeys(const GroupByHash& a, const GroupByHash& b) {
+void expectSameKeys(GroupByHash& a, GroupByHash& b) {
   ASSERT_EQ(a.groupCount(), b.groupCount());
   for (size_t c = 0; c < a.groupKeys().size(); ++c) {
     for (size_t g = 0; g < a.groupCount(); ++g) {

@@ -22,7 +22,8 @@ namespace {
 
 TEST(GroupByHash, OneStringKeyKeepsNullApartFromTheEmptyString) {
   Block keys(DataType::string());
-  for (const char* v : std::vector<const char*>{"b", "", "a", "b", nullptr, "", nullptr, "a"}) v ? keys.appendBytes(v) : keys.appendNull();
+  for (const char* v : std::vector<const char*>{"b", "", "a", "b", nullptr, "", nullptr, "a"})
+    v ? keys.appendBytes(v) : keys.appendNull();
   GroupByHash hash({DataType::string()});
   std::vector<uint32_t> ids;
   hash.addRows({&keys}, ids);
@@ -36,7 +37,8 @@ TEST(GroupByHash, OneStringKeyKeepsNullApartFromTheEmptyString) {
   EXPECT_TRUE(groups.isNull(3));
   // A second page finds the groups of the first, across the null group's id.
   Block more(DataType::string());
-  for (const char* v : std::vector<const char*>{"a", nullptr, "c", "b"}) v ? more.appendBytes(v) : more.appendNull();
+  for (const char* v : std::vector<const char*>{"a", nullptr, "c", "b"})
+    v ? more.appendBytes(v) : more.appendNull();
   hash.addRows({&more}, ids);
   EXPECT_EQ(ids, (std::vector<uint32_t>{2, 3, 4, 0}));
 }
@@ -53,7 +55,8 @@ TEST(GroupByHash, ManyStringGroupsSurviveTheTableGrowing) {
 
 TEST(GroupByHash, DoublesGroupNegativeZeroWithZeroAndEveryNanTogether) {
   Block keys(DataType::float64());
-  for (double v : {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(), 1.0}) {
+  for (double v : {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(),
+                   -std::numeric_limits<double>::quiet_NaN(), 1.0}) {
     keys.append<double>(v);
   }
   GroupByHash hash({DataType::float64()});
@@ -89,7 +92,8 @@ TEST(GroupByHash, KeysWhoseHashesShareTheTagStayApart) {
     if (!fresh) twins = {it->second, key};
   }
   Block keys(DataType::string());
-  for (const std::string& key : {twins.first, twins.second, twins.first, twins.second}) keys.appendBytes(key);
+  for (const std::string& key : {twins.first, twins.second, twins.first, twins.second})
+    keys.appendBytes(key);
   GroupByHash hash({DataType::string()});
   std::vector<uint32_t> ids;
   hash.addRows({&keys}, ids);
@@ -111,7 +115,8 @@ void expectGroupsOfAMap(const std::vector<DataType>& types) {
       const int64_t k = (int64_t{page} * 7919 + r * 104729) % 150'000;  // repeats across pages
       std::vector<int64_t> row;
       for (size_t c = 0; c < types.size(); ++c) {
-        const int64_t v = c + 1 == types.size() ? k % 7 - 3 : k * 1'000'003 + static_cast<int64_t>(c);
+        const int64_t v =
+            c + 1 == types.size() ? k % 7 - 3 : k * 1'000'003 + static_cast<int64_t>(c);
         row.push_back(v);
         types[c].kind == TypeKind::kInt32 ? blocks[c].append<int32_t>(static_cast<int32_t>(v))
                                           : blocks[c].append<int64_t>(v);
@@ -146,8 +151,9 @@ TEST(GroupByHash, FixedKeysTellNullFromZeroAndGroupZerosAndNans) {
   Block a(DataType::int32());
   Block b(DataType::float64());
   const std::vector<std::pair<std::optional<int32_t>, std::optional<double>>> rows = {
-      {0, 0.0}, {std::nullopt, 0.0}, {0, -0.0}, {0, std::nullopt}, {std::nullopt, std::nullopt},
-      {0, nan}, {0, -nan},          {std::nullopt, std::nullopt}, {-1, 0.0}};
+      {0, 0.0},          {std::nullopt, 0.0},          {0, -0.0},
+      {0, std::nullopt}, {std::nullopt, std::nullopt}, {0, nan},
+      {0, -nan},         {std::nullopt, std::nullopt}, {-1, 0.0}};
   for (const auto& [x, y] : rows) {
     x ? a.append<int32_t>(*x) : a.appendNull();
     y ? b.append<double>(*y) : b.appendNull();
@@ -185,7 +191,8 @@ TEST(GroupByHash, FourInt32KeysFillTheWordsAndKeepEveryByte) {
   const auto firstRows = rows;
   rows.insert(rows.end(), firstRows.begin(), firstRows.end());  // each again: found, not made
   for (const auto& row : rows) {
-    for (int k = 0; k < 4; ++k) row[k] ? blocks[k].append<int32_t>(*row[k]) : blocks[k].appendNull();
+    for (int k = 0; k < 4; ++k)
+      row[k] ? blocks[k].append<int32_t>(*row[k]) : blocks[k].appendNull();
   }
   GroupByHash hash(std::vector<DataType>(4, DataType::int32()));
   std::vector<uint32_t> ids;
@@ -206,7 +213,8 @@ TEST(GroupByHash, AKeyThatOutgrowsItsCodesLeavesThePackedPath) {
   GroupByHash hash(types);
   EXPECT_TRUE(hash.packsKeys());
   std::vector<uint32_t> ids;
-  auto page = [&](int32_t rows, int32_t distinct) {  // row r has the keys (v, v-1, v-2, v-3), v = r % distinct
+  auto page = [&](int32_t rows,
+                  int32_t distinct) {  // row r has the keys (v, v-1, v-2, v-3), v = r % distinct
     std::vector<Block> blocks(4, Block(DataType::int64()));
     for (int32_t r = 0; r < rows; ++r)
       for (int k = 0; k < 4; ++k) blocks[k].append<int64_t>(r % distinct - k);
@@ -224,6 +232,74 @@ TEST(GroupByHash, AKeyThatOutgrowsItsCodesLeavesThePackedPath) {
 
 // key_hash.h: keysEqual compares short keys without a library call, in overlapping words; every
 // byte of a key of any length up to 40 must count.
+// The serialized path keeps each group's key once, in its arena, and reads the key blocks
+// back from it at the end: every kind it serializes comes back as the group's first row had it.
+TEST(GroupByHash, SerializedKeysReadBackEveryKindAndNull) {
+  const std::vector<DataType> types{
+      DataType::string(),       DataType::int32(),  DataType::int64(), DataType::boolean(),
+      DataType::decimal(38, 2), DataType::binary(), DataType::null()};
+  std::vector<Block> keys;
+  for (const DataType& type : types) keys.emplace_back(type);
+  // Rows r = 0..9: group r % 5; group 3's row has a null in every column.
+  for (int r = 0; r < 10; ++r) {
+    const int g = r % 5;
+    if (g == 3) {
+      for (size_t c = 0; c + 1 < keys.size(); ++c) keys[c].appendNull();
+    } else {
+      keys[0].appendBytes(g == 4 ? "" : "s" + std::string(static_cast<size_t>(g * 40), 'x'));
+      keys[1].append<int32_t>(-g);
+      keys[2].append<int64_t>(int64_t{1} << (40 + g));
+      keys[3].append<uint8_t>(g % 2);
+      keys[4].append<Int128>(Int128{g} * -1000000000000LL);
+      keys[5].appendBytes(std::string(1, static_cast<char>(g)) + std::string("\0z", 2));
+    }
+    keys.back().appendNull();
+  }
+  std::vector<const Block*> pointers;
+  for (const Block& block : keys) pointers.push_back(&block);
+  GroupByHash hash(types);
+  std::vector<uint32_t> ids;
+  hash.addRows(pointers, ids);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 2, 3, 4, 0, 1, 2, 3, 4}));
+  const std::vector<Block> groups = hash.takeGroupKeys();
+  ASSERT_EQ(groups.size(), types.size());
+  for (size_t c = 0; c < types.size(); ++c) {
+    ASSERT_EQ(groups[c].size(), 5u) << c;
+    EXPECT_TRUE(groups[c].type() == types[c]) << c;
+    for (size_t g = 0; g < 5; ++g) {
+      EXPECT_EQ(groups[c].isNull(g), keys[c].isNull(g)) << c << " " << g;
+      if (!keys[c].isNull(g)) {
+        EXPECT_TRUE(groups[c].scalarAt(g) == keys[c].scalarAt(g)) << c << " " << g;
+      }
+    }
+  }
+}
+
+TEST(GroupByHash, OneStringKeyReadsBackFromTheArenaOverDictionaryAndPlainPages) {
+  auto dictionary = std::make_shared<ByteDictionary>();
+  for (const char* v : {"AIR", "RAIL", ""}) dictionary->append(v);
+  const Block coded =
+      Block::fromDictionary(DataType::string(), dictionary, {1, 0, 2, 1, 0}, {1, 1, 1, 0, 1});
+  Block plain(DataType::string());
+  for (const char* v : std::vector<const char*>{"SHIP", "AIR", nullptr})
+    v ? plain.appendBytes(v) : plain.appendNull();
+  GroupByHash hash({DataType::string()});
+  std::vector<uint32_t> ids;
+  hash.addRows({&coded}, ids);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 2, 3, 1}));
+  hash.addRows({&plain}, ids);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{4, 1, 3}));
+  const Block keys = hash.takeGroupKeys()[0];
+  ASSERT_EQ(keys.size(), 5u);
+  EXPECT_FALSE(keys.isDictionary());
+  EXPECT_EQ(keys.bytes(0), "RAIL");
+  EXPECT_EQ(keys.bytes(1), "AIR");
+  EXPECT_EQ(keys.bytes(2), "");
+  EXPECT_FALSE(keys.isNull(2));
+  EXPECT_TRUE(keys.isNull(3));
+  EXPECT_EQ(keys.bytes(4), "SHIP");
+}
+
 TEST(KeyHash, KeysEqualSeesEveryByteOfEveryLength) {
   for (size_t length = 0; length <= 40; ++length) {
     std::string a(length, '\0');

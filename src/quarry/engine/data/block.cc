@@ -43,6 +43,21 @@ Block Block::nulls(DataType type, size_t count) {
   return block;
 }
 
+Block Block::fromBytes(DataType type, std::vector<uint64_t> offsets, std::string data,
+                      std::vector<uint8_t> validity) {
+  if (!type.isBytes() || offsets.empty() || offsets.front() != 0 || offsets.back() != data.size() ||
+      !std::is_sorted(offsets.begin(), offsets.end()) ||
+      (!validity.empty() && validity.size() + 1 != offsets.size())) {
+    throw std::logic_error("Block::fromBytes: " + std::to_string(offsets.size()) + " offsets over " +
+                           std::to_string(data.size()) + " bytes for a " + type.toString() + " block");
+  }
+  Block block(type);
+  block.size_ = offsets.size() - 1;
+  block.storage_ = Bytes{std::move(offsets), std::move(data)};
+  if (!validity.empty()) block.setValidity(std::move(validity));
+  return block;
+}
+
 Block Block::fromDictionary(DataType type, std::shared_ptr<const ByteDictionary> dictionary,
                             std::vector<uint32_t> ids, std::vector<uint8_t> validity) {
   if (!type.isBytes() || dictionary == nullptr) {

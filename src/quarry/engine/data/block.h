@@ -150,6 +150,13 @@ class Block {
     return block;
   }
 
+  /// A block of bytes kind `type` over `offsets` (positions + 1 of them,
+  /// ascending from 0, the last data.size()) and `data`: position i is
+  /// data[offsets[i], offsets[i + 1]), or null where `validity` (as fromValues')
+  /// says so (a null's value is empty). Throws std::logic_error otherwise.
+  static Block fromBytes(DataType type, std::vector<uint64_t> offsets, std::string data,
+                         std::vector<uint8_t> validity = {});
+
   /// A block of bytes kind `type` in the dictionary form: position i is
   /// dictionary->at(ids[i]), or null where `validity` (as fromValues') says so.
   /// Every id of a non-null position must be below dictionary->size(); a null

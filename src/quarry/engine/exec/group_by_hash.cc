@@ -1,9 +1,13 @@
 #include "quarry/engine/exec/group_by_hash.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "quarry/common/error.h"
 #include "quarry/engine/data/key_hash.h"
@@ -80,6 +84,11 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
   }
   fixedKeys_ &= fixedBytes <= sizeof(FixedKey::words);
   if (fixedKeys_) packedKeys_ = false;  // one lookup of words does less than per-key codes
+  deferredKeys_ =
+      bytesKey_ || (!wordKeys_ && !fixedKeys_ &&
+                    std::none_of(keyTypes_.begin(), keyTypes_.end(), [](const DataType& type) {
+                      return type.kind == TypeKind::kDouble;
+                    }));
   if (wordKeys_) {
     words_.reset(1024);
   } else {
@@ -89,8 +98,160 @@ GroupByHash::GroupByHash(std::vector<DataType> keyTypes) : keyTypes_(std::move(k
 }
 
 uint32_t GroupByHash::newGroup(const std::vector<const Block*>& keys, size_t row) {
-  for (size_t c = 0; c < keys.size(); ++c) groupKeys_[c].appendFrom(*keys[c], row);
+  if (!deferredKeys_) {
+    for (size_t c = 0; c < keys.size(); ++c) groupKeys_[c].appendFrom(*keys[c], row);
+  }
   return static_cast<uint32_t>(groups_++);
+}
+
+const std::vector<Block>& GroupByHash::groupKeys() {
+  if (deferredKeys_) groupKeys_ = keysFromArena();
+  return groupKeys_;
+}
+
+std::vector<Block> GroupByHash::takeGroupKeys() {
+  if (deferredKeys_) return keysFromArena();
+  return std::move(groupKeys_);
+}
+
+namespace {
+
+/// A key column read back from the arena, one group at a time.
+struct ArenaColumn {
+  TypeKind kind;
+  std::vector<uint8_t> validity;
+  bool anyNull = false;
+  std::variant<std::monostate, std::vector<uint8_t>, std::vector<int32_t>, std::vector<int64_t>,
+               std::vector<uint64_t>, std::vector<Int128>>
+      values;
+  std::vector<uint64_t> offsets{0};
+  std::string bytes;
+
+  template <typename T>
+  void readFixed(const char*& p, bool null) {
+    T v{};
+    if (!null) std::memcpy(&v, p, sizeof(T));
+    p += sizeof(T);
+    std::get<std::vector<T>>(values).push_back(v);
+  }
+};
+
+}  // namespace
+
+std::vector<Block> GroupByHash::keysFromArena() const {
+  const size_t groups = groups_;
+  std::vector<ArenaColumn> columns(keyTypes_.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ArenaColumn& column = columns[c];
+    column.kind = keyTypes_[c].kind;
+    column.validity.assign(groups, 1);
+    switch (column.kind) {
+      case TypeKind::kBoolean:
+        column.values.emplace<std::vector<uint8_t>>().reserve(groups);
+        break;
+      case TypeKind::kInt32:
+      case TypeKind::kDate:
+        column.values.emplace<std::vector<int32_t>>().reserve(groups);
+        break;
+      case TypeKind::kInt64:
+      case TypeKind::kTime:
+      case TypeKind::kTimestamp:
+        column.values.emplace<std::vector<int64_t>>().reserve(groups);
+        break;
+      case TypeKind::kUInt64:
+        column.values.emplace<std::vector<uint64_t>>().reserve(groups);
+        break;
+      case TypeKind::kDecimal:
+        column.values.emplace<std::vector<Int128>>().reserve(groups);
+        break;
+      default:
+        break;
+    }
+    if (keyTypes_[c].isBytes()) {
+      column.offsets.reserve(groups + 1);
+      column.bytes.reserve(groupKeyBytes_.size());
+    }
+  }
+  const char* arena = groupKeyBytes_.data();
+  for (size_t g = 0; g < groups; ++g) {
+    if (bytesKey_) {  // the bytes alone; the null group's are empty
+      ArenaColumn& column = columns[0];
+      column.bytes.append(arena + groupKeyOffsets_[g],
+                          groupKeyOffsets_[g + 1] - groupKeyOffsets_[g]);
+      column.offsets.push_back(column.bytes.size());
+      if (g == nullGroup_) {
+        column.validity[g] = 0;
+        column.anyNull = true;
+      }
+      continue;
+    }
+    // Per column a null flag, then the value (serialize()'s layout).
+    const char* p = arena + groupKeyOffsets_[g];
+    for (ArenaColumn& column : columns) {
+      const bool null = *p++ != 0;
+      if (null) {
+        column.validity[g] = 0;
+        column.anyNull = true;
+      }
+      switch (column.kind) {
+        case TypeKind::kBoolean:
+          column.readFixed<uint8_t>(p, null);
+          break;
+        case TypeKind::kInt32:
+        case TypeKind::kDate:
+          column.readFixed<int32_t>(p, null);
+          break;
+        case TypeKind::kInt64:
+        case TypeKind::kTime:
+        case TypeKind::kTimestamp:
+          column.readFixed<int64_t>(p, null);
+          break;
+        case TypeKind::kUInt64:
+          column.readFixed<uint64_t>(p, null);
+          break;
+        case TypeKind::kDecimal:
+          column.readFixed<Int128>(p, null);
+          break;
+        case TypeKind::kString:
+        case TypeKind::kBinary:
+        case TypeKind::kUuid:
+          if (!null) {
+            uint32_t length;
+            std::memcpy(&length, p, 4);
+            column.bytes.append(p + 4, length);
+            p += 4 + length;
+          }
+          column.offsets.push_back(column.bytes.size());
+          break;
+        default:  // kNull: the flag alone; kDouble and kList do not defer
+          break;
+      }
+    }
+  }
+  std::vector<Block> out;
+  out.reserve(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c) {
+    ArenaColumn& column = columns[c];
+    std::vector<uint8_t> validity =
+        column.anyNull ? std::move(column.validity) : std::vector<uint8_t>();
+    if (column.kind == TypeKind::kNull) {
+      out.push_back(Block::nulls(keyTypes_[c], groups));
+    } else if (keyTypes_[c].isBytes()) {
+      out.push_back(Block::fromBytes(keyTypes_[c], std::move(column.offsets),
+                                     std::move(column.bytes), std::move(validity)));
+    } else {
+      std::visit(
+          [&](auto& values) {
+            using V = std::decay_t<decltype(values)>;
+            if constexpr (!std::is_same_v<V, std::monostate>) {
+              out.push_back(
+                  Block::fromValues(keyTypes_[c], std::move(values), std::move(validity)));
+            }
+          },
+          column.values);
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -152,7 +313,9 @@ void GroupByHash::hashRows(const std::vector<const Block*>& keys, std::vector<ui
       const std::span<const Int128> values = block->values<Int128>();
       for (size_t r = 0; r < rows; ++r) {
         const bool null = nulls && block->isNull(r);
-        hashes[r] = mix(hashes[r] + (null ? kNullHash : hashBytes(reinterpret_cast<const char*>(&values[r]), 16)));
+        hashes[r] =
+            mix(hashes[r] +
+                (null ? kNullHash : hashBytes(reinterpret_cast<const char*>(&values[r]), 16)));
       }
       continue;
     }
@@ -164,7 +327,8 @@ void GroupByHash::hashRows(const std::vector<const Block*>& keys, std::vector<ui
       }
       continue;
     }
-    if (kind == TypeKind::kList) throw std::logic_error("GroupByHash: a list key");  // refused by the constructor
+    if (kind == TypeKind::kList)
+      throw std::logic_error("GroupByHash: a list key");  // refused by the constructor
     blockWords(*block, words);
     for (size_t r = 0; r < rows; ++r) {
       hashes[r] = mix(hashes[r] + (nulls && block->isNull(r) ? kNullHash : mix(words[r])));
@@ -251,7 +415,8 @@ void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupI
   const char* data = block.byteData();
   const std::span<const uint64_t> offsets = block.byteOffsets();  // a null's value is empty
   rowHashes_.resize(rows);
-  for (size_t r = 0; r < rows; ++r) rowHashes_[r] = hashBytes(data + offsets[r], offsets[r + 1] - offsets[r]);
+  for (size_t r = 0; r < rows; ++r)
+    rowHashes_[r] = hashBytes(data + offsets[r], offsets[r + 1] - offsets[r]);
   constexpr size_t kPrefetchDistance = 8;
   for (size_t r = 0; r < rows; ++r) {
     if (r + kPrefetchDistance < rows)
@@ -294,14 +459,16 @@ void GroupByHash::addDictionaryKeys(const Block& block, std::vector<uint32_t>& g
     uint32_t group = entryGroups[id];
     if (group == kEmpty) {  // the entry's first row: found or made by its bytes, in row order
       const std::string_view value = dictionary.at(id);
-      group = findOrInsert(hashBytes(value.data(), value.size()), value.data(), value.size(), keys, r);
+      group =
+          findOrInsert(hashBytes(value.data(), value.size()), value.data(), value.size(), keys, r);
       entryGroups[id] = group;
     }
     groupIds[r] = group;
   }
 }
 
-bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys,
+                                std::vector<uint32_t>& groupIds) {
   for (size_t c = 0; c < keys.size(); ++c) {
     if (keyTypes_[c].isBytes() && !keys[c]->isDictionary()) return false;
   }
@@ -339,7 +506,8 @@ bool GroupByHash::addPackedKeys(const std::vector<const Block*>& keys, std::vect
         for (size_t r = 0; r < rows; ++r) words[r] |= uint64_t{entryCodes[ids[r]] + 1} << shift;
       } else {
         for (size_t r = 0; r < rows; ++r) {
-          if (!block.isNull(r)) words[r] |= uint64_t{entryCodes[ids[r]] + 1} << shift;  // null: code 0
+          if (!block.isNull(r))
+            words[r] |= uint64_t{entryCodes[ids[r]] + 1} << shift;  // null: code 0
         }
       }
     } else {
@@ -515,7 +683,8 @@ void packFixed(const Block& block, size_t offset, uint64_t nullBit, auto* rowKey
 
 }  // namespace
 
-void GroupByHash::addFixedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+void GroupByHash::addFixedKeys(const std::vector<const Block*>& keys,
+                               std::vector<uint32_t>& groupIds) {
   const size_t rows = keys[0]->size();
   rowFixedKeys_.assign(rows, FixedKey{});
   FixedKey* rowKeys = rowFixedKeys_.data();
@@ -558,7 +727,8 @@ void GroupByHash::addFixedKeys(const std::vector<const Block*>& keys, std::vecto
   }
 }
 
-void GroupByHash::addSerializedKeys(const std::vector<const Block*>& keys, std::vector<uint32_t>& groupIds) {
+void GroupByHash::addSerializedKeys(const std::vector<const Block*>& keys,
+                                    std::vector<uint32_t>& groupIds) {
   const size_t rows = keys[0]->size();
   serialize(keys, rows);
   const char* bytes = rowKeyBytes_.data();

@@ -57,8 +57,8 @@ class GroupByHash {
   /// Whether the next page tries the packed-codes path (see above; for tests).
   bool packsKeys() const { return packedKeys_; }
   /// The key values of groups [0, groupCount()), one block per key column.
-  const std::vector<Block>& groupKeys() const { return groupKeys_; }
-  std::vector<Block> takeGroupKeys() { return std::move(groupKeys_); }
+  const std::vector<Block>& groupKeys();
+  std::vector<Block> takeGroupKeys();
 
  private:
   /// A slot of the bytes / serialized table: 8 bytes, so that a table of many groups takes half
@@ -114,16 +114,18 @@ class GroupByHash {
   void addWordKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   /// The group of the key `key[0, length)` with `hash`, created (from row `row` of
   /// `keys`) when new; the probe both the bytes and the serialized paths use.
-  uint32_t findOrInsert(uint64_t hash, const char* key, size_t length, const std::vector<const Block*>& keys,
-                        size_t row);
+  uint32_t findOrInsert(uint64_t hash, const char* key, size_t length,
+                        const std::vector<const Block*>& keys, size_t row);
   /// The probe of the slots: the group whose slot has `hash`'s tag and whose key `sameKey(group)`
   /// says is the row's, else a new group (from row `row` of `keys`), its key kept by `keepKey()`.
   template <typename SameKey, typename KeepKey>
-  uint32_t probe(uint64_t hash, SameKey&& sameKey, KeepKey&& keepKey, const std::vector<const Block*>& keys,
-                 size_t row);
+  uint32_t probe(uint64_t hash, SameKey&& sameKey, KeepKey&& keepKey,
+                 const std::vector<const Block*>& keys, size_t row);
   /// The single bytes key path: the values' bytes as the keys.
   void addBytesKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
+  /// The groups' key blocks read back from the arena (deferredKeys_).
+  std::vector<Block> keysFromArena() const;
   /// The single bytes key path for a dictionary block.
   void addDictionaryKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   /// The packed-codes path; false (nothing done) when a page does not suit it.
@@ -157,12 +159,18 @@ class GroupByHash {
   bool wordKeys_ = false;
   bool bytesKey_ = false;
   bool fixedKeys_ = false;
-  std::vector<size_t> fixedOffsets_;     // per key column, its byte offset in FixedKey::words
-  std::vector<FixedKey> rowFixedKeys_;    // per page, each row's
+  std::vector<size_t> fixedOffsets_;         // per key column, its byte offset in FixedKey::words
+  std::vector<FixedKey> rowFixedKeys_;       // per page, each row's
   HugePageVector<FixedKey> fixedGroupKeys_;  // per group
   WordTable words_;
   uint32_t nullGroup_ = kEmpty;
   std::vector<uint64_t> rowWords_;
+  /// Whether every group's key is in the arena (groupKeyBytes_), from which
+  /// groupKeys() reads the key blocks at the end instead of keeping a second copy
+  /// as groups are made: a single bytes key (its bytes) and the serialized path
+  /// without a double key (whose arena holds -0.0 as +0.0, where the first row's
+  /// value is the group's).
+  bool deferredKeys_ = false;
   std::vector<Block> groupKeys_;
   HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
