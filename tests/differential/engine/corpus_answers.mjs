@@ -5,19 +5,22 @@
 // for every variant of the engine differential test (local, metadata cache,
 // cluster): the self-check does it once and saves, beside the datasets,
 //
-//   answers.json   { seed, count, files, noOrc, dataNulls, pairs, answers }
-//                  pairs as the generator made them; answers[i] DuckDB's answer to
-//                  pairs[i]: { refused } | { sqlError } | { columns, types, rows },
-//                  rows in compare_values.mjs's canonical forms, types as below
+//   answers.ndjson  a first line { format, seed, count, files, noOrc, dataNulls },
+//                   then one line per query, { pair, answer }: the pair as the
+//                   generator made it and DuckDB's answer to it, { refused } |
+//                   { sqlError } | { columns, types, rows }, rows in
+//                   compare_values.mjs's canonical forms, types as below (a line
+//                   per query: the 2,000 queries' answers are about 150 MB, a
+//                   larger corpus's more than one JS string holds)
 //
 // A DuckDB type is saved as the fields the comparison reads (typeId, width,
 // scale, valueType, keyType, entryNames, entryTypes) and its text; read back, it
 // is an object with those fields whose String() is the text.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const kAnswersFile = 'answers.json';
+export const kAnswersFile = 'answers.ndjson';
 // Bumped when the saved form changes, so that a stale file is refused.
 const kFormat = 1;
 
@@ -62,35 +65,55 @@ function answerFromJson(json) {
 /// Every saved type must read back as the same type: a field the comparison reads
 /// and this file does not save would otherwise pass unnoticed.
 export function saveCorpus(dir, { seed, count, files, noOrc, dataNulls, pairs, answers }) {
-  const saved = pairs.map((p) => answerToJson(answers.get(p)));
-  saved.forEach((answer, i) => {
-    (answer.types ?? []).forEach((t, c) => {
-      const original = answers.get(pairs[i]).types[c];
-      const back = new SavedType(t);
-      if (String(back) !== String(original) || back.typeId !== original.typeId) {
-        throw new Error(`query ${pairs[i].index}: DuckDB's type ${original} of column ` +
-                        `${answer.columns[c]} does not survive saving (${back})`);
-      }
-    });
-  });
-  writeFileSync(join(dir, kAnswersFile),
-                JSON.stringify({ format: kFormat, seed, count, files, noOrc, dataNulls, pairs, answers: saved }));
+  const fd = openSync(join(dir, kAnswersFile), 'w');
+  try {
+    writeSync(fd, `${JSON.stringify({ format: kFormat, seed, count, files, noOrc, dataNulls })}\n`);
+    for (const pair of pairs) {
+      const duck = answers.get(pair);
+      const answer = answerToJson(duck);
+      (answer.types ?? []).forEach((t, c) => {
+        const back = new SavedType(t);
+        if (String(back) !== String(duck.types[c]) || back.typeId !== duck.types[c].typeId) {
+          throw new Error(`query ${pair.index}: DuckDB's type ${duck.types[c]} of column ` +
+                          `${answer.columns[c]} does not survive saving (${back})`);
+        }
+      });
+      writeSync(fd, `${JSON.stringify({ pair, answer })}\n`);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/// Reads what saveCorpus saved in `dir`; throws, naming the file, when it is
-/// missing or was saved for another seed or corpus size.
+/// Reads what saveCorpus saved in `dir`: { seed, count, files, noOrc, dataNulls,
+/// pairs, answers }; throws, naming the file, when it is missing or was saved
+/// for another seed or corpus size.
 export function loadCorpus(dir, { seed, count }) {
   const path = join(dir, kAnswersFile);
   if (!existsSync(path)) {
     throw new Error(`no saved corpus at ${path}: the self-check writes it (ctest runs ` +
                     'differential_engine_self_check first, as the fixture engine_corpus_answers)');
   }
-  const saved = JSON.parse(readFileSync(path, 'utf8'));
+  // Read as bytes and parsed a line at a time: the whole is more than a string holds.
+  const bytes = readFileSync(path);
+  const lines = [];
+  for (let from = 0; from < bytes.length;) {
+    const end = bytes.indexOf(0x0a, from);
+    const to = end < 0 ? bytes.length : end;
+    lines.push(bytes.toString('utf8', from, to));
+    from = to + 1;
+  }
+  const saved = JSON.parse(lines[0] ?? '{}');
   if (saved.format !== kFormat || saved.seed !== seed || saved.count !== count) {
     throw new Error(`${path} holds the corpus of seed ${saved.seed} and ${saved.count} queries ` +
                     `(format ${saved.format}), not seed ${seed} and ${count} queries (format ${kFormat})`);
   }
+  const pairs = [];
   const answers = new Map();
-  saved.pairs.forEach((p, i) => answers.set(p, answerFromJson(saved.answers[i])));
-  return { ...saved, answers };
+  for (const line of lines.slice(1)) {
+    const { pair, answer } = JSON.parse(line);
+    pairs.push(pair);
+    answers.set(pair, answerFromJson(answer));
+  }
+  return { ...saved, pairs, answers };
 }
