@@ -94,11 +94,16 @@ set_tests_properties(differential_orc_chdb PROPERTIES TIMEOUT 120)
 # The query engine against DuckDB: 2,000 generated queries and TPC-H Q1/Q6 over
 # Parquet files written under the build directory (tests/differential/engine/).
 # The self-check runs the DuckDB side only (every SQL statement of the corpus
-# must run); it needs no engine.
+# must run, and DuckDB's answer printed as quarry prints it must be accepted);
+# it needs no engine. It writes the datasets and DuckDB's answers once per run
+# into QUARRY_ENGINE_ANSWERS (--save-corpus, only when it passes): the fixture
+# engine_corpus_answers, which the runs comparing quarry with DuckDB below read
+# (--corpus-from) instead of writing and answering the same corpus each.
+set(QUARRY_ENGINE_ANSWERS ${CMAKE_BINARY_DIR}/differential-engine-answers)
 quarry_add_node_test(differential_engine_self_check
-  tests/differential/engine/engine_queries.mjs - ${CMAKE_BINARY_DIR}/differential-engine-self-check
-  --self-check)
-set_tests_properties(differential_engine_self_check PROPERTIES TIMEOUT 300)
+  tests/differential/engine/engine_queries.mjs - ${QUARRY_ENGINE_ANSWERS} --self-check --save-corpus)
+set_tests_properties(differential_engine_self_check PROPERTIES TIMEOUT 450
+                     FIXTURES_SETUP engine_corpus_answers)
 # Every comparator (compare_values.mjs's values and CSV text with their verdicts,
 # the engine runner through stub_quarry.mjs) fed its good input, which passes, and
 # planted bad ones (type changed, column renamed, missing field, -0.0 where it
@@ -134,17 +139,22 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
   # cluster variants below read the JSON.
   quarry_add_node_test(differential_engine_queries
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
-    ${CMAKE_BINARY_DIR}/differential-engine --format arrow)
-  set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600)
+    ${CMAKE_BINARY_DIR}/differential-engine --format arrow --corpus-from ${QUARRY_ENGINE_ANSWERS})
+  set_tests_properties(differential_engine_queries PROPERTIES TIMEOUT 600
+                       FIXTURES_REQUIRED engine_corpus_answers)
   # The same corpus with quarry's metadata cache on (a fresh cache directory under
   # the build directory, overriding QUARRY_CACHE_DIR=off): run twice, the first
   # pass filling the cache, the second answered from it (every footer from the
   # cache, no footer read), both compared with DuckDB. A fixed subset (the first
   # LIMIT generated queries and TPC-H) keeps the two passes within the test stage.
+  # The files read whole by `quarry print` are differential_engine_queries's: print
+  # reads them the same way with or without the cache (and the cluster).
   quarry_add_node_test(differential_engine_queries_cached
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
-    ${CMAKE_BINARY_DIR}/differential-engine-cached --metadata-cache --limit 300)
-  set_tests_properties(differential_engine_queries_cached PROPERTIES TIMEOUT 600)
+    ${CMAKE_BINARY_DIR}/differential-engine-cached --metadata-cache --limit 300
+    --corpus-from ${QUARRY_ENGINE_ANSWERS})
+  set_tests_properties(differential_engine_queries_cached PROPERTIES TIMEOUT 600
+                       FIXTURES_REQUIRED engine_corpus_answers)
   # LIST columns: KEEP, WHERE, IS NULL, TopN and EVAL over a DuckDB-written file of
   # list<int|bigint|double|varchar> (null lists, empty lists, null elements, several
   # row groups), as JSON and as DuckDB's CSV text of the same SELECT; a few seconds.
@@ -185,8 +195,9 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/tests/differential/engine/ENABLED)
   # "results identical to in-process", checked against DuckDB's answers.
   quarry_add_node_test(differential_engine_queries_cluster
     tests/differential/engine/engine_queries.mjs $<TARGET_FILE:quarry>
-    ${CMAKE_BINARY_DIR}/differential-engine-cluster --data-nodes 3)
-  set_tests_properties(differential_engine_queries_cluster PROPERTIES TIMEOUT 900)
+    ${CMAKE_BINARY_DIR}/differential-engine-cluster --data-nodes 3 --corpus-from ${QUARRY_ENGINE_ANSWERS})
+  set_tests_properties(differential_engine_queries_cluster PROPERTIES TIMEOUT 900
+                       FIXTURES_REQUIRED engine_corpus_answers)
 endif()
 
 # README.md's "30 seconds with quarry" (issue 26): every example names files the
@@ -230,8 +241,10 @@ endif()
 # ctest -j starts tests in descending COST. On a fresh clone there are no timings
 # of an earlier run (Testing/Temporary/CTestCostData.txt), so the longest tests
 # (about the seconds each took on the 2-core CI machine) are named here: started
-# first, they run beside the many short suites instead of alone at the end.
-foreach(entry IN ITEMS differential_read_values=100 differential_print_csv=140
+# first, they run beside the many short suites instead of alone at the end. The
+# self-check comes first of all: the engine runs wait for the answers it saves.
+foreach(entry IN ITEMS differential_engine_self_check=300
+                       differential_read_values=100 differential_print_csv=140
                        differential_engine_queries=80
                        differential_engine_queries_cluster=80 differential_generated_chdb=40
                        differential_generated_duckdb=40 differential_orc_chdb=30

@@ -36,6 +36,20 @@
 //                     the second must be answered from it (every query's profile:
 //                     each file's footer from the cache, no footer read); both
 //                     passes compared with DuckDB
+//   --save-corpus     also save the corpus and DuckDB's answers in DIR
+//                     (corpus_answers.mjs), for runs given --corpus-from DIR
+//   --corpus-from C   take the datasets, the corpus and DuckDB's answers from C,
+//                     where a run with --save-corpus (and the same --seed and
+//                     --count) left them, instead of writing and answering them
+//                     again; DIR then holds only this run's profiles, cache and
+//                     token. ctest's self-check saves them once per build (the
+//                     fixture engine_corpus_answers) for the local, metadata
+//                     cache and cluster runs, which compare quarry with them.
+//
+// The files of the datasets are read whole by `quarry print` (below) in a run
+// without --metadata-cache and --data-nodes only: print reads them locally and
+// without the metadata cache whatever those options say, so the local run's
+// check is theirs too.
 //
 // A query the generator marks with `expectError` (an integer overflow) may be
 // refused by DuckDB: quarry must then fail with the expected error text ("both
@@ -56,6 +70,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { loadCorpus, saveCorpus } from './corpus_answers.mjs';
 import { corpusStatistics, dataNullStatistics, formatStatistics } from './corpus_statistics.mjs';
 import { ORC_COLUMNS, writeDatasets } from './dataset.mjs';
 import { generateQuery } from './query_generator.mjs';
@@ -84,14 +99,16 @@ function usage(message) {
   process.stderr.write(`engine_queries: ${message}\n` +
       'usage: node tests/differential/engine/engine_queries.mjs QUARRY DIR [--self-check] [--stub]\n' +
       '       [--count N] [--seed S] [--limit K] [--only I] [--jobs J] [--format json|ndjson|arrow]\n' +
-      '       [--print-queries] [--quarry-args "ARGS"] [--data-nodes N] [--metadata-cache]\n');
+      '       [--print-queries] [--quarry-args "ARGS"] [--data-nodes N] [--metadata-cache]\n' +
+      '       [--save-corpus] [--corpus-from C]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
   const options = { count: 2000, seed: 1, limit: null, only: null, jobs: 2, format: 'json',
                     selfCheck: false, stub: false, printQueries: false, positional: [],
-                    quarryArgs: [], dataNodes: 0, metadataCache: false };
+                    quarryArgs: [], dataNodes: 0, metadataCache: false, saveCorpus: false,
+                    corpusFrom: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -107,6 +124,8 @@ function parseArgs(argv) {
     else if (arg === '--stub') options.stub = true;
     else if (arg === '--print-queries') options.printQueries = true;
     else if (arg === '--metadata-cache') options.metadataCache = true;
+    else if (arg === '--save-corpus') options.saveCorpus = true;
+    else if (arg === '--corpus-from') options.corpusFrom = resolve(value());
     else if (arg === '--count') options.count = number();
     else if (arg === '--seed') options.seed = number();
     else if (arg === '--limit') options.limit = number();
@@ -121,6 +140,9 @@ function parseArgs(argv) {
     else options.positional.push(arg);
   }
   if (options.positional.length !== 2) usage('expected QUARRY and DIR');
+  if (options.saveCorpus && (options.limit !== null || options.only !== null || options.corpusFrom)) {
+    usage('--save-corpus saves the whole corpus: not with --limit, --only or --corpus-from');
+  }
   return options;
 }
 
@@ -135,9 +157,10 @@ function run(command, args, env) {
 }
 
 /// Starts `count` data nodes (`quarry serve`) on 127.0.0.1 allowed to read
-/// `root`; resolves to { args (the query options that use them), stop() }.
-async function startDataNodes(quarry, root, count) {
-  const tokenFile = join(root, 'cluster-token');
+/// `root`, their token written in `dir`; resolves to { args (the query options
+/// that use them), stop() }.
+async function startDataNodes(quarry, dir, root, count) {
+  const tokenFile = join(dir, 'cluster-token');
   writeFileSync(tokenFile, randomBytes(24).toString('hex') + '\n', { mode: 0o600 });
   const children = [];
   const stop = () => { for (const child of children) child.kill('SIGTERM'); };
@@ -182,9 +205,11 @@ const kEmptyKeptEvery = 50;
 /// again (query_generator.mjs's next attempt) up to kMaxAttempts times, unless
 /// kept (above); the selection depends on the data and DuckDB only, both fixed,
 /// so query I is the same on every run. Resolves to { pairs, answers } where
-/// `answers` maps a pair to its DuckDB result (with its reader when `keepReader`),
-/// or to the SQL error.
-async function selectPairs(options, files, connections, T, keepReader) {
+/// `answers` maps a pair to its DuckDB result, or to the SQL error. `check`, when
+/// given, is called with each chosen pair and its result while DuckDB's reader is
+/// still at hand (the self-check), which is then let go: a whole corpus of
+/// readers held to the end is a large heap.
+async function selectPairs(options, files, connections, T, check = null) {
   const dir = dirname(files.typed[0]);
   let indices = Array.from({ length: options.limit ?? options.count }, (_, i) => i)
       .filter((i) => i < options.count);
@@ -196,10 +221,17 @@ async function selectPairs(options, files, connections, T, keepReader) {
     if (indices.length === 0 && extra.length === 0) usage(`no query ${options.only}`);
   }
   const answers = new Map();
+  const keep = (pair, duck) => {
+    if (check) {
+      check(pair, duck);
+      delete duck.reader;
+    }
+    answers.set(pair, duck);
+  };
   const chosen = new Array(indices.length);
   const answer = async (connection, pair) => {
     try {
-      return await duckdbResult(connection, pair.sql, T, keepReader);
+      return await duckdbResult(connection, pair.sql, T, check !== null);
     } catch (e) {
       const message = e.message.split('\n')[0];
       // An overflow DuckDB raises where quarry must raise too.
@@ -223,10 +255,10 @@ async function selectPairs(options, files, connections, T, keepReader) {
         if (duck.sqlError || duck.refused || duck.rows.length > 0 || keep) break;
       }
       chosen[k] = pair;
-      if (duck) answers.set(pair, duck);
+      if (duck) keep(pair, duck);
     }
   }));
-  for (const pair of extra) answers.set(pair, await answer(connections[0], pair));
+  for (const pair of extra) keep(pair, await answer(connections[0], pair));
   const noOrc = chosen.filter((p) => !answers.has(p)).length;
   return { pairs: [...chosen.filter((p) => answers.has(p)), ...extra], answers, noOrc };
 }
@@ -246,14 +278,48 @@ async function main() {
   const instance = await api.DuckDBInstance.create(':memory:');
   const setup = await instance.connect();
   const started = Date.now();
-  const files = await writeDatasets(setup, dir);
   const connections = [];
   for (let j = 0; j < options.jobs; j++) {
     const c = await instance.connect();
     await c.run("SET TimeZone = 'UTC'");
     connections.push(c);
   }
-  const { pairs, answers, noOrc } = await selectPairs(options, files, connections, T, options.selfCheck);
+  // The self-check: DuckDB's own answer, printed as a correct engine prints it,
+  // must be accepted (checked as each answer arrives, its reader then let go).
+  const selfCheckProblems = new Map();
+  const check = !options.selfCheck ? null : (pair, duck) => {
+    if (!duck.reader) return;  // refused, or an SQL error (counted below)
+    const rows = quarryJsonLines(duck.reader, T).map((line) => parseJson(line));
+    selfCheckProblems.set(pair, compareResult(rows, duck, pair, T, null));
+  };
+  let files;
+  let pairs;
+  let answers;
+  let noOrc;
+  let dataNulls;
+  const dataDir = options.corpusFrom ?? dir;
+  if (options.corpusFrom) {
+    let saved;
+    try {
+      saved = loadCorpus(options.corpusFrom, options);
+    } catch (e) {
+      process.stderr.write(`engine_queries: ${e.message}\n`);
+      return 1;
+    }
+    ({ files, answers, noOrc, dataNulls } = saved);
+    // --limit and --only pick from the saved corpus what selectPairs would pick:
+    // query I is the same whatever else runs.
+    pairs = saved.pairs.filter((p) => (typeof p.index === 'number'
+      ? (options.limit === null || p.index < options.limit) && (options.only === null || String(p.index) === options.only)
+      : options.only === null || p.index === options.only));
+    if (pairs.length === 0) usage(`no query ${options.only}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  } else {
+    files = await writeDatasets(setup, dir);
+    ({ pairs, answers, noOrc } = await selectPairs(options, files, connections, T, check));
+    dataNulls = await dataNullStatistics(setup, files);
+  }
   if (options.printQueries) {
     for (const p of pairs) process.stdout.write(`${oneLine(p.query)}\n`);
     return 0;
@@ -263,26 +329,28 @@ async function main() {
   writeFileSync(corpusPath, JSON.stringify(pairs, null, 1));
   const redrawn = pairs.filter((p) => p.attempt > 0).length;
   process.stdout.write(`engine_queries: ${pairs.length} queries (seed ${options.seed}; ${redrawn} drawn ` +
-                       `again for an empty result), data in ${dir} (${Date.now() - started} ms)\n`);
+                       `again for an empty result), data in ${dataDir}` +
+                       `${options.corpusFrom ? ', answered by DuckDB there' : ''} (${Date.now() - started} ms)\n`);
   if (noOrc > 0) {
     process.stdout.write(`engine_queries: ${noOrc} queries of ORC files left out: chDB (which writes ` +
                          'them) is not installed; run `make oracle`\n');
   }
   const refusals = pairs.filter((p) => answers.get(p).refused).length;
-  process.stdout.write(formatStatistics(corpusStatistics(pairs), await dataNullStatistics(setup, files), refusals));
+  process.stdout.write(formatStatistics(corpusStatistics(pairs), dataNulls, refusals));
   const command = options.stub ? process.execPath : quarry;
   const prefix = options.stub ? [join(here, 'stub_quarry.mjs')] : [];
   const env = { ...process.env, QUARRY_STUB_CORPUS: corpusPath };
 
   let cluster = null;
   if (options.dataNodes > 0 && !options.selfCheck && !options.stub) {
-    cluster = await startDataNodes(quarry, dir, options.dataNodes);
+    cluster = await startDataNodes(quarry, dir, dataDir, options.dataNodes);
     process.on('exit', () => cluster.stop());
   }
   const queryArgs = [...options.quarryArgs, ...(cluster ? cluster.args : [])];
 
   const failures = [];
-  if (!options.selfCheck && !options.stub && options.only === null) {
+  if (!options.selfCheck && !options.stub && options.only === null && !options.metadataCache &&
+      options.dataNodes === 0) {
     // The files first, whole, through `quarry print` (the reader and the JSON
     // renderer the engine shares): a difference here is not the engine's.
     // The ORC twins against their Parquet files' columns that ORC holds (as a
@@ -353,9 +421,7 @@ async function main() {
             }
           }
           if (options.selfCheck) {
-            // DuckDB's own answer, printed as a correct engine prints it, must be accepted.
-            const rows = quarryJsonLines(duck.reader, T).map((line) => parseJson(line));
-            const problems = compareResult(rows, duck, pair, T, null);
+            const problems = selfCheckProblems.get(pair);
             if (problems.length > 0) {
               stats.rejected++;
               failures.push({ pair, problems: ['a correct answer is rejected:', ...problems] });
@@ -480,6 +546,12 @@ async function main() {
     }
   }
   if (cluster) cluster.stop();
+  // Saved only when everything agreed: the runs that read it compare with answers
+  // this run has checked.
+  if (options.saveCorpus && failures.length === 0) {
+    saveCorpus(dir, { seed: options.seed, count: options.count, files, noOrc, dataNulls, pairs, answers });
+    process.stdout.write(`engine_queries: the corpus and DuckDB's answers saved in ${dir}\n`);
+  }
   for (const c of connections) c.closeSync();
   setup.closeSync();
   instance.closeSync();
