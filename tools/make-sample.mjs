@@ -2,8 +2,11 @@
 // Generates data/sample/trips.parquet, the small dataset `make demo` inspects:
 // 10,000 taxi-trip-like rows in 3 row groups, Snappy-compressed, written by DuckDB.
 // Values come from hashes of the row number, so every run writes the same rows.
+// Beside it, zones.parquet: the trips' zones and their boroughs, the lookup file
+// of docs/LANGUAGE.md's LOOKUP JOIN examples (Tribeca missing, a zone no trip
+// has, and a row without a zone, which matches nothing).
 //
-// The output is committed, so `make demo` needs neither npm nor DuckDB. Re-run
+// The outputs are committed, so `make demo` needs neither npm nor DuckDB. Re-run
 // (after `make oracle`) only to change the dataset:
 //   node tools/make-sample.mjs [OUTPUT.parquet]
 
@@ -15,6 +18,7 @@ import { openOracle } from './oracle/duckdb.mjs';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const output = resolve(process.argv[2] ?? join(repoRoot, 'data', 'sample', 'trips.parquet'));
 const quoted = output.replaceAll("'", "''");
+const zonesQuoted = join(dirname(output), 'zones.parquet').replaceAll("'", "''");
 const kRows = 10000;
 // DuckDB cuts row groups at whole 2,048-row vectors: 4096 + 4096 + 1808 rows.
 const kRowsPerGroup = 4096;
@@ -53,6 +57,13 @@ ORDER BY i;
 COPY trips TO '${quoted}'
   (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${kRowsPerGroup},
    KV_METADATA {generator: 'quarry tools/make-sample.mjs', dataset: 'synthetic taxi trips'});
+CREATE TABLE zones AS
+SELECT * FROM (VALUES
+  ('Midtown', 'Manhattan', false), ('Harlem', 'Manhattan', false), ('SoHo', 'Manhattan', false),
+  ('Chelsea', 'Manhattan', false), ('Astoria', 'Queens', false), ('Flushing', 'Queens', false),
+  ('JFK Airport', 'Queens', true), ('LaGuardia', 'Queens', true), ('Williamsburg', 'Brooklyn', false),
+  ('St. George', 'Staten Island', false), (NULL, 'Unknown', false)) t(zone, borough, airport);
+COPY zones TO '${zonesQuoted}' (FORMAT parquet, COMPRESSION snappy);
 SELECT count(DISTINCT row_group_id) AS row_groups FROM parquet_metadata('${quoted}');
 `;
 

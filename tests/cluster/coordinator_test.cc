@@ -84,12 +84,23 @@ bool writeMixedData(const fs::path& dir) {
   return duckdb(sql);
 }
 
+/// The LOOKUP JOIN's file, outside the nodes' allowed roots (only the
+/// coordinator reads it): a label per group, g3 twice, g6 missing, a null key.
+bool writeLookupFile(const fs::path& dir) {
+  fs::create_directories(dir);
+  return duckdb(
+      "COPY (SELECT * FROM (VALUES ('g0', 'zero'), ('g1', 'one'), ('g2', 'two'), ('g3', 'three'), "
+      "('g3', 'drei'), ('g4', 'four'), ('g5', 'five'), (NULL, 'none')) t(g, label)) TO '" +
+      (dir / "groups.parquet").string() + "' (FORMAT parquet);");
+}
+
 class CoordinatorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!oracleInstalled()) return;
     fs::remove_all(workDir());
-    dataReady_ = writeData(workDir() / "data") && writeMixedData(workDir() / "data" / "mixed");
+    dataReady_ = writeData(workDir() / "data") && writeMixedData(workDir() / "data" / "mixed") &&
+                 writeLookupFile(workDir() / "lookup");
   }
   static void TearDownTestSuite() { fs::remove_all(workDir()); }
 
@@ -162,6 +173,37 @@ TEST_F(CoordinatorTest, QueriesThroughThreeNodesMatchInProcess) {
   const QuarryRun remote = query(cluster->arguments(), {"--format", "json", "--threads", "3", text});
   ASSERT_EQ(remote.exitCode, 0) << remote.err;
   EXPECT_EQ(remote.out, local.out);
+}
+
+// LOOKUP JOIN runs on the coordinator, above the exchange: the nodes plan with
+// the file's schema (ExecuteRequest.lookups) and never open the file, which lies
+// outside their allowed roots. Same answers as in process, including the
+// duplicate key (two rows) and the missing one (null).
+TEST_F(CoordinatorTest, LookupJoinRunsOnTheCoordinatorWithTheSameAnswers) {
+  auto cluster = startCluster(3, "lookup");
+  ASSERT_TRUE(cluster->ready());
+  const std::string join =
+      " | LOOKUP JOIN \"" + (workDir() / "lookup" / "groups.parquet").string() + "\" ON g";
+  const std::vector<std::string> queries = {
+      from() + join + " | STATS n = COUNT(*), hi = MAX(id) BY g, label | SORT g, label",
+      from() + " | WHERE id % 1000 == 3" + join +
+          " | KEEP id, g, label | SORT id, label | LIMIT 40",
+  };
+  for (const std::string& text : queries) {
+    const QuarryRun local = runQuarry({"query", "--format", "csv", text});
+    ASSERT_EQ(local.exitCode, 0) << text << "\n" << local.err;
+    const QuarryRun remote = query(cluster->arguments(), {"--format", "csv", "--profile", text});
+    ASSERT_EQ(remote.exitCode, 0) << text << "\n" << remote.err;
+    EXPECT_EQ(remote.out, local.out) << text;
+    EXPECT_NE(remote.err.find("\"placement\":\"nodes\",\"nodes\":3,\"splits_remote\":12"),
+              std::string::npos)
+        << text << "\n"
+        << remote.err;
+  }
+  const QuarryRun grouped = runQuarry({"query", "--format", "csv", queries[0]});
+  EXPECT_NE(grouped.out.find(",g3,drei\n"), std::string::npos) << grouped.out;
+  EXPECT_NE(grouped.out.find(",g3,three\n"), std::string::npos) << grouped.out;
+  EXPECT_NE(grouped.out.find(",g6,\n"), std::string::npos) << grouped.out;
 }
 
 // Data nodes parse the query text again: `--param` values travel with it

@@ -36,7 +36,8 @@ class FragmentTest : public ::testing::Test {
 
   FragmentSpec spec(const PreparedQuery& prepared, const std::string& text,
                     std::vector<FileSplit> splits) {
-    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2, prepared.nowMillis, {}};
+    return FragmentSpec{text, prepared.source.schema, std::move(splits), 2, prepared.nowMillis, {},
+                        {}};
   }
 
   /// Runs `fragment` as a data node does: once per split, or once for all.
@@ -231,6 +232,24 @@ TEST_F(FragmentTest, RefusesABadQueryAndAnUnknownFormat) {
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("csv"), std::string::npos) << e.what();
   }
+}
+
+// A LOOKUP JOIN runs above the exchange, on the coordinator: the node plans with
+// the file's schema alone (FragmentSpec::lookupSchemas, the file never opened), and
+// its fragment makes the columns the coordinator's exchange expects.
+TEST_F(FragmentTest, ALookupJoinsFragmentIsPlannedWithTheFilesSchemaAlone) {
+  const std::string zones = std::string(QUARRY_SOURCE_DIR) + "/data/sample/zones.parquet";
+  const std::string text = from() + " | RENAME s AS zone | LOOKUP JOIN \"" + zones +
+                           "\" ON zone | STATS n = COUNT(*) BY borough";
+  const PreparedQuery prepared = prepare(text);
+  ASSERT_EQ(prepared.lookups.size(), 1u);
+  FragmentSpec withSchemas = spec(prepared, text, coordinatorSplits(prepared));
+  withSchemas.lookupSchemas[zones] = prepared.lookups.at(zones)->schema;
+  const Fragment fragment = planFragment(withSchemas);
+  EXPECT_EQ(fragment.plan->schema, exchangeOf(*prepared.plan)->input()->schema);
+  EXPECT_EQ(explain(*fragment.plan).find("LookupJoinExec"), std::string::npos)
+      << explain(*fragment.plan);
+  EXPECT_THROW(planFragment(spec(prepared, text, coordinatorSplits(prepared))), InvalidArgument);
 }
 
 }  // namespace

@@ -52,6 +52,11 @@ void addCommonOptions(CLI::App& command, QueryOptions& options) {
                    "Reuse a cached S3 listing younger than SECONDS instead of listing again (default 0: "
                    "every query lists, which is how new, replaced and deleted objects are seen)")
       ->check(CLI::Range(int64_t{0}, int64_t{31'536'000}));
+  command
+      .add_option("--lookup-max-rows", options.lookupMaxRows,
+                  "The most rows a LOOKUP JOIN's file may hold, read whole into memory (default " +
+                      std::to_string(engine::kDefaultLookupMaxRows) + ")")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{4'000'000'000}));
   addMemoryLimitOption(command);
   command
       .add_option(
@@ -280,6 +285,7 @@ engine::QueryOptions engineOptionsOf(const QueryOptions& options) {
   if (!options.noMetadataCache)
     engineOptions.metadataCacheDirectory = engine::defaultMetadataCacheDirectory();
   engineOptions.remoteListingTtlNs = options.listingTtlSeconds * 1'000'000'000;
+  engineOptions.lookupMaxRows = options.lookupMaxRows;
   return engineOptions;
 }
 

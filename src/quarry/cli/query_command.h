@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "quarry/engine/exec/executor.h"
+#include "quarry/engine/source/lookup_file.h"
 
 namespace CLI {
 class App;
@@ -53,6 +54,8 @@ struct QueryOptions {
   bool noMetadataCache = false;
   /// --listing-ttl: seconds a cached S3 listing answers for a new one (0: never).
   int64_t listingTtlSeconds = 0;
+  /// --lookup-max-rows: the most rows a LOOKUP JOIN's file may hold.
+  uint64_t lookupMaxRows = engine::kDefaultLookupMaxRows;
   /// `--param` arguments, as written (parameter_arguments.h).
   std::vector<std::string> params;
   ClusterOptions cluster;

@@ -335,6 +335,9 @@ class DataNodeService final : public proto::DataNode::Service {
     try {
       spec.schema = fromProto(request.schema());
       spec.parameters = fromProto(request.parameters());
+      for (const proto::LookupSchema& lookup : request.lookups()) {
+        spec.lookupSchemas[lookup.uri()] = fromProto(lookup.schema());
+      }
       for (const proto::Split& split : request.splits()) {
         const std::string& bytes = split.file_split();
         spec.splits.push_back(engine::deserializeFileSplit(std::span<const uint8_t>(

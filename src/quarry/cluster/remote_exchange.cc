@@ -123,6 +123,11 @@ grpc::Status RemoteExchange::stream(Attempt& attempt, std::set<uint32_t>& commit
   request.set_now_millis(spec_.nowMillis);
   toProto(spec_.parameters, request.mutable_parameters());
   toProto(spec_.sourceSchema, request.mutable_schema());
+  for (const auto& [uri, schema] : spec_.lookupSchemas) {
+    proto::LookupSchema* lookup = request.add_lookups();
+    lookup->set_uri(uri);
+    toProto(schema, lookup->mutable_schema());
+  }
   for (uint32_t id : attempt.splits) {
     proto::Split* split = request.add_splits();
     split->set_id(id);

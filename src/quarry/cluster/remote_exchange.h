@@ -55,6 +55,8 @@ struct RemoteExchangeSpec {
   engine::QueryParameters parameters;
   /// The resolved source schema the nodes plan against.
   engine::Schema sourceSchema;
+  /// The schemas of the LOOKUP JOINs' files (FragmentSpec::lookupSchemas).
+  std::map<std::string, engine::Schema> lookupSchemas;
   /// The exchange's output schema, and what the nodes' pages must match (the
   /// exchange's input schema, after the local optimizer).
   engine::Schema schema;

@@ -66,6 +66,12 @@ Fragment planFragment(const FragmentSpec& spec) {
   options.threads = spec.threads;
   options.exchange = true;
   options.text = spec.queryText;
+  for (const auto& [uri, schema] : spec.lookupSchemas) {
+    auto lookup = std::make_shared<LookupFile>();
+    lookup->uri = uri;
+    lookup->schema = schema;
+    options.lookups[uri] = std::move(lookup);
+  }
   const QueryClock clock(spec.nowMillis);
   const PlanNodePtr plan = planQuery(query, source, options);
   // The whole plan is optimized, as the coordinator optimizes it, rather than

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct FragmentSpec {
   int64_t nowMillis = 0;
   /// The values of the query's placeholders (QueryOptions::parameters).
   QueryParameters parameters;
+  /// The schema of each LOOKUP JOIN's file, by the name the query gives it
+  /// (PreparedQuery::lookups). The join runs above the exchange, on the
+  /// coordinator: the node plans with the schemas and never opens the files.
+  std::map<std::string, Schema> lookupSchemas;
 };
 
 struct Fragment {

@@ -57,9 +57,23 @@ PreparedQuery prepareQuery(std::string_view text, const QueryOptions& options) {
   }
   prepared.metrics->bytesRead += prepared.metrics->footerBytesRead;
   prepared.metrics->requests += prepared.metrics->footerRequests;
+  // Each LOOKUP JOIN's file is read whole, once, before planning (its schema types the plan).
+  for (const Command& command : prepared.ast.commands) {
+    if (!command.is<LookupJoinCommand>()) continue;
+    const LookupJoinCommand& join = command.as<LookupJoinCommand>();
+    if (prepared.lookups.count(join.uri)) continue;
+    LookupReadOptions lookup;
+    lookup.maxRows = options.lookupMaxRows;
+    lookup.threads = options.threads;
+    lookup.metadataCacheDirectory = options.metadataCacheDirectory;
+    lookup.metrics = prepared.metrics.get();
+    lookup.position = join.uriPosition;
+    prepared.lookups[join.uri] = readLookupFile(join.uri, lookup);
+  }
   PlannerOptions planner;
   planner.threads = options.threads;
   planner.text = text;
+  planner.lookups = prepared.lookups;
   prepared.unoptimized = planQuery(prepared.ast, prepared.source, planner);
   prepared.warnings = queryWarnings(prepared.ast);
   setMetrics(*prepared.unoptimized, prepared.metrics.get());

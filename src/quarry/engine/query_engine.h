@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "quarry/engine/parse/query_parameters.h"
 #include "quarry/engine/plan/plan_node.h"
 #include "quarry/engine/source/external_source_resolver.h"
+#include "quarry/engine/source/lookup_file.h"
 #include "quarry/engine/source/scan_metrics.h"
 
 /// One query from text to pages, in one process: parse, resolve the sources
@@ -43,6 +45,8 @@ struct QueryOptions {
   std::optional<int64_t> nowMillis;
   /// The values of the query's `?name` placeholders (parse/query_parameters.h).
   QueryParameters parameters;
+  /// The most rows a LOOKUP JOIN's file may hold (source/lookup_file.h).
+  uint64_t lookupMaxRows = kDefaultLookupMaxRows;
 };
 
 struct PreparedQuery {
@@ -52,6 +56,9 @@ struct PreparedQuery {
   std::vector<QueryWarning> warnings;
   /// The files and schema the FROM clause resolved to; their splits are the plan's.
   ResolvedSource source;
+  /// The files of the query's LOOKUP JOINs, read whole, by the name the query
+  /// gives them; a coordinator sends their schemas (FragmentSpec::lookupSchemas).
+  std::map<std::string, std::shared_ptr<const LookupFile>> lookups;
   /// The plan as the planner made it (null unless QueryOptions::keepUnoptimizedPlan),
   /// and after the local optimizer.
   PlanNodePtr unoptimized;

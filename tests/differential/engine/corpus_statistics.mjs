@@ -61,6 +61,8 @@ export const kFloors = {
   mv_expand: 100,
   // DISSECT and GROK of a string column (strpos / regexp_extract in DuckDB).
   dissect: 50, grok: 50,
+  // LOOKUP JOIN on s_low (a LEFT JOIN in DuckDB).
+  lookup_join: 90,
 };
 // "empty results capped at a few percent of the corpus": LIMIT 0 is one.
 export const kMaxLimitZeroShare = 0.04;

@@ -258,8 +258,14 @@ function writeOrcTwins(parquet) {
   });
 }
 
+/// LOOKUP JOIN's file, keyed by s_low: two keys with several rows, LOW_STRINGS
+/// without a row, a key no typed row has, and a null key (which matches nothing).
+const LOOKUP_SELECT = `SELECT * FROM (VALUES ('alpha', 1, 'A1'), ('alpha', 2, 'A2'), ('beta', 3, 'B'),
+  ('gamma', 4, NULL), ('delta', 5, 'D'), ('zeta', 6, 'Z1'), ('zeta', 7, 'Z2'), ('zeta', 8, 'Z3'),
+  (NULL, 9, 'N'), ('omega?', 10, 'X')) t(s_low, lk_row, lk_s)`;
+
 /// Writes the datasets under `dir` (emptied first); returns { typed, extra,
-/// orc, lineitem }, the file paths of each (orc null without chDB).
+/// orc, lineitem, lookup }, the file paths of each (orc null without chDB).
 export async function writeDatasets(connection, dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -271,7 +277,9 @@ export async function writeDatasets(connection, dir) {
   const extra = await writeFiles(connection, EXTRA_SELECT, dir, 'extra', 1, kExtraRows, 512, ['rg_i64']);
   const lineitem = await writeFiles(connection, LINEITEM_SELECT, dir, 'lineitem', kLineitemFiles,
                                     kLineitemRows, 4096);
+  const lookup = join(dir, 'lookup.parquet');
+  await connection.run(`COPY (${LOOKUP_SELECT}) TO '${lookup}' (FORMAT parquet)`);
   await connection.run('RESET threads');
   const orc = writeOrcTwins(typed);
-  return { typed, extra, orc, lineitem };
+  return { typed, extra, orc, lineitem, lookup };
 }

@@ -10,6 +10,7 @@
 //     [| WHERE p] [| EVAL e0 = x, ...] [| WHERE p over the EVALs]
 //     [| EVAL e1 = split(s, "d") | MV_EXPAND e1]       (DuckDB: unnest, [NULL] for null or [])
 //     [| DISSECT s "%{e2}d%{e3}" | GROK s "%{INT:e2:int}"] (DuckDB: strpos, regexp_extract)
+//     [| LOOKUP JOIN "lookup.parquet" ON s_low]        (DuckDB: LEFT JOIN ... ON s_low = s_low)
 //     then one tail:
 //       rows    [| WHERE id range] | KEEP ... [| DROP ...] [| RENAME a AS b]  (a multiset)
 //       top-n   | SORT keys..., id[, e1] | LIMIT n [| KEEP ...]     (ordered: id is unique,
@@ -1772,6 +1773,22 @@ function generateOne(rng, files, dir) {
     }
   }
 
+  // LOOKUP JOIN of dataset.mjs's lookup file on s_low, drawn by a side generator
+  // as MV_EXPAND is. ES|QL's left join is SQL's LEFT JOIN: a null key matches
+  // nothing, a key of several file rows gives a row each (compared as a multiset,
+  // or in order with the file's unique lk_row as the last sort key).
+  let joined = false;
+  const lookupSide = new Random(rng.state ^ 0x5bd1e995);
+  if (tail !== 'overflow' && files.lookup && lookupSide.chance(0.1) &&
+      b.schema.some((c) => c.name === 's_low' && c.kind === 'string')) {
+    parts.push(`LOOKUP JOIN "${files.lookup}" ON s_low`);
+    sql = `SELECT t.*, l."lk_row", l."lk_s" FROM (${sql}) t ` +
+        `LEFT JOIN read_parquet(${sqlString(files.lookup)}) l ON t."s_low" = l."s_low"`;
+    b.schema.push({ name: 'lk_row', kind: 'int32' }, { name: 'lk_s', kind: 'string' });
+    joined = true;
+    b.features.add('lookup_join');
+  }
+
   let ordered = false;
   let sortKeys = [];
   let limitZero = false;
@@ -1814,6 +1831,8 @@ function generateOne(rng, files, dir) {
     keys.push(sortKey(rng, 'id'));  // unique: the order is total
     // After MV_EXPAND, id and the piece: rows equal in both are equal in all.
     if (expanded) keys.push(sortKey(rng, expanded.name));
+    // After LOOKUP JOIN, id and the file's row: likewise.
+    if (joined) keys.push(sortKey(rng, 'lk_row'));
     // LIMIT 0 rarely: an empty result checks names and types only (engine_queries.mjs
     // caps the corpus's empty results).
     const limit = rng.weighted([[0.2, 0], [6, rng.int(1, 30)], [2, rng.int(100, 3000)]]);

@@ -52,7 +52,7 @@ TEST(QueryDiagnostic, KeepsTabsAndCountsCodePointsBeforeTheCaret) {
       "  FROM \"\xC3\xA9t\xC3\xA9\"\t| FOO\n"
       "            \t  ^\n"
       "hint: commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT, MV_EXPAND, DISSECT, "
-      "GROK and SAMPLE\n");
+      "GROK, SAMPLE and LOOKUP JOIN\n");
 }
 
 TEST(QueryDiagnostic, PutsTheCaretPastTheEndForAMissingToken) {

@@ -206,6 +206,31 @@ TEST(QueryParser, ReadsMvExpand) {
   EXPECT_EQ(queryError(R"(FROM "t" | MV_EXPANDS a)").hint(), "did you mean MV_EXPAND?");
 }
 
+// ES|QL: "LOOKUP JOIN <lookup_index> ON <join_condition>", the condition a field
+// name or "a comma-separated list of field names"; quarry's index is a quoted file.
+TEST(QueryParser, ReadsLookupJoin) {
+  const Query query =
+      parseQuery(R"(FROM "t" | lookup join "z.parquet" ON zone | LOOKUP JOIN "d/*.orc" on a, s.b)");
+  ASSERT_EQ(query.commands.size(), 2u);
+  const auto& first = query.commands[0].as<LookupJoinCommand>();
+  EXPECT_EQ(first.uri, "z.parquet");
+  ASSERT_EQ(first.keys.size(), 1u);
+  EXPECT_EQ(first.keys[0].dotted(), "zone");
+  EXPECT_EQ(first.uriPosition.column, 24);
+  const auto& second = query.commands[1].as<LookupJoinCommand>();
+  EXPECT_EQ(second.uri, "d/*.orc");
+  ASSERT_EQ(second.keys.size(), 2u);
+  EXPECT_EQ(second.keys[1].dotted(), "s.b");
+  EXPECT_NE(queryError(R"(FROM "t" | LOOKUP "z" ON a)").message().find("JOIN"), std::string::npos);
+  EXPECT_EQ(queryError(R"(FROM "t" | LOOKUP JOIN zones ON a)").hint(),
+            "quote the path: LOOKUP JOIN \"zones\"");
+  EXPECT_NE(queryError(R"(FROM "t" | LOOKUP JOIN "z" a)").message().find("ON"), std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" | LOOKUP JOIN "z" ON)").message().find("a key column after ON"),
+            std::string::npos);
+  EXPECT_NE(queryError(R"(FROM "t" | LOOKUP JOIN "" ON a)").message().find("empty file name"),
+            std::string::npos);
+}
+
 // ES|QL: "DISSECT input "pattern" [APPEND_SEPARATOR="<separator>"]" and
 // "GROK input "pattern"".
 TEST(QueryParser, ReadsDissectAndGrok) {

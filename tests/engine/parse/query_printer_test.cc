@@ -45,6 +45,7 @@ const char* const kCorpus[] = {
     R"(FROM "t" | EVAL a = date_trunc(15 minutes, ts), b = ts + 1 day, c = ts - 3 months, d = bucket(ts, 1 week) | WHERE ts > TIMESTAMP '2024-01-01 00:00' - 90 s)",
     R"(FROM "t" | EVAL a = x::long, b = -y::int::string, c = (x + 1)::double, d = to_datetime(s)::date | WHERE now() > date_parse("yyyy", s) AND date_diff("day", a, now()) > 1 AND date_format("HH:mm", d) == "12:00")",
     R"(FROM "t" | MV_EXPAND a.b | MV_EXPAND `c d`)",
+    R"(FROM "t" | LOOKUP JOIN "zones.parquet" ON zone | LOOKUP JOIN "dir/*.orc" ON a, `b c`, s.x)",
     R"(FROM "t" | SAMPLE 0.1 | SAMPLE .5 SEED 18446744073709551615 | SAMPLE 1e-7)",
     R"(FROM "t" | DISSECT msg "%{a} [%{+a}] \"%{b}\"" APPEND_SEPARATOR = "," | GROK `m s` "%{IP:ip} %{NUMBER:n:int}")",
     R"(FROM "t" | WHERE abs(x) > 1 AND length(to_lower(s)) < 3 AND starts_with(to_upper(s), "A") AND date_extract('year', d) == 1995 AND coalesce(a, b, 0) > substring(s, 1, 2))",

@@ -69,6 +69,7 @@ class ClusterPlacement final : public cli::ExchangePlacement {
     base.nowMillis = prepared.nowMillis;
     base.parameters = parameters_;
     base.sourceSchema = prepared.source.schema;
+    for (const auto& [uri, lookup] : prepared.lookups) base.lookupSchemas[uri] = lookup->schema;
     base.splits = splits_;
     base.threads = static_cast<uint32_t>(threads_);
     base.deadline = std::chrono::system_clock::now() + timeout_;

@@ -9,6 +9,7 @@
 #include "quarry/engine/exec/late_materialize_exec.h"
 #include "quarry/engine/exec/limit_exec.h"
 #include "quarry/engine/exec/local_source_exec.h"
+#include "quarry/engine/exec/lookup_join_exec.h"
 #include "quarry/engine/exec/mv_expand_exec.h"
 #include "quarry/engine/exec/project_exec.h"
 #include "quarry/engine/exec/sample_exec.h"
@@ -86,6 +87,10 @@ OperatorPtr buildOperators(const PlanNode& node, const SplitTask* onlySplit, con
     case PlanKind::kMvExpand:
       return std::make_unique<MvExpandExec>(buildOperators(*node.input(), onlySplit, exchangeBuilder),
                                             node.channels.at(0));
+    case PlanKind::kLookupJoin:
+      return std::make_unique<LookupJoinExec>(
+          buildOperators(*node.input(), onlySplit, exchangeBuilder), node.lookup, node.channels,
+          node.lookupKeys, node.lookupColumns);
   }
   return nullptr;
 }

@@ -97,6 +97,29 @@ std::vector<int> prune(PlanNode& node, std::vector<bool> required, bool& changed
       }
       return mapping;
     }
+    case PlanKind::kLookupJoin: {
+      // The keys stay (they decide the rows); the file's columns go when unused above.
+      const size_t inputWidth = node.input()->schema.size();
+      std::vector<bool> in = childRequired(required);
+      for (int channel : node.channels) in[channel] = true;
+      std::vector<int> childMapping = prune(*node.input(), in, changed);
+      for (int& channel : node.channels) channel = childMapping[channel];
+      node.schema = node.input()->schema;
+      std::vector<int> mapping(width, -1);
+      for (size_t i = 0; i < inputWidth; ++i) mapping[i] = childMapping[i];
+      std::vector<int> kept;
+      for (size_t j = inputWidth; j < width; ++j) {
+        if (!required[j]) {
+          changed = true;
+          continue;
+        }
+        mapping[j] = static_cast<int>(node.schema.size());
+        node.schema.push_back(node.lookup->schema[node.lookupColumns[j - inputWidth]]);
+        kept.push_back(node.lookupColumns[j - inputWidth]);
+      }
+      node.lookupColumns = kept;
+      return mapping;
+    }
     case PlanKind::kMvExpand: {
       // The expansion decides the row count: its column stays even when unused above.
       std::vector<bool> in = required;

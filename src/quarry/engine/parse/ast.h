@@ -383,9 +383,21 @@ struct SampleCommand {
   bool operator==(const SampleCommand&) const = default;
 };
 
+/// `LOOKUP JOIN "file" ON key, ...`: a left join with a small Parquet or ORC
+/// file (or glob), ES|QL's lookup index: each row gets the file's other columns
+/// from every file row whose keys equal its own, or nulls when none does.
+struct LookupJoinCommand {
+  std::string uri;
+  SourcePosition uriPosition;
+  std::vector<Identifier> keys;
+  bool operator==(const LookupJoinCommand& other) const {
+    return uri == other.uri && keys == other.keys;
+  }
+};
+
 using CommandNode = std::variant<WhereCommand, EvalCommand, StatsCommand, SortCommand, KeepCommand,
                                  DropCommand, RenameCommand, LimitCommand, MvExpandCommand,
-                                 DissectCommand, GrokCommand, SampleCommand>;
+                                 DissectCommand, GrokCommand, SampleCommand, LookupJoinCommand>;
 
 /// A piped command and where its name was written.
 struct Command {

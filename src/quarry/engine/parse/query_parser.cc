@@ -15,12 +15,12 @@
 namespace quarry::engine {
 namespace {
 
-constexpr std::array<std::string_view, 12> kCommands = {"WHERE",     "EVAL",    "STATS",  "SORT",
-                                                        "KEEP",      "DROP",    "RENAME", "LIMIT",
-                                                        "MV_EXPAND", "DISSECT", "GROK",   "SAMPLE"};
+constexpr std::array<std::string_view, 13> kCommands = {
+    "WHERE", "EVAL",      "STATS",   "SORT", "KEEP",   "DROP",  "RENAME",
+    "LIMIT", "MV_EXPAND", "DISSECT", "GROK", "SAMPLE", "LOOKUP"};
 constexpr const char* kCommandList =
-    "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT, MV_EXPAND, DISSECT, GROK "
-    "and SAMPLE";
+    "commands are WHERE, EVAL, STATS, SORT, KEEP, DROP, RENAME, LIMIT, MV_EXPAND, DISSECT, GROK, "
+    "SAMPLE and LOOKUP JOIN";
 
 std::vector<Token> boundTokens(std::string_view text, const QueryParameters& parameters) {
   std::vector<Token> tokens = tokenize(text);
@@ -234,6 +234,7 @@ class QueryParser {
     if (upper == "DISSECT") return {parseDissect(), position};
     if (upper == "GROK") return {parseColumnAndPattern<GrokCommand>("GROK"), position};
     if (upper == "SAMPLE") return {parseSample(), position};
+    if (upper == "LOOKUP") return {parseLookupJoin(), position};
     const std::string guess = closestName(name.parts[0], kCommands);
     TokenCursor::fail(name, "unknown command " + name.describe() + " after '|'",
                       guess.empty() ? kCommandList : "did you mean " + std::string(guess) + "?");
@@ -265,6 +266,29 @@ class QueryParser {
           cursor_.expect(TokenKind::kString, "a quoted separator", "after APPEND_SEPARATOR =").text;
     }
     return dissect;
+  }
+
+  /// `LOOKUP JOIN "file" ON key, ...` (after LOOKUP).
+  LookupJoinCommand parseLookupJoin() {
+    const char* hint = "write LOOKUP JOIN \"regions.parquet\" ON RegionID";
+    cursor_.expectKeyword("JOIN", "after LOOKUP", hint);
+    const Token& uri = cursor_.peek();
+    if (uri.kind != TokenKind::kString) {
+      cursor_.failExpected("a quoted file name after LOOKUP JOIN",
+                           uri.kind == TokenKind::kIdentifier
+                               ? "quote the path: LOOKUP JOIN \"" + std::string(uri.source) + "\""
+                               : std::string(hint));
+    }
+    cursor_.next();
+    if (uri.text.empty()) TokenCursor::fail(uri, "empty file name after LOOKUP JOIN");
+    LookupJoinCommand lookup;
+    lookup.uri = uri.text;
+    lookup.uriPosition = uri.position;
+    cursor_.expectKeyword("ON", "after the LOOKUP JOIN file", hint);
+    do {
+      lookup.keys.push_back(expressions_.parseIdentifier("a key column after ON"));
+    } while (cursor_.accept(TokenKind::kComma));
+    return lookup;
   }
 
   SampleCommand parseSample() {

@@ -319,6 +319,13 @@ struct CommandPrinter {
   void operator()(const GrokCommand& grok) const {
     out += "GROK " + printIdentifier(grok.column) + " " + quoteString(grok.pattern);
   }
+  void operator()(const LookupJoinCommand& lookup) const {
+    out += "LOOKUP JOIN " + quoteString(lookup.uri) + " ON ";
+    for (size_t i = 0; i < lookup.keys.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += printIdentifier(lookup.keys[i]);
+    }
+  }
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <set>
 
+#include "quarry/engine/parse/query_printer.h"
+
 namespace quarry::engine {
 
 PlanNodePtr PlanNode::clone() const {
@@ -122,6 +124,14 @@ std::string details(const PlanNode& node) {
           std::to_chars(probability, probability + sizeof(probability), node.sampleProbability).ptr;
       return std::string(probability, end) + ", seed=" + std::to_string(node.sampleSeed);
     }
+    case PlanKind::kLookupJoin: {
+      std::vector<std::string> keys;
+      for (int channel : node.channels) keys.push_back(channelName(node, channel));
+      std::vector<std::string> added;
+      for (int column : node.lookupColumns) added.push_back(node.lookup->schema[column].name);
+      return quoteString(node.lookup->uri) + " ON " + joined(keys) +
+             ", rows=" + std::to_string(node.lookup->rows) + ", add=" + joined(added);
+    }
     case PlanKind::kExtract: {
       std::vector<std::string> names;
       for (const Field& field : node.extractor->fields()) names.push_back(field.name);
@@ -171,6 +181,8 @@ std::string nodeName(const PlanNode& node) {
       return node.extractor->operatorName();
     case PlanKind::kSample:
       return "SampleExec";
+    case PlanKind::kLookupJoin:
+      return "LookupJoinExec";
   }
   return "?";
 }

@@ -14,6 +14,7 @@
 #include "quarry/engine/expr/bound_expr.h"
 #include "quarry/engine/expr/row_extractor.h"
 #include "quarry/engine/source/format_reader.h"
+#include "quarry/engine/source/lookup_file.h"
 #include "quarry/formats/predicate/filter_predicate.h"
 
 /// The physical plan: a tree of nodes named as the aggregate-pushdown plan names
@@ -39,6 +40,8 @@ enum class PlanKind : uint8_t {
   kMvExpand,         // one row per element of the list column channels[0] (MV_EXPAND)
   kExtract,          // columns a pattern takes out of the string column channels[0] (DISSECT, GROK)
   kSample,           // keeps each row with sampleProbability (SAMPLE)
+  kLookupJoin,  // a left join of its rows with the rows of a lookup file held in memory (LOOKUP
+                // JOIN)
 };
 
 struct PlanNode;
@@ -79,6 +82,11 @@ struct PlanNode {
   double sampleProbability = 0;
   uint64_t sampleSeed = 0;
   std::vector<int> channels;
+  // kLookupJoin: channels = the input's key columns, lookupKeys their columns in the file, and
+  // lookupColumns the file's columns appended after the input's (the keys not among them)
+  std::shared_ptr<const LookupFile> lookup;
+  std::vector<int> lookupKeys;
+  std::vector<int> lookupColumns;
   // kAggregate
   AggregatorMode mode = AggregatorMode::kSingle;
   std::vector<int> groupChannels;

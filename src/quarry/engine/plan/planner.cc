@@ -165,6 +165,8 @@ std::set<std::string> namesInQuery(const Query& query) {
             for (const Identifier& name : c.columns) out.insert(name.dotted());
           } else if constexpr (std::is_same_v<T, RenameCommand>) {
             for (const RenamePair& pair : c.renames) out.insert(pair.from.dotted());
+          } else if constexpr (std::is_same_v<T, LookupJoinCommand>) {
+            for (const Identifier& key : c.keys) out.insert(key.dotted());
           } else if constexpr (std::is_same_v<T, MvExpandCommand> ||
                                std::is_same_v<T, DissectCommand> ||
                                std::is_same_v<T, GrokCommand>) {
@@ -751,6 +753,85 @@ PlanNodePtr planExtract(PlanNodePtr input, const Identifier& column, const char*
   return shadowed.empty() ? node : projectWithout(node, shadowed);
 }
 
+/// The conversion function that makes a value of `type`, for a hint.
+std::string conversionTo(const DataType& type) {
+  switch (type.kind) {
+    case TypeKind::kInt32:
+      return "TO_INTEGER";
+    case TypeKind::kInt64:
+      return "TO_LONG";
+    case TypeKind::kUInt64:
+      return "TO_UNSIGNED_LONG";
+    case TypeKind::kDouble:
+      return "TO_DOUBLE";
+    case TypeKind::kString:
+      return "TO_STRING";
+    case TypeKind::kBoolean:
+      return "TO_BOOLEAN";
+    default:
+      return "";
+  }
+}
+
+/// LOOKUP JOIN: the file's columns but the keys appended after the input's; an
+/// input column of the same name as one of them is dropped (ES|QL: the lookup's
+/// columns override). Each key must be a column of both, of the same type.
+PlanNodePtr planLookupJoin(PlanNodePtr input, const LookupJoinCommand& join,
+                           const std::shared_ptr<const LookupFile>& lookup) {
+  auto node = makeNode(PlanKind::kLookupJoin, input);
+  node->lookup = lookup;
+  std::set<std::string> keyNames;
+  for (const Identifier& key : join.keys) {
+    const int channel = requireColumn(input->schema, key);
+    const std::string name = key.dotted();
+    if (!keyNames.insert(name).second) {
+      throw QueryError("LOOKUP JOIN names the key " + name + " twice", key.position.line,
+                       key.position.column);
+    }
+    const int inLookup = fieldIndex(lookup->schema, name);
+    if (inLookup < 0) {
+      std::vector<std::string> names;
+      for (const Field& field : lookup->schema) names.push_back(field.name);
+      std::string columns;
+      for (size_t i = 0; i < names.size(); ++i) columns += (i > 0 ? ", " : "") + names[i];
+      throw QueryError(
+          "the LOOKUP JOIN file " + join.uri + " has no column " + name, key.position.line,
+          key.position.column,
+          "its columns are " + columns + "; RENAME the query's column to the file's name");
+    }
+    const DataType& left = input->schema[channel].type;
+    const DataType& right = lookup->schema[inLookup].type;
+    if (left.isList() || right.isList()) {
+      throw QueryError("LOOKUP JOIN takes single-valued keys; " + name + " is " +
+                           (left.isList() ? left.toString() + " in the query"
+                                          : right.toString() + " in " + join.uri),
+                       key.position.line, key.position.column,
+                       "take one value per row first: MV_EXPAND " + name);
+    }
+    if (!(left == right)) {
+      const std::string convert = conversionTo(right);
+      throw QueryError(
+          "LOOKUP JOIN key " + name + " is " + left.toString() + " in the query but " +
+              right.toString() + " in " + join.uri + "; the key's types must be the same",
+          key.position.line, key.position.column,
+          convert.empty() ? ""
+                          : "convert it first: EVAL " + name + " = " + convert + "(" + name + ")");
+    }
+    node->channels.push_back(channel);
+    node->lookupKeys.push_back(inLookup);
+  }
+  std::set<int> shadowed;
+  for (size_t c = 0; c < lookup->schema.size(); ++c) {
+    const Field& field = lookup->schema[c];
+    if (keyNames.count(field.name)) continue;
+    node->lookupColumns.push_back(static_cast<int>(c));
+    node->schema.push_back(field);
+    const int index = fieldIndex(input->schema, field.name);
+    if (index >= 0) shadowed.insert(index);
+  }
+  return shadowed.empty() ? node : projectWithout(node, shadowed);
+}
+
 // ---- The exchange ----------------------------------------------------------------
 
 /// The nodes of a linear chain from the root down to the source.
@@ -766,12 +847,12 @@ bool isBreaker(const PlanNode& node) {
   return node.kind == PlanKind::kAggregate || node.kind == PlanKind::kTopN || node.kind == PlanKind::kLimit;
 }
 
-/// Splits the chain at its first pipeline breaker (see planner.h).
+/// Splits the chain at its first pipeline breaker or LOOKUP JOIN (see planner.h).
 PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
   std::vector<PlanNodePtr> chain = chainOf(root);  // root first
   int breaker = -1;
   for (int i = static_cast<int>(chain.size()) - 1; i >= 0; --i) {
-    if (isBreaker(*chain[i])) {
+    if (isBreaker(*chain[i]) || chain[i]->kind == PlanKind::kLookupJoin) {
       breaker = i;
       break;
     }
@@ -807,7 +888,8 @@ PlanNodePtr distribute(const PlanNodePtr& root, int threads) {
     for (size_t g = 0; g < node->groupChannels.size(); ++g) final->groupChannels.push_back(static_cast<int>(g));
     final->aggregates = finals;
     top = final;
-  } else if (node->kind == PlanKind::kTopN && !node->limit) {
+  } else if ((node->kind == PlanKind::kTopN && !node->limit) ||
+             node->kind == PlanKind::kLookupJoin) {
     top = std::make_shared<PlanNode>(*node);
     top->children = {exchangeOver(below)};
   } else {  // TopN with a limit, or a limit: the same node on both sides
@@ -970,6 +1052,14 @@ PlanNodePtr planQuery(const Query& query, ResolvedSource& source, const PlannerO
         current = node;
       } else if (command.is<MvExpandCommand>()) {
         current = planMvExpand(current, command.as<MvExpandCommand>());
+      } else if (command.is<LookupJoinCommand>()) {
+        const LookupJoinCommand& join = command.as<LookupJoinCommand>();
+        const auto lookup = options.lookups.find(join.uri);
+        if (lookup == options.lookups.end()) {
+          throw InvalidArgument("the LOOKUP JOIN file " + join.uri +
+                                " was not read before planning");
+        }
+        current = planLookupJoin(current, join, lookup->second);
       } else if (command.is<LimitCommand>()) {
         auto limit = makeNode(PlanKind::kLimit, current);
         limit->limit = command.as<LimitCommand>().count;

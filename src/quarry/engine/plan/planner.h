@@ -1,5 +1,8 @@
 #pragma once
 
+#include <map>
+#include <memory>
+#include <string>
 #include <string_view>
 
 #include "quarry/engine/parse/ast.h"
@@ -16,7 +19,8 @@
 /// below the exchange and AggregateExec[FINAL] above it, SORT + LIMIT as a TopN
 /// on both sides, LIMIT as a limit on both sides; the rest of the pipeline runs
 /// above the exchange, on the coordinator. Without a breaker the exchange is the
-/// root.
+/// root. LOOKUP JOIN also splits it, below the join: the join and what follows
+/// run above the exchange (on the coordinator, which read the lookup file).
 ///
 /// STATS outputs its aggregates first, then its groups (ES|QL's order); a name
 /// not given with `name =` is the item's text as written (`COUNT(*)`,
@@ -33,6 +37,9 @@ struct PlannerOptions {
   /// The query text the AST was parsed from: unnamed STATS columns are named by
   /// their text as written (ES|QL). Without it they are the printed expression.
   std::string_view text;
+  /// The files of the query's LOOKUP JOINs, by the name the query gives them
+  /// (readLookupFile's; a data node's hold only the schema, as it runs no join).
+  std::map<std::string, std::shared_ptr<const LookupFile>> lookups;
 };
 
 /// Throws QueryError (line, column, hint) for names, types and commands the
