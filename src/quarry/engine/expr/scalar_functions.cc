@@ -34,7 +34,7 @@ constexpr std::string_view kScalarNames[] = {
     "to_string", "to_integer", "to_long", "to_unsigned_long", "to_double", "to_boolean",
     // String functions (string_functions.h).
     "concat", "trim", "ltrim", "rtrim", "ends_with", "left", "right", "reverse", "repeat", "locate", "space",
-    "bit_length", "byte_length", "split",
+    "bit_length", "byte_length", "split", "md5", "sha1", "sha256",
     // Multi-value functions (mv_functions.h): lists to one value per row.
     "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last", "mv_median",
     "mv_concat", "mv_dedupe", "mv_sort", "mv_slice", "mv_append", "mv_zip",
