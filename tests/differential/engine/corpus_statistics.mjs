@@ -50,7 +50,7 @@ export const kFloors = {
   bucket_number: 9, constant_group: 15,
   // ES|QL's string functions (string_functions.h).
   concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 6, space: 12, split: 38, locate: 60,
-  byte_length: 25, ends_with: 50, digest: 8,
+  byte_length: 25, ends_with: 50, digest: 6,
   // MV_ functions over SPLIT's lists (mv_functions.h), joined by MV_CONCAT.
   mv_concat: 14, mv_sort: 6, mv_dedupe: 4, mv_append: 4,
   // Conversions (conversion_functions.h), `::` casts and the date functions of temporal_functions.h.
