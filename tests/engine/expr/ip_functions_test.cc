@@ -71,8 +71,28 @@ TEST(IpFunctions, ToIpOfAColumnAndTheIpCast) {
   // TO_IP of an address's text is that text.
   EXPECT_EQ(eval("to_ip(to_ip(s))", t), (V{"10.0.0.1", "NULL", "NULL", "127.0.0.1"}));
   EXPECT_EQ(eval1("to_ip(NULL)"), "NULL");
-  EXPECT_THROW(eval1("to_ip(1)"), QueryError);
+  EXPECT_THROW(eval1("to_ip(1.5)"), QueryError);
+  EXPECT_THROW(eval1("to_ip(true)"), QueryError);
   EXPECT_THROW(eval1("to_ip(\"1.1.1.1\", \"x\")"), QueryError);
+}
+
+// quarry's addition: an integer column holding IPv4 addresses (ClickBench's ClientIP
+// is an int32) read as the address of its 32 bits.
+TEST(IpFunctions, ToIpOfAnIntegerIsTheIpv4AddressOfItsBits) {
+  Table t;
+  t.add("i", DataType::int32(),
+        {int32_t{0}, int32_t{167772161}, int32_t{-1}, int32_t{-939524096}, std::monostate{}});
+  EXPECT_EQ(eval("to_ip(i)", t),
+            (V{"0.0.0.0", "10.0.0.1", "255.255.255.255", "200.0.0.0", "NULL"}));
+  Table w;
+  w.add("l", DataType::int64(),
+        {int64_t{3232235777}, int64_t{4294967295}, int64_t{4294967296}, int64_t{-1}});
+  w.add("u", DataType::uint64(),
+        {uint64_t{16909060}, uint64_t{0}, uint64_t{4294967296}, uint64_t{18446744073709551615ULL}});
+  EXPECT_EQ(eval("to_ip(l)", w), (V{"192.168.1.1", "255.255.255.255", "NULL", "NULL"}));
+  EXPECT_EQ(eval("to_ip(u)", w), (V{"1.2.3.4", "0.0.0.0", "NULL", "NULL"}));
+  EXPECT_EQ(eval1("cidr_match(to_ip(167772161), \"10.0.0.0/8\")"), "true");
+  EXPECT_EQ(eval1("167772161::ip"), "10.0.0.1");
 }
 
 TEST(IpFunctions, CidrMatchTestsEveryBlock) {

@@ -26,6 +26,11 @@
 ///                             ones, as "::"; an IPv4-mapped address is printed
 ///                             as its IPv4 one, as Java's InetAddress does); null
 ///                             when s is no address (ES|QL adds a warning)
+///   to_ip(n)                  string: the IPv4 address of the integer n's 32 bits
+///                             (quarry's: ES|QL takes strings only), for columns that
+///                             hold IPv4 addresses as numbers; an int32 is read as its
+///                             32 bits (a negative one is an address from 128.0.0.0),
+///                             an int64 or uint64 outside [0, 2^32) gives null
 ///   cidr_match(ip, block, ...) boolean: whether the address ip (a string, read as
 ///                             to_ip reads it) is inside one of the CIDR blocks
 ///                             ("10.0.0.0/8", "2001:db8::/32"); an IPv4 block
