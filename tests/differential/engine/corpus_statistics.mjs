@@ -9,7 +9,8 @@
 // ordinary characters), RLIKE with non-ASCII characters and alternatives,
 // union_by_name over files of differing schemas, ORC sources, commands after STATS and a repeated STATS, overflow queries,
 // the math functions and GREATEST/LEAST among them, time spans, ES|QL's string functions (concat, trim,
-// left_right, reverse, repeat, space, split, locate, byte_length, ends_with), the
+// left_right, reverse, repeat, space, split, locate, byte_length, ends_with, the
+// digests md5 / sha1 / sha256), the
 // conversions, `::` casts, TO_STRING, DATE_FORMAT, DATE_PARSE and DATE_DIFF, the
 // statistical and list aggregates (median, percentile, median_absolute_deviation,
 // std_dev, variance, weighted_avg, values, top), MV_EXPAND, DISSECT and GROK, the
@@ -48,8 +49,8 @@ export const kFloors = {
   // Computed BY keys: BUCKET of a number, a constant key beside another (planStats).
   bucket_number: 9, constant_group: 15,
   // ES|QL's string functions (string_functions.h).
-  concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 12, space: 12, split: 38, locate: 60,
-  byte_length: 25, ends_with: 50,
+  concat: 18, trim: 30, left_right: 24, reverse: 14, repeat: 6, space: 12, split: 38, locate: 60,
+  byte_length: 25, ends_with: 50, digest: 6,
   // MV_ functions over SPLIT's lists (mv_functions.h), joined by MV_CONCAT.
   mv_concat: 14, mv_sort: 6, mv_dedupe: 4, mv_append: 4,
   // Conversions (conversion_functions.h), `::` casts and the date functions of temporal_functions.h.

@@ -68,6 +68,7 @@
 //   space(n)                                 -> repeat(' ', n)
 //   locate(x, sub, start)                    -> strpos of substring(x, start), shifted back
 //   byte_length(x)                           -> strlen(x)
+//   md5(x), sha1(x), sha256(x)               -> md5(x), sha1(x), sha256(x) (lowercase hex in both)
 //   mv_count / mv_first / mv_last / mv_min / mv_max (split(x, "d"))
 //                                            -> len / [1] / [-1] / list_min / list_max
 //                                               (string_split(x, 'd'))
@@ -104,6 +105,8 @@
 //
 // Output columns are named (`name =`), except some aggregates that are one call
 // of a column or `*` (`MAX(i32)`): their column is named by the text as written.
+
+import { createHash } from 'node:crypto';
 
 import { COLUMNS, INT64_MAX, INT64_MIN, kExtraRows, kTypedRows, LONG_ENDINGS, LONG_UNIT, LOW_STRINGS,
   ORC_COLUMNS, UNION_COLUMNS } from './dataset.mjs';
@@ -658,7 +661,7 @@ class QueryBuilder {
   stringFunction(c, values) {
     const rng = this.rng;
     const choice = rng.weighted([[2, 'concat'], [3, 'trim'], [2, 'left_right'], [1, 'reverse'], [1, 'repeat'],
-      [1, 'space'], [2, 'split'], [2, 'mv_concat']]);
+      [1, 'space'], [2, 'split'], [2, 'mv_concat'], [1, 'digest']]);
     this.features.add(choice);
     const chars = (v) => Array.from(v);
     switch (choice) {
@@ -697,6 +700,12 @@ class QueryBuilder {
         const n = rng.int(0, 3);
         return expr(`repeat(${c.q}, ${n})`, `repeat(${c.s}, ${n})`, 'string',
                     { values: values.map((v) => v.repeat(n)) });
+      }
+      case 'digest': {
+        // ES|QL's MD5, SHA1, SHA256 and DuckDB's functions of the same names: lowercase hex.
+        const fn = rng.pick(['md5', 'sha1', 'sha256']);
+        return expr(`${fn}(${c.q})`, `${fn}(${c.s})`, 'string',
+                    { values: values.map((v) => createHash(fn).update(v, 'utf8').digest('hex')) });
       }
       case 'space': {
         const n = rng.int(0, 3);

@@ -201,6 +201,40 @@ TEST(StringFunctions, SplitGivesAListKeepingEmptyPieces) {
             std::string::npos);
 }
 
+// ES|QL's MD5, SHA1 and SHA256 (and DuckDB's md5, sha1, sha256): the digest of the
+// string's UTF-8 bytes as lowercase hexadecimal; null in, null out. The expected digests
+// are RFC 1321's and FIPS 180's test vectors ("", "abc") and Python's hashlib's.
+TEST(StringFunctions, DigestsAreLowercaseHexOfTheUtf8Bytes) {
+  EXPECT_EQ(eval("md5(s)", strings()),
+            (V{"900150983cd24fb0d6963f7d28e17f72", "ac48e57780120a9761076648ffb8049c", "NULL",
+               "d41d8cd98f00b204e9800998ecf8427e", "6722c218a6f30869ef6886dc4b050a37"}));
+  EXPECT_EQ(eval("sha1(s)", strings()), (V{"a9993e364706816aba3e25717850c26c9cd0d89d",
+                                           "1b3d5fdf25030287d02ff7cac09c71f30c7bdd94", "NULL",
+                                           "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+                                           "ea31e8b43909a0c94f7c19f0833c16d86dd95aa7"}));
+  EXPECT_EQ(eval("sha256(s)", strings()),
+            (V{"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+               "94817f31083740f98f4b518e6989116e8aa08d8c6b76966abc057cc495564a17", "NULL",
+               "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+               "fc191eafd9c50bef4eed244d249529de9980ffa2404607c0f98eac44c8da7728"}));
+  EXPECT_EQ(eval1("md5(NULL)"), "NULL");
+  // Values over one digest block (64 bytes), one after another: the context is reset between
+  // values.
+  EXPECT_EQ(eval1("sha256(repeat(\"a\", 1000))"),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+  EXPECT_EQ(eval1("md5(concat(md5(\"abc\"), \"abc\"))"), "5dca6c035c021c1156715b157496c03f");
+}
+
+TEST(StringFunctions, DigestsTakeOneString) {
+  EXPECT_NE(errorOf("md5(k)", strings()).find("md5: argument 1 must be a string, got int32"),
+            std::string::npos);
+  EXPECT_NE(errorOf("sha1(s, s)", strings()).find("sha1: expected 1 arguments, got 2"),
+            std::string::npos);
+  Table t;
+  t.add("s", DataType::string(), {std::string("a,b")});
+  EXPECT_THROW(eval("sha256(split(s, \",\"))", t), QueryError);
+}
+
 TEST(StringFunctions, AListArgumentIsRefused) {
   Table t;
   t.add("s", DataType::string(), {std::string("a,b")});

@@ -12,6 +12,7 @@
 #include "quarry/common/values.h"
 #include "quarry/engine/expr/conversion_functions.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
+#include "quarry/engine/expr/ip_functions.h"
 #include "quarry/engine/expr/math_functions.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
@@ -34,7 +35,9 @@ constexpr std::string_view kScalarNames[] = {
     "to_string", "to_integer", "to_long", "to_unsigned_long", "to_double", "to_boolean",
     // String functions (string_functions.h).
     "concat", "trim", "ltrim", "rtrim", "ends_with", "left", "right", "reverse", "repeat", "locate", "space",
-    "bit_length", "byte_length", "split",
+    "bit_length", "byte_length", "split", "md5", "sha1", "sha256",
+    // IP functions (ip_functions.h).
+    "to_ip", "cidr_match",
     // Multi-value functions (mv_functions.h): lists to one value per row.
     "mv_count", "mv_min", "mv_max", "mv_sum", "mv_avg", "mv_first", "mv_last", "mv_median",
     "mv_concat", "mv_dedupe", "mv_sort", "mv_slice", "mv_append", "mv_zip",
@@ -231,6 +234,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
   if (isConversionFunction(name)) return bindConversionFunction(call, line, column);
   if (isMathFunction(name)) return bindMathFunction(call, line, column);
   if (isStringFunction(name)) return bindStringFunction(call, line, column);
+  if (isIpFunction(name)) return bindIpFunction(call, line, column);
   const std::vector<BoundExprPtr>& args = call.children;
   const auto arity = [&](size_t min, size_t max, const char* usage) {
     if (args.size() < min || args.size() > max) {
@@ -370,6 +374,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   if (isMvFunction(name)) return evaluateMvFunction(call, args, n);
   if (isMathFunction(name)) return evaluateMathFunction(call, args, n);
   if (isStringFunction(name)) return evaluateStringFunction(call, args, n);
+  if (isIpFunction(name)) return evaluateIpFunction(call, args, n);
   if (isConversionFunction(name)) return evaluateConversionFunction(call, args, n);
   if (name == "$sum_offset") return sumOffsetBlock(call, args);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);

@@ -32,8 +32,9 @@
 ///                             ES|QL's type conversions (conversion_functions.h),
 ///                             which the `::` casts call
 ///   concat, trim, ltrim, rtrim, ends_with, left, right, reverse, repeat, locate,
-///   space, bit_length, byte_length, split
+///   space, bit_length, byte_length, split, md5, sha1, sha256
 ///                             ES|QL's other string functions (string_functions.h)
+///   to_ip, cidr_match         IP addresses as their canonical text (ip_functions.h)
 ///   mv_count, mv_min, mv_max, mv_sum, mv_avg, mv_first, mv_last (list)
 ///                             a list to one value per row (mv_functions.h)
 ///   pow, sqrt, cbrt, exp, log10, log, floor, ceil, signum, pi, e, tau, sin, cos,

@@ -10,6 +10,7 @@
 #include "quarry/common/error.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/vector_kernels.h"
+#include "quarry/io/crypto_library.h"
 
 namespace quarry::engine {
 namespace {
@@ -29,6 +30,9 @@ enum class StringFn : uint8_t {
   kBitLength,
   kByteLength,
   kSplit,
+  kMd5,
+  kSha1,
+  kSha256,
 };
 
 struct StringFunction {
@@ -36,7 +40,7 @@ struct StringFunction {
   StringFn fn;
 };
 
-constexpr std::array<StringFunction, 14> kStringFunctions = {{
+constexpr std::array<StringFunction, 17> kStringFunctions = {{
     {"concat", StringFn::kConcat},
     {"trim", StringFn::kTrim},
     {"ltrim", StringFn::kLtrim},
@@ -51,6 +55,9 @@ constexpr std::array<StringFunction, 14> kStringFunctions = {{
     {"bit_length", StringFn::kBitLength},
     {"byte_length", StringFn::kByteLength},
     {"split", StringFn::kSplit},
+    {"md5", StringFn::kMd5},
+    {"sha1", StringFn::kSha1},
+    {"sha256", StringFn::kSha256},
 }};
 
 /// The largest string a function here builds for one value: ES|QL's bound for
@@ -270,6 +277,28 @@ Block integerBlock(const std::vector<Block>& args, size_t n, StringFn fn) {
   return Block::fromValues(DataType::int64(), std::move(out), std::move(valid));
 }
 
+/// MD5, SHA1 or SHA256 of each string of `in`: its digest in lowercase hexadecimal, as
+/// ES|QL's (and DuckDB's) functions of these names give it.
+Block digestBlock(const std::string& function, StringFn fn, const Block& in, size_t n) {
+  const io::DigestAlgorithm algorithm = fn == StringFn::kMd5    ? io::DigestAlgorithm::kMd5
+                                        : fn == StringFn::kSha1 ? io::DigestAlgorithm::kSha1
+                                                                : io::DigestAlgorithm::kSha256;
+  io::Digester digester(algorithm, function);
+  Block out(DataType::string());
+  out.reserve(n);
+  std::string hex;
+  for (size_t i = 0; i < n; ++i) {
+    if (in.isNull(i)) {
+      out.appendNull();
+      continue;
+    }
+    hex.clear();
+    digester.appendHex(in.bytes(i), hex);
+    out.appendBytes(hex);
+  }
+  return out;
+}
+
 /// One string value of a function with a string result, into `scratch` or as a view of an argument.
 std::string_view stringValue(const BoundExpr& call, StringFn fn, const std::vector<Block>& args, size_t i,
                              std::string& scratch) {
@@ -353,6 +382,9 @@ DataType bindStringFunction(const BoundExpr& call, int line, int column) {
     case StringFn::kLtrim:
     case StringFn::kRtrim:
     case StringFn::kReverse:
+    case StringFn::kMd5:
+    case StringFn::kSha1:
+    case StringFn::kSha256:
     case StringFn::kBitLength:
     case StringFn::kByteLength:
       arity(1, 1, call.name + "(string)");
@@ -421,6 +453,10 @@ Block evaluateStringFunction(const BoundExpr& call, const std::vector<Block>& ar
     case StringFn::kByteLength:
     case StringFn::kLocate:
       return integerBlock(args, n, fn);
+    case StringFn::kMd5:
+    case StringFn::kSha1:
+    case StringFn::kSha256:
+      return digestBlock(call.name, fn, args[0], n);
     case StringFn::kEndsWith: {
       std::vector<uint8_t> out(n);
       for (size_t i = 0; i < n; ++i) out[i] = args[0].bytes(i).ends_with(args[1].bytes(i));

@@ -34,9 +34,13 @@
 ///   bit_length(s), byte_length(s)  int64: the UTF-8 bytes (times 8)
 ///   split(s, delimiter)       list<string>: s cut at each delimiter, a single
 ///                             byte (ES|QL's rule); empty pieces kept
+///   md5(s), sha1(s), sha256(s)  string: the digest of s's UTF-8 bytes in lowercase
+///                             hexadecimal (32, 40, 64 digits), from OpenSSL's libcrypto
+///                             loaded on the first use (io/crypto_library.h)
 ///
 /// Example: concat("a", "b", "c") is "abc", left("日本語", 2) is "日本",
-/// locate("a😀b😀", "😀", 3) is 4, split("a,,b", ",") is ["a", "", "b"].
+/// locate("a😀b😀", "😀", 3) is 4, split("a,,b", ",") is ["a", "", "b"], md5("") is
+/// "d41d8cd98f00b204e9800998ecf8427e".
 namespace quarry::engine {
 
 /// Whether `name` (lower case) is one of the functions above.

@@ -71,7 +71,7 @@ struct CastType {
 };
 
 // ES|QL's type names and aliases (DataType.fromNameOrAlias) that quarry converts to.
-constexpr std::array<CastType, 12> kCastTypes = {{
+constexpr std::array<CastType, 13> kCastTypes = {{
     {"boolean", "to_boolean"},
     {"bool", "to_boolean"},
     {"integer", "to_integer"},
@@ -84,6 +84,7 @@ constexpr std::array<CastType, 12> kCastTypes = {{
     {"string", "to_string"},
     {"datetime", "to_datetime"},
     {"date", "to_datetime"},
+    {"ip", "to_ip"},
 }};
 
 std::string stripLeadingZeros(std::string_view digits) {
