@@ -20,21 +20,17 @@ namespace {
 
 using testing::blockOf;
 using testing::drain;
+using testing::i64;
 using testing::pageOfRows;
 using testing::Row;
 using testing::sorted;
 using testing::sourceOf;
+using testing::str;
 
 Scalar i32(int32_t v) {
   return v;
 }
-Scalar i64(int64_t v) {
-  return v;
-}
 Scalar f64(double v) {
-  return v;
-}
-Scalar str(std::string v) {
   return v;
 }
 Scalar dec(Int128 v) {

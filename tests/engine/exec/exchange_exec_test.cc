@@ -16,13 +16,10 @@ namespace quarry::engine {
 namespace {
 
 using testing::drain;
+using testing::i64;
 using testing::pageOfRows;
 using testing::Row;
 using testing::sorted;
-
-Scalar i64(int64_t v) {
-  return v;
-}
 
 const Schema kSchema{{"n", DataType::int64()}};
 
@@ -173,7 +170,8 @@ TEST(ExchangeExec, OneChainKeepsStatsErrorsAndEarlyStops) {
       EXPECT_EQ(std::string(e.what()), "chain 0 failed");
     }
   }
-  LimitExec limit(std::make_unique<ExchangeExec>(kSchema, std::vector<PipelineFactory>{chain(0, -1)}, 2), 25);
+  LimitExec limit(
+      std::make_unique<ExchangeExec>(kSchema, std::vector<PipelineFactory>{chain(0, -1)}, 2), 25);
   EXPECT_EQ(drain(limit).size(), 25u);
 }
 

@@ -10,16 +10,11 @@ namespace quarry::engine {
 namespace {
 
 using testing::drain;
+using testing::i64;
 using testing::pageOfRows;
 using testing::Row;
 using testing::sourceOf;
-
-Scalar i64(int64_t v) {
-  return v;
-}
-Scalar str(std::string v) {
-  return v;
-}
+using testing::str;
 
 const Schema kSchema{{"n", DataType::int64()}};
 

@@ -13,17 +13,12 @@ namespace quarry::engine {
 namespace {
 
 using testing::drain;
+using testing::i64;
+using testing::kNull;
 using testing::pageOfRows;
 using testing::Row;
 using testing::sourceOf;
-
-Scalar i64(int64_t v) {
-  return v;
-}
-Scalar str(std::string v) {
-  return v;
-}
-const Scalar kNull{};
+using testing::str;
 
 /// A lookup file of `rows` over `schema`, held as LookupFile holds it.
 std::shared_ptr<const LookupFile> lookupOf(const Schema& schema, const std::vector<Row>& rows) {

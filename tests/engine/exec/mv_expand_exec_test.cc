@@ -15,9 +15,12 @@ using testing::drain;
 using testing::Row;
 using testing::sourceOf;
 
+using testing::i64;
 using testing::intLists;
 using testing::Ints;
 using testing::kIntList;
+using testing::kNull;
+using testing::str;
 
 Page pageOf(const std::vector<Ints>& lists, const std::vector<std::string>& names) {
   Block strings(DataType::string());
@@ -27,13 +30,6 @@ Page pageOf(const std::vector<Ints>& lists, const std::vector<std::string>& name
 
 const Schema kSchema{{"name", DataType::string()}, {"a", kIntList}};
 
-Scalar i64(int64_t v) {
-  return v;
-}
-Scalar str(std::string v) {
-  return v;
-}
-const Scalar kNull{};
 const Ints kEmptyList = std::vector<std::optional<int64_t>>{};
 
 // ES|QL: "The MV_EXPAND processing command expands multivalued columns into one row

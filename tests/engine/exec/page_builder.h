@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,15 @@
 namespace quarry::engine::testing {
 
 using Row = std::vector<Scalar>;
+
+/// Scalars of a storage type, for rows written inline.
+inline Scalar i64(int64_t v) {
+  return v;
+}
+inline Scalar str(std::string v) {
+  return v;
+}
+inline const Scalar kNull{};
 
 inline Block blockOf(DataType type, const std::vector<Scalar>& values) {
   Block block(type);
