@@ -1,6 +1,7 @@
 // GrowableBytes: "A byte buffer that only grows ... The first allocation takes at
 // least kMinCapacity bytes, then capacity doubles." What it holds survives every
-// growth, past the C library's mmap threshold too (where realloc remaps pages).
+// growth: on the heap, when it leaves the heap for a mapping of its own at
+// kMapFromBytes, and as the mapping grows (mremap moves its pages).
 #include "quarry/common/growable_bytes.h"
 
 #include <gtest/gtest.h>
@@ -57,6 +58,25 @@ TEST(GrowableBytes, CopiesAndMovesItsBytes) {
   c.reserve(1000);
   EXPECT_EQ(c.capacity(), 1000u);
   EXPECT_EQ(c.view(), "hello world");
+}
+
+TEST(GrowableBytes, MappedBuffersCopyMoveAndReserve) {
+  GrowableBytes small;
+  small.append("xyz", 3);
+  small.reserve(GrowableBytes::kMapFromBytes * 3);  // heap -> mapping, in one step
+  EXPECT_EQ(small.capacity(), GrowableBytes::kMapFromBytes * 3);
+  EXPECT_EQ(small.view(), "xyz");
+  std::string big(GrowableBytes::kMapFromBytes + 17, 'q');
+  big.back() = 'z';
+  small.append(big);
+  GrowableBytes copy = small;  // a mapped buffer copied
+  EXPECT_EQ(copy.view(), small.view());
+  GrowableBytes moved = std::move(small);
+  EXPECT_EQ(moved.view().substr(0, 3), "xyz");
+  EXPECT_EQ(moved.view().back(), 'z');
+  EXPECT_EQ(small.capacity(), 0u);
+  copy = GrowableBytes();  // a mapping released by assignment
+  EXPECT_EQ(copy.size(), 0u);
 }
 
 }  // namespace

@@ -8,18 +8,24 @@
 #include <utility>
 
 /// A byte buffer that only grows, for arenas of unknown final size (a hash
-/// table's keys). It grows with realloc: the C library moves a large buffer
-/// (glibc: above its mmap threshold, at most 32 MiB) by remapping its pages
-/// rather than copying them, so growing a buffer of hundreds of megabytes costs
-/// neither a copy of what it holds nor faulting those pages in again, as a
-/// std::string's or a std::vector's growth does (allocate, copy, free). The first
-/// allocation takes at least kMinCapacity bytes, then capacity doubles.
+/// table's keys). Up to kMapFromBytes it lives on the heap and grows with
+/// realloc; from there on it is a mapping of its own that grows with mremap,
+/// which moves the pages rather than copying them: growing a buffer of hundreds
+/// of megabytes costs neither a copy of what it holds nor faulting those pages
+/// in again, as a std::string's or a std::vector's growth does (allocate, copy,
+/// free). (glibc's realloc remaps only above its mmap threshold, which rises to
+/// 32 MiB once a large buffer was freed: below it, every doubling copied.) A
+/// mapping of kHugePageAdviceBytes or more asks for transparent huge pages
+/// (huge_pages.h): an arena is long-lived and filled to the end, so it faults
+/// once per 2 MiB instead of once per 4 KiB (ClickBench's Q40 merges 1.1M groups
+/// keyed by two URLs: 100k page faults before, 49k after). The first allocation
+/// takes at least kMinCapacity bytes, then capacity doubles.
 namespace quarry {
 
 class GrowableBytes {
  public:
   GrowableBytes() = default;
-  ~GrowableBytes() { std::free(data_); }
+  ~GrowableBytes() { release(); }
   GrowableBytes(const GrowableBytes& other) { append(other.data_, other.size_); }
   GrowableBytes& operator=(const GrowableBytes& other) {
     if (this != &other) {
@@ -58,6 +64,7 @@ class GrowableBytes {
   }
 
   static constexpr size_t kMinCapacity = 64;
+  static constexpr size_t kMapFromBytes = size_t{1} << 20;
 
  private:
   void grow(size_t needed) {
@@ -65,12 +72,9 @@ class GrowableBytes {
     while (capacity < needed) capacity *= 2;
     resize(capacity);
   }
-  void resize(size_t capacity) {
-    void* grown = std::realloc(data_, capacity);
-    if (grown == nullptr) throw std::bad_alloc();
-    data_ = static_cast<char*>(grown);
-    capacity_ = capacity;
-  }
+  /// Capacity becomes `capacity` (more than today's), keeping the bytes held.
+  void resize(size_t capacity);
+  void release() noexcept;
 
   char* data_ = nullptr;
   size_t size_ = 0;

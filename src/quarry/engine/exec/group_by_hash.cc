@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "quarry/common/error.h"
+#include "quarry/common/huge_pages.h"
 #include "quarry/engine/data/key_hash.h"
 
 namespace quarry::engine {
@@ -170,6 +171,7 @@ std::vector<Block> GroupByHash::keysFromArena() const {
     if (keyTypes_[c].isBytes()) {
       column.offsets.reserve(groups + 1);
       column.bytes.reserve(groupKeyBytes_.size());
+      adviseHugePages(column.bytes.data(), column.bytes.capacity());
     }
   }
   const char* arena = groupKeyBytes_.data();
