@@ -127,7 +127,7 @@ class PartitionedMerge {
   PartitionedMerge(size_t partitions, const std::vector<DataType>& keyTypes,
                    const std::vector<int>& groupChannels,
                    const std::vector<AggregateSpec>& aggregates)
-      : groupChannels_(groupChannels), keys_(groupChannels.size()), rows_(partitions) {
+      : groupChannels_(groupChannels), keys_(groupChannels.size()) {
     for (size_t p = 0; p < partitions; ++p) {
       partitions_.push_back(std::make_unique<Partition>(keyTypes, groupChannels, aggregates));
     }
@@ -143,18 +143,19 @@ class PartitionedMerge {
   PartitionedMerge(const PartitionedMerge&) = delete;
   PartitionedMerge& operator=(const PartitionedMerge&) = delete;
 
-  /// Hands each row of `page` to its key's table.
-  void add(const Page& page) {
-    for (size_t c = 0; c < groupChannels_.size(); ++c) keys_[c] = &page.block(groupChannels_[c]);
+  /// Hands each row of `page` to its key's table. The routing thread only hashes; each table's
+  /// thread copies its rows out of the page (Page::take), so that the copies run in parallel.
+  void add(Page page) {
+    const auto shared = std::make_shared<const Page>(std::move(page));
+    for (size_t c = 0; c < groupChannels_.size(); ++c) keys_[c] = &shared->block(groupChannels_[c]);
     GroupByHash::hashRows(keys_, hashes_);
     const uint64_t count = partitions_.size();
-    for (auto& rows : rows_) rows.clear();
+    std::vector<std::vector<uint32_t>> rows(count);
     for (size_t r = 0; r < hashes_.size(); ++r) {
-      rows_[((hashes_[r] >> 32) * count) >> 32].push_back(static_cast<uint32_t>(r));
+      rows[((hashes_[r] >> 32) * count) >> 32].push_back(static_cast<uint32_t>(r));
     }
     for (size_t p = 0; p < partitions_.size(); ++p) {
-      if (!rows_[p].empty())
-        partitions_[p]->push(rows_[p].size() == page.positionCount() ? page : page.take(rows_[p]));
+      if (!rows[p].empty()) partitions_[p]->push({shared, std::move(rows[p])});
     }
   }
 
@@ -183,7 +184,13 @@ class PartitionedMerge {
               const std::vector<AggregateSpec>& aggregates)
         : table(keyTypes, groupChannels, aggregates, /*rawInput=*/false) {}
 
-    void push(Page page) {
+    /// Rows `rows` of `page` (all of them when there are as many as the page has).
+    struct Rows {
+      std::shared_ptr<const Page> page;
+      std::vector<uint32_t> rows;
+    };
+
+    void push(Rows page) {
       std::unique_lock lock(mutex);
       notFull.wait(lock, [&] { return queue.size() < kMaxQueuedPages || failure; });
       if (failure) return;  // finish() rethrows it
@@ -200,7 +207,7 @@ class PartitionedMerge {
     }
     void run() {
       while (true) {
-        Page page;
+        Rows page;
         std::optional<bool> finish;
         {
           std::unique_lock lock(mutex);
@@ -219,7 +226,11 @@ class PartitionedMerge {
             output = table.finish(*finish);
             return;
           }
-          table.add(page);
+          if (page.rows.size() == page.page->positionCount()) {
+            table.add(*page.page);
+          } else {
+            table.add(page.page->take(page.rows));
+          }
         } catch (...) {
           std::lock_guard lock(mutex);
           failure = std::current_exception();
@@ -235,7 +246,7 @@ class PartitionedMerge {
     std::mutex mutex;
     std::condition_variable notEmpty;
     std::condition_variable notFull;
-    std::deque<Page> queue;
+    std::deque<Rows> queue;
     bool closed = false;
     std::optional<bool> finalOutput;  // set by close(): write the groups out, in which form
     std::optional<Page> output;       // the table's groups; read after the thread is joined
@@ -253,7 +264,6 @@ class PartitionedMerge {
   std::vector<std::unique_ptr<Partition>> partitions_;
   std::vector<const Block*> keys_;
   std::vector<uint64_t> hashes_;
-  std::vector<std::vector<uint32_t>> rows_;
 };
 
 }  // namespace
@@ -327,7 +337,7 @@ void AggregateExec::consumeInput() {
   size_t rows = 0;
   while (std::optional<Page> page = input_->next()) {
     if (partitions) {
-      partitions->add(*page);
+      partitions->add(std::move(*page));
       continue;
     }
     table.add(*page);
@@ -340,7 +350,7 @@ void AggregateExec::consumeInput() {
       partitions =
           std::make_unique<PartitionedMerge>(threads_, keyTypes_, groupChannels_, aggregates_);
       if (std::optional<Page> merged = table.finish(/*finalOutput=*/false))
-        partitions->add(*merged);
+        partitions->add(std::move(*merged));
     }
   }
   if (partitions) {
