@@ -58,6 +58,17 @@ class GrowableBytes {
     size_ += length;
   }
   void append(std::string_view bytes) { append(bytes.data(), bytes.size()); }
+  /// Makes the buffer `length` bytes longer and returns where those bytes (uninitialized) begin.
+  char* extend(size_t length) {
+    if (capacity_ - size_ < length) grow(size_ + length);
+    char* at = data_ + size_;
+    size_ += length;
+    return at;
+  }
+  /// Keeps the first `size` bytes (at most size()); the capacity stays.
+  void truncate(size_t size) {
+    if (size < size_) size_ = size;
+  }
   /// Makes room for `capacity` bytes in all (exactly that many when it grows).
   void reserve(size_t capacity) {
     if (capacity > capacity_) resize(capacity);

@@ -9,14 +9,14 @@ bool flagAt(const Block& block, size_t r) {
   return !block.isNull(r) && block.values<uint8_t>()[r] != 0;
 }
 
-Block booleanBlock(const std::vector<uint8_t>& flags) {
+Block booleanBlock(std::span<const uint8_t> flags) {
   Block out(DataType::boolean());
   out.reserve(flags.size());
   for (uint8_t f : flags) out.append<uint8_t>(f);
   return out;
 }
 
-Block int64Block(const std::vector<int64_t>& values) {
+Block int64Block(std::span<const int64_t> values) {
   Block out(DataType::int64());
   out.reserve(values.size());
   for (int64_t v : values) out.append<int64_t>(v);
@@ -46,9 +46,9 @@ void throwCorruptValueSet(const char* function, const std::string& name, const s
 }
 
 void throwSumOverflow(const char* function, const std::string& name, const std::string& sum,
-                                   const std::string& value, const std::string& limit) {
-  throw InvalidArgument(std::string("Overflow in ") + function + " (" + name + "): " + sum + " + " + value +
-                        " does not fit in " + limit);
+                      const std::string& value, const std::string& limit) {
+  throw InvalidArgument(std::string("Overflow in ") + function + " (" + name + "): " + sum + " + " +
+                        value + " does not fit in " + limit);
 }
 
 }  // namespace quarry::engine

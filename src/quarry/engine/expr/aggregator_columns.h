@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,10 @@ namespace quarry::engine {
 bool flagAt(const Block& block, size_t r);
 
 /// A boolean block holding `flags`, none null.
-Block booleanBlock(const std::vector<uint8_t>& flags);
+Block booleanBlock(std::span<const uint8_t> flags);
 
 /// An int64 block holding `values`, none null.
-Block int64Block(const std::vector<int64_t>& values);
+Block int64Block(std::span<const int64_t> values);
 
 /// A double block of `groups` positions, position g `valueAt(g)` (a
 /// std::optional<double>: nullopt is null).
@@ -52,7 +53,8 @@ const Block& doublesOf(const Block& block, Block& scratch);
 
 /// Throws the InvalidArgument of a sum (SUM or AVG named `function`, the
 /// aggregate `name`) that does not fit in `limit`.
-[[noreturn]] void throwSumOverflow(const char* function, const std::string& name, const std::string& sum,
-                                   const std::string& value, const std::string& limit);
+[[noreturn]] void throwSumOverflow(const char* function, const std::string& name,
+                                   const std::string& sum, const std::string& value,
+                                   const std::string& limit);
 
 }  // namespace quarry::engine

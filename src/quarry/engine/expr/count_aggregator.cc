@@ -1,3 +1,4 @@
+#include "quarry/common/growable_array.h"
 #include "quarry/engine/expr/aggregate_families.h"
 #include "quarry/engine/expr/aggregator_columns.h"
 
@@ -56,8 +57,8 @@ class CountAggregator final : public Aggregator {
  private:
   bool star_;
   int channel_;
-  std::vector<int64_t> counts_;
-  std::vector<uint8_t> seen_;
+  GrowableArray<int64_t> counts_;
+  GrowableArray<uint8_t> seen_;
 };
 
 }  // namespace

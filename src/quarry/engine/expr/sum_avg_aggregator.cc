@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "quarry/common/error.h"
+#include "quarry/common/growable_array.h"
 #include "quarry/engine/expr/aggregate_families.h"
 #include "quarry/engine/expr/aggregator_columns.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
@@ -114,8 +115,8 @@ class SumAggregator final : public Aggregator {
 
   AggregateSpec spec_;
   DataType resultType_;
-  std::vector<A> sums_;
-  std::vector<uint8_t> seen_;
+  GrowableArray<A> sums_;
+  GrowableArray<uint8_t> seen_;
 };
 
 // ---- AVG ----
@@ -210,8 +211,8 @@ class AvgAggregator final : public Aggregator {
 
   AggregateSpec spec_;
   int scale_;
-  std::vector<A> sums_;
-  std::vector<int64_t> counts_;
+  GrowableArray<A> sums_;
+  GrowableArray<int64_t> counts_;
 };
 
 }  // namespace
