@@ -19,6 +19,9 @@ class GrowableArray {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:
+  GrowableArray() = default;
+  GrowableArray(size_t count, T value) { resize(count, value); }
+
   size_t size() const { return bytes_.size() / sizeof(T); }
   bool empty() const { return bytes_.size() == 0; }
   T* data() { return reinterpret_cast<T*>(const_cast<char*>(bytes_.data())); }
@@ -49,7 +52,7 @@ class GrowableArray {
     T* fresh = reinterpret_cast<T*>(bytes_.extend((count - old) * sizeof(T)));
     for (size_t i = 0; i < count - old; ++i) fresh[i] = value;
   }
-  void push_back(T value) { resize(size() + 1, value); }
+  void push_back(T value) { *reinterpret_cast<T*>(bytes_.extend(sizeof(T))) = value; }
 
  private:
   GrowableBytes bytes_;

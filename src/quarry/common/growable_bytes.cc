@@ -27,7 +27,12 @@ void GrowableBytes::resize(size_t capacity) {
   }
   data_ = static_cast<char*>(mapped);
   capacity_ = capacity;
-  adviseHugePages(data_, capacity_);
+#ifdef MADV_HUGEPAGE
+  // The whole mapping, not only its 2 MiB-aligned part (as adviseHugePages does): advice on
+  // part of a mapping splits it in two or three, and mremap refuses to grow a range that is
+  // more than one mapping (the query then failed, now and then, as out of memory).
+  if (capacity_ >= kHugePageAdviceBytes) (void)madvise(data_, capacity_, MADV_HUGEPAGE);
+#endif
 }
 
 void GrowableBytes::release() noexcept {

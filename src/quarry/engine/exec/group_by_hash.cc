@@ -168,8 +168,18 @@ std::vector<Block> GroupByHash::keysFromArena() const {
       default:
         break;
     }
+    // Millions of groups make buffers of many MiB, each written once from start to end: in
+    // huge pages, a fault per 2 MiB instead of per 4 KiB (huge_pages.h).
+    std::visit(
+        [](auto& values) {
+          if constexpr (!std::is_same_v<std::decay_t<decltype(values)>, std::monostate>) {
+            adviseHugePages(values.data(), values.capacity() * sizeof(values[0]));
+          }
+        },
+        column.values);
     if (keyTypes_[c].isBytes()) {
       column.offsets.reserve(groups + 1);
+      adviseHugePages(column.offsets.data(), column.offsets.capacity() * sizeof(uint64_t));
       column.bytes.reserve(groupKeyBytes_.size());
       adviseHugePages(column.bytes.data(), column.bytes.capacity());
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "quarry/common/growable_array.h"
 #include "quarry/common/growable_bytes.h"
 #include "quarry/common/huge_page_vector.h"
 #include "quarry/engine/data/block.h"
@@ -175,7 +176,7 @@ class GroupByHash {
   HugePageVector<Slot> slots_;
   uint64_t mask_ = 0;
   GrowableBytes groupKeyBytes_;  // grown without copying what it holds
-  std::vector<uint64_t> groupKeyOffsets_{0};
+  GrowableArray<uint64_t> groupKeyOffsets_ = GrowableArray<uint64_t>(1, 0);
   // Per page scratch: the rows' serialized keys.
   std::string rowKeyBytes_;
   std::vector<uint64_t> rowKeyOffsets_;
