@@ -266,7 +266,8 @@ TEST(EvaluatorTest, NumericFunctions) {
 // position of strings of every length up to 44; a stray byte a file may hold is counted as the
 // byte-at-a-time rule does (a lead byte or 0xFF one character, a continuation byte none).
 TEST(EvaluatorTest, LengthCountsCharactersAtEveryPositionAndLength) {
-  const std::vector<std::string> characters = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xff"};
+  const std::vector<std::string> characters = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                               "\xff"};
   std::vector<Scalar> texts;
   V expected;
   for (const std::string& c : characters) {
@@ -277,11 +278,42 @@ TEST(EvaluatorTest, LengthCountsCharactersAtEveryPositionAndLength) {
       }
     }
   }
-  texts.push_back(std::string("\x80\x80" "abcdefgh"));
+  texts.push_back(
+      std::string("\x80\x80"
+                  "abcdefgh"));
   expected.push_back("8");
   Table t;
   t.add("s", DataType::string(), texts);
   EXPECT_EQ(eval("length(s)", t), expected);
+}
+
+// LENGTH of a dictionary block: per entry once when there are no more entries than rows, else
+// per row through the ids; a null row stays null whatever its id says.
+TEST(EvaluatorTest, LengthOfDictionaryBlocks) {
+  auto dictionary = std::make_shared<ByteDictionary>();
+  for (const char* value :
+       {"abc", "\xc3\xa9t\xc3\xa9", "", "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xacz"}) {
+    dictionary->append(value);
+  }
+  Table t;
+  t.schema.push_back(Field{"s", DataType::string()});
+  t.blocks.push_back(Block::fromDictionary(DataType::string(), dictionary, {3, 0, 1, 3, 2, 1},
+                                           {1, 1, 1, 1, 1, 0}));
+  EXPECT_EQ(eval("length(s)", t), (V{"4", "3", "3", "4", "0", "NULL"}));
+  Table few;  // two rows of a four-entry dictionary
+  few.schema.push_back(Field{"s", DataType::string()});
+  few.blocks.push_back(Block::fromDictionary(DataType::string(), dictionary, {1, 3}));
+  EXPECT_EQ(eval("length(s)", few), (V{"3", "4"}));
+}
+
+// LENGTH of plain values after the first byte that is not ASCII (each counted), before it (byte
+// lengths), and of the value that holds it.
+TEST(EvaluatorTest, LengthAroundTheFirstByteThatIsNotAscii) {
+  Table t;
+  t.add("s", DataType::string(),
+        {std::string("plain ascii"), std::monostate{}, std::string("ab\xc3\xa9"),
+         std::string("xyz"), std::string("\xf0\x9f\x98\x80!"), std::string("")});
+  EXPECT_EQ(eval("length(s)", t), (V{"11", "NULL", "3", "3", "2", "0"}));
 }
 
 TEST(EvaluatorTest, StringFunctions) {
@@ -304,7 +336,8 @@ TEST(EvaluatorTest, StringFunctions) {
   EXPECT_EQ(eval("coalesce(q, 1)", numbers()), (V{"10.50", "-0.25", "1.00", "0.00"}));
   EXPECT_EQ(eval1("coalesce(NULL, NULL)"), "NULL");
   // replace(s, regex, replacement): ES|QL's REPLACE, every match; null in, null out.
-  EXPECT_EQ(eval("replace(s, \"[bB]\", \"-\")", numbers()), (V{"a-c", "\xc3\xa9t\xc3\xa9", "NULL", "A-C"}));
+  EXPECT_EQ(eval("replace(s, \"[bB]\", \"-\")", numbers()),
+            (V{"a-c", "\xc3\xa9t\xc3\xa9", "NULL", "A-C"}));
   EXPECT_EQ(eval("replace(s, \"(.)(.)\", \"$2$1\")", numbers()),
             (V{"bac", "t\xc3\xa9\xc3\xa9", "NULL", "BAC"}));
   EXPECT_EQ(eval1("replace(NULL, \"a\", \"b\")"), "NULL");
@@ -381,7 +414,7 @@ TEST(EvaluatorTest, DateTruncRoundsDownToATimeSpan) {
 TEST(EvaluatorTest, TimeSpansMoveDatesAndTimestamps) {
   Table t;
   t.add("ts", DataType::timestamp(TimeUnit::kMicros, false),
-        {int64_t{1706659200000000}, std::monostate{}});  // 2024-01-31 00:00:00
+        {int64_t{1706659200000000}, std::monostate{}});          // 2024-01-31 00:00:00
   t.add("dt", DataType::date(), {int32_t{19753}, int32_t{-1}});  // 2024-01-31, 1969-12-31
   EXPECT_EQ(eval("ts + 1 month", t), (V{"TIMESTAMP '2024-02-29 00:00:00'", "NULL"}));  // clamped
   EXPECT_EQ(eval("1 month + ts", t), eval("ts + 1 month", t));

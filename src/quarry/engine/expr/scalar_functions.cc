@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "quarry/common/byte_scan.h"
 #include "quarry/common/error.h"
 #include "quarry/common/values.h"
 #include "quarry/engine/expr/conversion_functions.h"
@@ -117,6 +118,36 @@ int64_t roundDigits(const BoundExpr& call) {
   const Scalar& digits = call.children[1]->literal;
   if (const auto* v = std::get_if<int32_t>(&digits)) return *v;
   return std::get<int64_t>(digits);
+}
+
+/// LENGTH over a block: characters, not bytes. The bytes before the first one that is not ASCII
+/// are one character each, so a value that ends before it is its byte length (ClickBench's
+/// URLs: most pages are ASCII to the end); a dictionary's entries are counted once each when
+/// there are no more of them than rows.
+Block lengthBlock(const Block& strings, const DataType& type) {
+  const size_t n = strings.size();
+  std::vector<int64_t> out(n);
+  if (strings.isDictionary() && strings.dictionary()->size() <= n) {
+    const ByteDictionary& dictionary = *strings.dictionary();
+    std::vector<int64_t> lengths(dictionary.size());
+    for (size_t k = 0; k < lengths.size(); ++k) lengths[k] = characterCount(dictionary.at(k));
+    const std::span<const uint32_t> ids = strings.dictionaryIds();
+    for (size_t i = 0; i < n; ++i) out[i] = strings.isNull(i) ? 0 : lengths[ids[i]];
+  } else if (n > 0) {
+    const char* data = strings.byteData();
+    const std::span<const uint64_t> offsets = strings.byteOffsets();
+    const uint64_t asciiEnd = offsets[0] + findFirstNonAscii(std::string_view(
+                                               data + offsets[0], offsets[n] - offsets[0]));
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t begin = offsets[i];
+      const uint64_t end = offsets[i + 1];
+      out[i] = end <= asciiEnd ? static_cast<int64_t>(end - begin)
+                               : characterCount(std::string_view(data + begin, end - begin));
+    }
+  }
+  return Block::fromValues(
+      type, std::move(out),
+      std::vector<uint8_t>(strings.validity().begin(), strings.validity().end()));
 }
 
 Block absBlock(const Block& in, const DataType& type) {
@@ -397,13 +428,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   if (isTemporalFunction(name)) return evaluateTemporalFunction(call, args, n);
   if (name == "abs") return absBlock(args[0], type);
   if (name == "round") return roundBlock(call, args[0]);
-  if (name == "length") {
-    std::vector<int64_t> out(n);
-    for (size_t i = 0; i < n; ++i) out[i] = characterCount(args[0].bytes(i));
-    return Block::fromValues(
-        type, std::move(out),
-        std::vector<uint8_t>(args[0].validity().begin(), args[0].validity().end()));
-  }
+  if (name == "length") return lengthBlock(args[0], type);
   if (name == "starts_with") {
     std::vector<uint8_t> out(n);
     for (size_t i = 0; i < n; ++i) out[i] = args[0].bytes(i).starts_with(args[1].bytes(i));
