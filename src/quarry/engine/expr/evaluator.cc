@@ -1,6 +1,6 @@
 #include "quarry/engine/expr/evaluator.h"
 
-#include <span>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -32,20 +32,18 @@ bool isArithmetic(BinaryOp op) {
 }
 
 /// Counts the rows where `expr`, a node that can fail (its warningSite set), gave
-/// null in `out` although none of `operands` is null, and describes the first
-/// ones `warnings` still records. Nothing is looked at when `out` has no null.
-template <typename Describe>
-void recordFailures(const BoundExpr& expr, const Block& out, std::span<const Block* const> operands,
-                    Warnings* warnings, const Describe& describe) {
+/// null in `out` although no operand is null there (`operandNull(row)`), and
+/// describes the first ones `warnings` still records. Nothing is looked at when
+/// `out` has no null.
+template <typename OperandNull, typename Describe>
+void recordFailures(const BoundExpr& expr, const Block& out, Warnings* warnings,
+                    const OperandNull& operandNull, const Describe& describe) {
   if (warnings == nullptr || !expr.warningSite || !out.hasNulls()) return;
   const size_t wanted = warnings->wanted(*expr.warningSite);
   uint64_t failures = 0;
   std::vector<std::string> messages;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (!out.isNull(i)) continue;
-    bool operandNull = false;
-    for (const Block* operand : operands) operandNull |= operand->isNull(i);
-    if (operandNull) continue;
+    if (!out.isNull(i) || operandNull(i)) continue;
     ++failures;
     if (messages.size() < wanted) messages.push_back(describe(i));
   }
@@ -285,8 +283,8 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
                              : arithmeticBlocks(expr.binaryOp, constant, column, expr.type);
         }
         if (!std::holds_alternative<std::monostate>(literal.literal)) {
-          const Block* operands[] = {&column};
-          recordFailures(expr, *out, operands, warnings, divisionFailure);
+          recordFailures(
+              expr, *out, warnings, [&](size_t i) { return column.isNull(i); }, divisionFailure);
         }
         return std::move(*out);
       }
@@ -307,8 +305,9 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
           return compareBlocks(expr.binaryOp, l, r);
         default: {
           Block out = arithmeticBlocks(expr.binaryOp, l, r, expr.type);
-          const Block* operands[] = {&l, &r};
-          recordFailures(expr, out, operands, warnings, divisionFailure);
+          recordFailures(
+              expr, out, warnings, [&](size_t i) { return l.isNull(i) || r.isNull(i); },
+              divisionFailure);
           return out;
         }
       }
@@ -331,10 +330,13 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
       for (const BoundExprPtr& child : expr.children)
         args.push_back(evaluateNode(*child, page, warnings));
       Block out = evaluateCall(expr, args, n);
-      std::vector<const Block*> operands;
-      for (const Block& arg : args) operands.push_back(&arg);
-      recordFailures(expr, out, operands, warnings,
-                     [&](size_t row) { return describeCallFailure(expr, args, row); });
+      recordFailures(
+          expr, out, warnings,
+          [&](size_t row) {
+            return std::any_of(args.begin(), args.end(),
+                               [&](const Block& arg) { return arg.isNull(row); });
+          },
+          [&](size_t row) { return describeCallFailure(expr, args, row); });
       return out;
     }
   }
