@@ -19,6 +19,7 @@ namespace {
 const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage,
                           Warnings* warnings);
 
+/// evaluate(), counting the rows a node fails on into `warnings` unless it is null.
 Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings);
 
 bool isComparison(BinaryOp op) {
