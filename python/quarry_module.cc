@@ -191,6 +191,16 @@ class PyResult {
     if (result_) result_->cancel();
   }
 
+  /// Result::warnings() once fetchall() or to_pandas() read the rows (an Arrow
+  /// stream takes the result along: none then).
+  py::list warnings() const {
+    py::list out;
+    if (result_) {
+      for (const std::string& line : result_->warnings()) out.append(line);
+    }
+    return out;
+  }
+
  private:
   std::optional<Result> result_;
   Schema schema_;
@@ -314,7 +324,8 @@ PYBIND11_MODULE(_quarry, m) {
            })
       .def("__arrow_c_stream__", &PyResult::arrowStream, py::arg("requested_schema") = py::none())
       .def("__arrow_c_schema__", &PyResult::arrowSchema)
-      .def("cancel", &PyResult::cancel);
+      .def("cancel", &PyResult::cancel)
+      .def("warnings", &PyResult::warnings);
 
   py::class_<Session>(m, "Session")
       .def(py::init([](int threads, const py::object& metadataCache) {

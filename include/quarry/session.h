@@ -111,6 +111,12 @@ class Result {
   bool cancelled() const;
   /// Rows returned by next() so far.
   uint64_t rowsReturned() const;
+  /// Returns, once next() has returned nothing, the rows the query's expressions
+  /// failed on (null in the result), in ES|QL's words: per expression "Line 1:27:
+  /// evaluation of [to_integer(s)] failed, treating result as null. Only first 20
+  /// failures recorded.", then "Line 1:27: " and each recorded failure's message.
+  /// Empty before the end and when nothing failed.
+  const std::vector<std::string>& warnings() const;
 
  private:
   std::unique_ptr<Impl> impl_;

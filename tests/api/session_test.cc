@@ -107,6 +107,18 @@ TEST(Session, BindsParametersAsLiterals) {
   EXPECT_TRUE(rowsOf(none).empty());
 }
 
+// ES|QL: a value TO_LONG cannot read is null, with a warning naming the
+// expression; the result gives the warnings once its last batch is read.
+TEST(Session, TheResultGivesTheWarningsOfTheRowsAnExpressionFailedOn) {
+  Result result = Session().execute("ROW s = ?s | EVAL n = s::long", {{"s", "4x"}});
+  EXPECT_TRUE(result.warnings().empty());
+  EXPECT_EQ(rowsOf(result), (std::vector<std::string>{"4x|NULL"}));
+  EXPECT_EQ(result.warnings(),
+            (std::vector<std::string>{"Line 1:24: evaluation of [to_long(s)] failed, treating "
+                                      "result as null. Only first 20 failures recorded.",
+                                      "Line 1:24: Cannot parse number [4x]"}));
+}
+
 TEST(Session, AQueryErrorPointsAtItsPlaceAndRendersAsTheCliShowsIt) {
   const std::string query = "FROM \"" + fixture("all_types.parquet") + "\" | WHERE id == ?ids";
   try {

@@ -230,6 +230,46 @@ TEST_F(CoordinatorTest, ParametersTravelWithTheQueryToEveryNode) {
       << remote.err;
 }
 
+// Issue 27: the rows an expression fails on are null with a warning, also when
+// data nodes evaluate it: each committed group carries its warnings
+// (Commit.warnings), the coordinator merges them, and the client sees what an
+// in-process run shows: one warning for the expression and at most 20 messages.
+TEST_F(CoordinatorTest, WarningsOfTheDataNodesReachTheClient) {
+  auto cluster = startCluster(3, "warnings");
+  ASSERT_TRUE(cluster->ready());
+  const std::string text = from() + " | EVAL x = to_integer(s) | STATS n = COUNT(*), c = COUNT(x)";
+  const std::string at =
+      "quarry: warning: Line 1:" + std::to_string(text.find("to_integer") + 1) + ": ";
+  const auto warningLines = [](const std::string& err) {
+    std::vector<std::string> out;
+    std::istringstream in(err);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("quarry: warning: ", 0) == 0) out.push_back(line);
+    }
+    return out;
+  };
+  const QuarryRun local = runQuarry({"query", "--format", "csv", text});
+  ASSERT_EQ(local.exitCode, 0) << local.err;
+  const QuarryRun remote = query(cluster->arguments(), {"--format", "csv", "--profile", text});
+  ASSERT_EQ(remote.exitCode, 0) << remote.err;
+  EXPECT_EQ(remote.out, "n,c\n240000,0\n");
+  EXPECT_EQ(remote.out, local.out);
+  EXPECT_NE(remote.err.find("\"placement\":\"nodes\",\"nodes\":3,\"splits_remote\":12"),
+            std::string::npos)
+      << remote.err;
+  for (const QuarryRun* run : {&local, &remote}) {
+    const std::vector<std::string> lines = warningLines(run->err);
+    ASSERT_EQ(lines.size(), 21u)
+        << run->err;  // the expression's line and 20 failures (of 101 values)
+    EXPECT_EQ(lines[0],
+              at + "evaluation of [to_integer(s)] failed, treating result as null. Only first 20 "
+                   "failures recorded.");
+    for (size_t i = 1; i < lines.size(); ++i) {
+      EXPECT_EQ(lines[i].rfind(at + "Cannot parse number [name", 0), 0u) << lines[i];
+    }
+  }
+}
+
 // A LIMIT above the exchange stops pulling early: the coordinator cancels the
 // streams still open, and the nodes serve the next query.
 TEST_F(CoordinatorTest, AnAbandonedExchangeCancelsItsStreams) {

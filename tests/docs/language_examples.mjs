@@ -3,7 +3,8 @@
 // (the query; its lines joined with spaces) is followed by a ```text block
 // holding exactly what `quarry query '<query>'` prints on stdout (the table
 // format, piped), run from the repository root so that data/sample paths
-// resolve. Every example must succeed and print that text; the page must have
+// resolve; a ```stderr block after it, when there is one, holds exactly what
+// the query prints on stderr (the warnings of rows an expression failed on). Every example must succeed and print that text; the page must have
 // examples, and every function and aggregate quarry knows (the lists its
 // "unknown function" / "unknown aggregate" hints give, and the name lists in
 // src/quarry/engine/expr/scalar_functions.cc) must have a heading of its own
@@ -12,7 +13,8 @@
 //   node tests/docs/language_examples.mjs path/to/quarry [--update]
 //
 // --update rewrites every ```text block with quarry's output (to write a new
-// example's output; read the diff before committing it).
+// example's output; read the diff before committing it); ```stderr blocks are
+// left as they are.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -34,8 +36,9 @@ const fail = (message) => failures.push(message);
 
 // ---- the examples -------------------------------------------------------------
 
-/// [{line, query, expected, textStart, textEnd}] in page order; textStart and
-/// textEnd are the indices of the ```text block's content lines [start, end).
+/// [{line, query, expected, expectedErr, textStart, textEnd}] in page order;
+/// textStart and textEnd are the indices of the ```text block's content lines
+/// [start, end); expectedErr is the ```stderr block's text, or null.
 function parseExamples(lines) {
   const examples = [];
   for (let i = 0; i < lines.length; i++) {
@@ -62,8 +65,22 @@ function parseExamples(lines) {
       break;
     }
     const expected = lines.slice(next + 1, textEnd).map((l) => l + '\n').join('');
-    examples.push({ line, query, expected, textStart: next + 1, textEnd });
-    i = textEnd;
+    let expectedErr = null;
+    let errStart = textEnd + 1;
+    while (errStart < lines.length && lines[errStart].trim() === '') errStart++;
+    let last = textEnd;
+    if (errStart < lines.length && /^```stderr\s*$/.test(lines[errStart])) {
+      let errEnd = errStart + 1;
+      while (errEnd < lines.length && !/^```\s*$/.test(lines[errEnd])) errEnd++;
+      if (errEnd >= lines.length) {
+        fail(`LANGUAGE.md:${errStart + 1}: the stderr block is not closed`);
+        break;
+      }
+      expectedErr = lines.slice(errStart + 1, errEnd).map((l) => l + '\n').join('');
+      last = errEnd;
+    }
+    examples.push({ line, query, expected, expectedErr, textStart: next + 1, textEnd });
+    i = last;
   }
   return examples;
 }
@@ -93,6 +110,9 @@ for (const example of examples) {
     fail(`LANGUAGE.md:${example.line}: ${example.query}\n` +
          (r.status !== 0 ? `  quarry exited with ${r.status ?? r.signal}:\n${indent(r.stderr)}\n` : '') +
          `  expected:\n${indent(example.expected)}\n  actual:\n${indent(r.stdout)}`);
+  } else if (example.expectedErr !== null && r.stderr !== example.expectedErr) {
+    fail(`LANGUAGE.md:${example.line}: ${example.query}\n` +
+         `  expected on stderr:\n${indent(example.expectedErr)}\n  actual:\n${indent(r.stderr)}`);
   }
 }
 if (update) {

@@ -72,6 +72,18 @@ def test_overflow_names_the_values(quarry):
         quarry.query("ROW x = ?a | EVAL y = x + 1", a=2147483647).fetchall()
 
 
+def test_warnings_name_the_rows_an_expression_failed_on(quarry):
+    # ES|QL: a value TO_INTEGER cannot convert is null, with a warning.
+    result = quarry.query('ROW s = "abc" | EVAL i = to_integer(s)')
+    assert result.warnings() == []  # known once the rows are read
+    assert result.fetchall() == [("abc", None)]
+    assert result.warnings() == [
+        "Line 1:26: evaluation of [to_integer(s)] failed, treating result as null. "
+        "Only first 20 failures recorded.",
+        "Line 1:26: Cannot parse number [abc]",
+    ]
+
+
 def test_result_is_read_once(quarry):
     result = quarry.query("ROW x = 1")
     assert result.fetchall() == [(1,)]

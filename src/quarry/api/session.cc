@@ -44,6 +44,8 @@ struct Result::Impl {
   engine::OperatorPtr root;
   std::atomic<bool> cancelled{false};
   uint64_t rows = 0;
+  /// The rows the query's expressions failed on, as lines; set at the end.
+  std::vector<std::string> warnings;
 };
 
 namespace {
@@ -125,6 +127,9 @@ std::optional<Batch> Result::next() {
     throwCancelled();
   }
   if (!page) {
+    std::vector<engine::OperatorStats> stats;
+    impl.root->collectStats(stats);
+    impl.warnings = engine::mergedWarnings(stats).lines();
     impl.root.reset();
     return std::nullopt;
   }
@@ -145,6 +150,10 @@ bool Result::cancelled() const {
 
 uint64_t Result::rowsReturned() const {
   return impl_->rows;
+}
+
+const std::vector<std::string>& Result::warnings() const {
+  return impl_->warnings;
 }
 
 Session::Session(SessionOptions options) : options_(std::move(options)) {

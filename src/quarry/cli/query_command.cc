@@ -278,6 +278,16 @@ void writeWarnings(const engine::PreparedQuery& prepared, const QueryOptions& op
   }
 }
 
+/// Writes the rows the query's expressions failed on, after the result (stdout
+/// holds the result alone), one line each in ES|QL's words: "quarry: warning: Line
+/// 1:27: evaluation of [to_integer(s)] failed, treating result as null. ...".
+void writeEvaluationWarnings(const engine::Warnings& warnings) {
+  for (const std::string& line : warnings.lines()) {
+    std::cerr << "quarry: warning: " << redactUris(line) << "\n";
+  }
+  std::cerr << std::flush;
+}
+
 engine::QueryOptions engineOptionsOf(const QueryOptions& options) {
   engine::QueryOptions engineOptions;
   engineOptions.threads = options.threads;
@@ -357,6 +367,7 @@ int runQuery(const QueryOptions& options, ExchangePlacement* placement) {
       writer.beforeOutput(nullptr);  // the bar ends with this scope
     }
     writer.finish();
+    writeEvaluationWarnings(profile.warnings);
     if (options.profile || !options.profileOut.empty()) {
       std::string json = redactUris(engine::profileJson(profile));
       if (placement != nullptr)

@@ -189,10 +189,14 @@ class ExecuteRun {
     return write(response);
   }
 
-  bool commit(uint32_t group, const std::vector<uint32_t>& splitIds) {
+  /// Commits the group's splits with the warnings of the operators that ran them.
+  bool commit(uint32_t group, const std::vector<uint32_t>& splitIds, const engine::Operator& root) {
     proto::ExecuteResponse response;
     response.set_group(group);
     for (uint32_t id : splitIds) response.mutable_commit()->add_split_ids(id);
+    std::vector<engine::OperatorStats> stats;
+    root.collectStats(stats);
+    toProto(engine::mergedWarnings(stats), response.mutable_commit()->mutable_warnings());
     return write(response);
   }
 
@@ -201,7 +205,7 @@ class ExecuteRun {
   bool drain(engine::Operator& root, uint32_t group, const std::vector<uint32_t>& splitIds) {
     while (!stopping()) {
       std::optional<engine::Page> page = root.next();
-      if (!page) return commit(group, splitIds);
+      if (!page) return commit(group, splitIds, root);
       if (page->positionCount() == 0) continue;
       if (!sendPage(group, *page)) return false;
     }

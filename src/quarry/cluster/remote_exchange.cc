@@ -167,6 +167,7 @@ grpc::Status RemoteExchange::stream(Attempt& attempt, std::set<uint32_t>& commit
           for (uint32_t id : ids) splitCommitted_[id] = true;
           nodes_[attempt.node].splitsCommitted += ids.size();
           if (spec_.metrics != nullptr) spec_.metrics->splits += ids.size();
+          stats_.warnings.merge(fromProto(response.commit().warnings()));
         }
         deliver(std::move(pages), attempt.node);
       } else {

@@ -86,8 +86,8 @@ class RemoteExchange final : public engine::Operator {
 
   const engine::Schema& schema() const override { return spec_.schema; }
   std::optional<engine::Page> next() override;
-  /// Appends "RemoteExchange[nodes=N]", then one entry per node with the rows
-  /// and pages it committed.
+  /// Appends "RemoteExchange[nodes=N]" (with the warnings of the committed
+  /// groups), then one entry per node with the rows and pages it committed.
   void collectStats(std::vector<engine::OperatorStats>& out) const override;
 
   /// Assigns split ids to `nodeCount` nodes by length, longest first, each to the

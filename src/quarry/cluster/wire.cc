@@ -1,5 +1,6 @@
 #include "quarry/cluster/wire.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <variant>
@@ -313,6 +314,37 @@ engine::QueryParameters fromProto(
       default:
         throw CorruptFile("parameter ?" + p.name() + " has no value");
     }
+  }
+  return out;
+}
+
+void toProto(const engine::Warnings& warnings,
+             google::protobuf::RepeatedPtrField<proto::Warning>* out) {
+  for (const engine::Warnings::Entry& entry : warnings.entries()) {
+    proto::Warning* w = out->Add();
+    w->set_line(entry.line);
+    w->set_column(entry.column);
+    w->set_expression(entry.expression);
+    w->set_failures(entry.failures);
+    w->set_recorded(entry.recorded);
+    for (const std::string& message : entry.messages) w->add_messages(message);
+  }
+}
+
+engine::Warnings fromProto(const google::protobuf::RepeatedPtrField<proto::Warning>& warnings) {
+  engine::Warnings out;
+  for (const proto::Warning& w : warnings) {
+    engine::Warnings::Entry entry{w.line(),
+                                  w.column(),
+                                  w.expression(),
+                                  w.failures(),
+                                  std::min<uint64_t>(w.recorded(), engine::Warnings::kMaxRecorded),
+                                  {}};
+    for (const std::string& message : w.messages()) {
+      if (entry.messages.size() == engine::Warnings::kMaxRecorded) break;
+      entry.messages.push_back(message);
+    }
+    out.add(entry);
   }
   return out;
 }

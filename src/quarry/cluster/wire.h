@@ -5,6 +5,7 @@
 #include "quarry/cluster/cluster.pb.h"
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/data/data_type.h"
+#include "quarry/engine/expr/warnings.h"
 #include "quarry/engine/parse/query_parameters.h"
 
 /// Conversions between the engine's values and cluster.proto's messages. What
@@ -28,5 +29,10 @@ engine::QueryParameters fromProto(
 void toProto(const engine::Page& page, proto::Page* out);
 /// `schema` is what the receiver expects (the exchange's input schema).
 engine::Page fromProto(const proto::Page& page, const engine::Schema& schema);
+
+void toProto(const engine::Warnings& warnings,
+             google::protobuf::RepeatedPtrField<proto::Warning>* out);
+/// Counts and messages beyond Warnings::kMaxRecorded are cut to it.
+engine::Warnings fromProto(const google::protobuf::RepeatedPtrField<proto::Warning>& warnings);
 
 }  // namespace quarry::cluster

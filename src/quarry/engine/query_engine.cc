@@ -108,6 +108,7 @@ QueryProfile executeQueryWhile(const PreparedQuery& query,
     if (!sink(*page)) break;
   }
   root->collectStats(profile.operators);
+  profile.warnings = mergedWarnings(profile.operators);
   const ScanMetrics& m = *query.metrics;
   profile.files = m.files;
   profile.filesPrunedByPartition = m.filesPrunedByPartition;

@@ -90,6 +90,9 @@ struct QueryProfile {
   uint64_t footerBytesRead = 0, footerRequests = 0;  // the footers' part of bytesRead and requests
   uint64_t footersFromCache = 0;  // files whose metadata the metadata cache gave (no footer read)
   std::vector<OperatorStats> operators;
+  /// The rows the query's expressions failed on, from every driver and data node
+  /// (expr/warnings.h: the CLI prints their lines on stderr after the result).
+  Warnings warnings;
   /// The result's columns, names and types, as the plan gives them (an empty
   /// result has them too).
   Schema columns;

@@ -100,7 +100,7 @@ std::optional<Page> EvalExec::next() {
     const size_t n = page->positionCount();
     // The expressions see the input's columns; a reused subtree reads an appended block.
     for (const BoundExprPtr& expr : evaluated_) {
-      Block block = evaluate(*expr, *page);
+      Block block = evaluate(*expr, *page, stats_.warnings);
       page->blocks().push_back(std::move(block));
     }
     result = std::move(page);

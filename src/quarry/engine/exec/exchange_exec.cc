@@ -176,6 +176,7 @@ void ExchangeExec::collectStats(std::vector<OperatorStats>& out) const {
       summed[k].pagesOut += chain[k].pagesOut;
       summed[k].rowsOut += chain[k].rowsOut;
       summed[k].nanos += chain[k].nanos;
+      summed[k].warnings.merge(chain[k].warnings);
     }
   }
   out.insert(out.end(), summed.begin(), summed.end());

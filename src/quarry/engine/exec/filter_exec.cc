@@ -22,7 +22,7 @@ std::optional<Page> FilterExec::next() {
   std::vector<uint32_t> selected;
   while (std::optional<Page> page = input_->next()) {
     if (page->positionCount() == 0) continue;
-    const Block mask = evaluate(*predicate_, *page);
+    const Block mask = evaluate(*predicate_, *page, stats_.warnings);
     if (mask.type().kind == TypeKind::kNull) continue;  // NULL keeps nothing
     std::span<const uint8_t> values = mask.values<uint8_t>();
     selected.clear();

@@ -10,6 +10,7 @@
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/data/data_type.h"
 #include "quarry/engine/data/local_supplier.h"
+#include "quarry/engine/expr/warnings.h"
 
 /// Operators execute a physical plan node on pages. Execution is pull-based: the
 /// consumer calls next() until it returns nothing. An operator owns its input
@@ -24,7 +25,17 @@ struct OperatorStats {
   uint64_t rowsOut = 0;
   /// Time spent in next(), this operator's own work and its inputs' together.
   int64_t nanos = 0;
+  /// The rows its expressions failed on (null, with a warning as in ES|QL);
+  /// the operators that evaluate expressions count them here, without a lock.
+  Warnings warnings{};
 };
+
+/// Returns the warnings of every operator in `stats` merged (the query's).
+inline Warnings mergedWarnings(const std::vector<OperatorStats>& stats) {
+  Warnings out;
+  for (const OperatorStats& s : stats) out.merge(s.warnings);
+  return out;
+}
 
 class Operator {
  public:

@@ -9,6 +9,7 @@
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/data/data_type.h"
 #include "quarry/engine/expr/like_matcher.h"
+#include "quarry/engine/expr/warnings.h"
 #include "quarry/engine/parse/ast.h"
 
 /// A bound expression: the AST (parse/ast.h) resolved against an input schema,
@@ -54,6 +55,9 @@ struct BoundExpr {
   /// kLiteral of a time span (DATE_TRUNC's and BUCKET's span, the right operand of
   /// $add_span): the span; `literal` holds its count as an int64.
   std::optional<TimeSpan> timeSpan;
+  /// A call or a division that can fail for a row (null, with a warning, as in
+  /// ES|QL; warnings.h): where it was written. Null for every other node.
+  std::shared_ptr<const WarningSite> warningSite;
   std::vector<BoundExprPtr> children;  // operands; kIn: operand then list; kCase: c1,v1,...[,else]
 
   /// Returns the canonical text used by EXPLAIN: binary nodes fully

@@ -467,6 +467,10 @@ Block evaluateConversionFunction(const BoundExpr& call, const std::vector<Block>
   throw std::logic_error("conversion_functions: unknown target");
 }
 
+std::string valueText(const Block& in, size_t i) {
+  return textAt(in, i);
+}
+
 std::string javaDoubleText(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";

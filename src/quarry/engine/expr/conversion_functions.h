@@ -8,9 +8,8 @@
 
 /// ES|QL's type conversion functions (and the `::` casts, which the parser
 /// writes as calls of them: `x::long` is to_long(x)). A null gives null. Where
-/// ES|QL gives null *with a warning* (a string that is no number, a value out
-/// of the target's range) quarry gives the null without one: it has no per-row
-/// warnings (docs/ARCHITECTURE.md, "Departures from ES|QL").
+/// ES|QL gives null with a warning (a string that is no number, a value out of
+/// the target's range) quarry does too (call_failures.h, warnings.h).
 ///
 ///   to_string(x)          string: true / false; integers in decimal; a double
 ///                         as Java's Double.toString (1.0, 0.001, 1.0E7, 1.0E-4,
@@ -53,6 +52,9 @@ DataType bindConversionFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates the bound call over its argument's block (n positions).
 Block evaluateConversionFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+
+/// Returns the value at position `i` of `in` (not null) as to_string writes it.
+std::string valueText(const Block& in, size_t i);
 
 /// Returns Java's Double.toString of `value` (ES|QL's text of a double).
 std::string javaDoubleText(double value);

@@ -1,7 +1,10 @@
 #include "quarry/engine/expr/evaluator.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
+#include "quarry/engine/expr/call_failures.h"
 #include "quarry/engine/expr/like_matcher.h"
 #include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/scalar_functions.h"
@@ -13,7 +16,11 @@ namespace {
 
 /// Evaluates `expr`, borrowing the page's block for a column and using
 /// `storage` for anything computed.
-const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage);
+const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage,
+                          Warnings* warnings);
+
+/// evaluate(), counting the rows a node fails on into `warnings` unless it is null.
+Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings);
 
 bool isComparison(BinaryOp op) {
   return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt || op == BinaryOp::kLe ||
@@ -23,6 +30,30 @@ bool isComparison(BinaryOp op) {
 bool isArithmetic(BinaryOp op) {
   return op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply ||
          op == BinaryOp::kDivide || op == BinaryOp::kModulo;
+}
+
+/// Counts the rows where `expr`, a node that can fail (its warningSite set), gave
+/// null in `out` although no operand is null there (`operandNull(row)`), and
+/// describes the first ones `warnings` still records. Nothing is looked at when
+/// `out` has no null.
+template <typename OperandNull, typename Describe>
+void recordFailures(const BoundExpr& expr, const Block& out, Warnings* warnings,
+                    const OperandNull& operandNull, const Describe& describe) {
+  if (warnings == nullptr || !expr.warningSite || !out.hasNulls()) return;
+  const size_t wanted = warnings->wanted(*expr.warningSite);
+  uint64_t failures = 0;
+  std::vector<std::string> messages;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!out.isNull(i) || operandNull(i)) continue;
+    ++failures;
+    if (messages.size() < wanted) messages.push_back(describe(i));
+  }
+  if (failures > 0) warnings->add(*expr.warningSite, failures, messages);
+}
+
+/// The one way `/` and `%` fail (Java's ArithmeticException text, as ES|QL's).
+std::string divisionFailure(size_t) {
+  return "/ by zero";
 }
 
 Block literalBlock(const BoundExpr& expr, size_t n) {
@@ -110,9 +141,9 @@ Block isNullBlock(const Block& in, bool negated) {
   return Block::fromValues(DataType::boolean(), std::move(out));
 }
 
-Block inBlock(const BoundExpr& expr, const Page& page) {
+Block inBlock(const BoundExpr& expr, const Page& page, Warnings* warnings) {
   Block operandStorage;
-  const Block& operand = evaluateInto(*expr.children[0], page, operandStorage);
+  const Block& operand = evaluateInto(*expr.children[0], page, operandStorage, warnings);
   // x IN (a, b) is (x = a) OR (x = b) under three-valued logic: null when
   // nothing matches and some comparison is null.
   Block result;
@@ -124,7 +155,8 @@ Block inBlock(const BoundExpr& expr, const Page& page) {
     }
     if (!equal) {
       Block itemStorage;
-      equal = compareBlocks(BinaryOp::kEq, operand, evaluateInto(itemExpr, page, itemStorage));
+      equal = compareBlocks(BinaryOp::kEq, operand,
+                            evaluateInto(itemExpr, page, itemStorage, warnings));
     }
     result = k == 1 ? std::move(*equal) : logic(BinaryOp::kOr, result, *equal);
   }
@@ -134,9 +166,10 @@ Block inBlock(const BoundExpr& expr, const Page& page) {
 /// LIKE and RLIKE: `matcher` (the expression's compiled pattern) over each
 /// value; null where the value is.
 template <typename Matcher>
-Block patternBlock(const BoundExpr& expr, const Page& page, const Matcher& matcher) {
+Block patternBlock(const BoundExpr& expr, const Page& page, const Matcher& matcher,
+                   Warnings* warnings) {
   Block storage;
-  const Block& in = evaluateInto(*expr.children[0], page, storage);
+  const Block& in = evaluateInto(*expr.children[0], page, storage, warnings);
   if (in.type().kind == TypeKind::kNull) return Block::nulls(DataType::boolean(), in.size());
   std::vector<uint8_t> out(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
@@ -149,7 +182,7 @@ Block patternBlock(const BoundExpr& expr, const Page& page, const Matcher& match
 /// CASE evaluates each condition only on the rows no earlier condition took, and
 /// each value only on the rows that take it, so that a branch not taken cannot
 /// fail (an overflow in it) or cost anything.
-Block caseBlock(const BoundExpr& expr, const Page& page) {
+Block caseBlock(const BoundExpr& expr, const Page& page, Warnings* warnings) {
   const size_t n = page.positionCount();
   const size_t whens = expr.children.size() / 2;
   const bool hasElse = expr.children.size() % 2 == 1;
@@ -163,8 +196,8 @@ Block caseBlock(const BoundExpr& expr, const Page& page) {
   for (size_t i = 0; i < n; ++i) remaining[i] = static_cast<uint32_t>(i);
   const auto branch = [&](const BoundExpr& valueExpr, const std::vector<uint32_t>& rows) {
     const uint32_t index = static_cast<uint32_t>(values.size());
-    const Block value =
-        rows.size() == n ? evaluate(valueExpr, page) : evaluate(valueExpr, page.take(rows));
+    const Block value = rows.size() == n ? evaluateNode(valueExpr, page, warnings)
+                                         : evaluateNode(valueExpr, page.take(rows), warnings);
     values.push_back(castBlock(value, expr.type));
     for (size_t k = 0; k < rows.size(); ++k) {
       choice[rows[k]] = index;
@@ -175,7 +208,7 @@ Block caseBlock(const BoundExpr& expr, const Page& page) {
     const Page subset = remaining.size() == n ? Page() : page.take(remaining);
     const Page& rowsPage = remaining.size() == n ? page : subset;
     Block storage;
-    const Block& condition = evaluateInto(*expr.children[2 * w], rowsPage, storage);
+    const Block& condition = evaluateInto(*expr.children[2 * w], rowsPage, storage, warnings);
     if (condition.type().kind == TypeKind::kNull) continue;
     std::span<const uint8_t> c = condition.values<uint8_t>();  // zero at null positions
     std::vector<uint32_t> taken;
@@ -196,15 +229,14 @@ Block caseBlock(const BoundExpr& expr, const Page& page) {
   return out;
 }
 
-const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage) {
+const Block& evaluateInto(const BoundExpr& expr, const Page& page, Block& storage,
+                          Warnings* warnings) {
   if (expr.kind == BoundExpr::Kind::kColumn) return page.block(static_cast<size_t>(expr.column));
-  storage = evaluate(expr, page);
+  storage = evaluateNode(expr, page, warnings);
   return storage;
 }
 
-}  // namespace
-
-Block evaluate(const BoundExpr& expr, const Page& page) {
+Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) {
   const size_t n = page.positionCount();
   switch (expr.kind) {
     case BoundExpr::Kind::kColumn:
@@ -213,7 +245,7 @@ Block evaluate(const BoundExpr& expr, const Page& page) {
       return literalBlock(expr, n);
     case BoundExpr::Kind::kUnary: {
       Block storage;
-      const Block& in = evaluateInto(*expr.children[0], page, storage);
+      const Block& in = evaluateInto(*expr.children[0], page, storage, warnings);
       return expr.unaryOp == UnaryOp::kNot ? notBlock(in) : negateBlock(in, expr.type);
     }
     case BoundExpr::Kind::kBinary: {
@@ -225,7 +257,7 @@ Block evaluate(const BoundExpr& expr, const Page& page) {
           const bool literalRight = b.kind == BoundExpr::Kind::kLiteral;
           const BoundExpr& literal = literalRight ? b : a;
           Block storage;
-          const Block& column = evaluateInto(literalRight ? a : b, page, storage);
+          const Block& column = evaluateInto(literalRight ? a : b, page, storage, warnings);
           const BinaryOp op = literalRight ? expr.binaryOp : flipComparison(expr.binaryOp);
           if (std::optional<Block> out =
                   compareWithConstant(op, column, literal.literal, literal.type)) {
@@ -242,20 +274,25 @@ Block evaluate(const BoundExpr& expr, const Page& page) {
         const bool literalRight = expr.children[1]->kind == BoundExpr::Kind::kLiteral;
         const BoundExpr& literal = *expr.children[literalRight ? 1 : 0];
         Block storage;
-        const Block& column = evaluateInto(*expr.children[literalRight ? 0 : 1], page, storage);
-        if (std::optional<Block> out =
-                arithmeticWithConstant(expr.binaryOp, column, literal.literal, literal.type,
-                                       !literalRight, expr.type)) {
-          return std::move(*out);
+        const Block& column =
+            evaluateInto(*expr.children[literalRight ? 0 : 1], page, storage, warnings);
+        std::optional<Block> out = arithmeticWithConstant(expr.binaryOp, column, literal.literal,
+                                                          literal.type, !literalRight, expr.type);
+        if (!out) {
+          const Block constant = literalBlock(literal, n);
+          out = literalRight ? arithmeticBlocks(expr.binaryOp, column, constant, expr.type)
+                             : arithmeticBlocks(expr.binaryOp, constant, column, expr.type);
         }
-        const Block constant = literalBlock(literal, n);
-        return literalRight ? arithmeticBlocks(expr.binaryOp, column, constant, expr.type)
-                            : arithmeticBlocks(expr.binaryOp, constant, column, expr.type);
+        if (!std::holds_alternative<std::monostate>(literal.literal)) {
+          recordFailures(
+              expr, *out, warnings, [&](size_t i) { return column.isNull(i); }, divisionFailure);
+        }
+        return std::move(*out);
       }
       Block leftStorage;
       Block rightStorage;
-      const Block& l = evaluateInto(*expr.children[0], page, leftStorage);
-      const Block& r = evaluateInto(*expr.children[1], page, rightStorage);
+      const Block& l = evaluateInto(*expr.children[0], page, leftStorage, warnings);
+      const Block& r = evaluateInto(*expr.children[1], page, rightStorage, warnings);
       switch (expr.binaryOp) {
         case BinaryOp::kAnd:
         case BinaryOp::kOr:
@@ -267,30 +304,54 @@ Block evaluate(const BoundExpr& expr, const Page& page) {
         case BinaryOp::kGt:
         case BinaryOp::kGe:
           return compareBlocks(expr.binaryOp, l, r);
-        default:
-          return arithmeticBlocks(expr.binaryOp, l, r, expr.type);
+        default: {
+          Block out = arithmeticBlocks(expr.binaryOp, l, r, expr.type);
+          recordFailures(
+              expr, out, warnings, [&](size_t i) { return l.isNull(i) || r.isNull(i); },
+              divisionFailure);
+          return out;
+        }
       }
     }
     case BoundExpr::Kind::kIsNull: {
       Block storage;
-      return isNullBlock(evaluateInto(*expr.children[0], page, storage), expr.negated);
+      return isNullBlock(evaluateInto(*expr.children[0], page, storage, warnings), expr.negated);
     }
     case BoundExpr::Kind::kIn:
-      return inBlock(expr, page);
+      return inBlock(expr, page, warnings);
     case BoundExpr::Kind::kLike:
-      return patternBlock(expr, page, *expr.likeMatcher);
+      return patternBlock(expr, page, *expr.likeMatcher, warnings);
     case BoundExpr::Kind::kRLike:
-      return patternBlock(expr, page, *expr.regexMatcher);
+      return patternBlock(expr, page, *expr.regexMatcher, warnings);
     case BoundExpr::Kind::kCase:
-      return caseBlock(expr, page);
+      return caseBlock(expr, page, warnings);
     case BoundExpr::Kind::kCall: {
       std::vector<Block> args;
       args.reserve(expr.children.size());
-      for (const BoundExprPtr& child : expr.children) args.push_back(evaluate(*child, page));
-      return evaluateCall(expr, args, n);
+      for (const BoundExprPtr& child : expr.children)
+        args.push_back(evaluateNode(*child, page, warnings));
+      Block out = evaluateCall(expr, args, n);
+      recordFailures(
+          expr, out, warnings,
+          [&](size_t row) {
+            return std::any_of(args.begin(), args.end(),
+                               [&](const Block& arg) { return arg.isNull(row); });
+          },
+          [&](size_t row) { return describeCallFailure(expr, args, row); });
+      return out;
     }
   }
   throw std::logic_error("evaluate: unknown expression kind");
+}
+
+}  // namespace
+
+Block evaluate(const BoundExpr& expr, const Page& page) {
+  return evaluateNode(expr, page, nullptr);
+}
+
+Block evaluate(const BoundExpr& expr, const Page& page, Warnings& warnings) {
+  return evaluateNode(expr, page, &warnings);
 }
 
 }  // namespace quarry::engine

@@ -2,6 +2,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/warnings.h"
 
 /// Evaluates bound expressions over pages, one node at a time over whole
 /// blocks (vectorized): a column is its block, a literal a block of copies, and
@@ -13,5 +14,11 @@ namespace quarry::engine {
 /// Returns the value of `expr` at every position of `page` (page.positionCount()
 /// positions, of type expr.type).
 Block evaluate(const BoundExpr& expr, const Page& page);
+
+/// As evaluate, and counts into `warnings` the rows where a node marked with a
+/// WarningSite gave null although none of its operands was null (to_integer of
+/// "abc", a division by zero), describing the first ones (warnings.h). A block
+/// without nulls costs nothing more.
+Block evaluate(const BoundExpr& expr, const Page& page, Warnings& warnings);
 
 }  // namespace quarry::engine

@@ -6,6 +6,7 @@
 
 #include "quarry/common/error.h"
 #include "quarry/common/name_hint.h"
+#include "quarry/engine/expr/call_failures.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
@@ -162,7 +163,7 @@ class Binder {
           } else if constexpr (std::is_same_v<T, UnaryExpr>) {
             return bindUnary(node, at);
           } else if constexpr (std::is_same_v<T, BinaryExpr>) {
-            return bindBinary(node, at);
+            return withWarningSite(bindBinary(node, at), ast);
           } else if constexpr (std::is_same_v<T, IsNullExpr>) {
             auto out = make(Kind::kIsNull, DataType::boolean());
             out->negated = node.negated;
@@ -175,13 +176,27 @@ class Binder {
           } else if constexpr (std::is_same_v<T, CaseExpr>) {
             return bindCase(node, at);
           } else {
-            return bindCall(node, at);
+            return withWarningSite(bindCall(node, at), ast);
           }
         },
         ast.node);
   }
 
  private:
+  /// Returns `bound` marked with where `ast` was written when it can fail for a
+  /// row (a call call_failures.h lists, a division), so that the evaluator
+  /// reports its failures as warnings; else `bound` itself.
+  static BoundExprPtr withWarningSite(BoundExprPtr bound, const Expr& ast) {
+    const bool canFail = (bound->kind == Kind::kCall && callCanFail(bound->name)) ||
+                         (bound->kind == Kind::kBinary && (bound->binaryOp == BinaryOp::kDivide ||
+                                                           bound->binaryOp == BinaryOp::kModulo));
+    if (!canFail) return bound;
+    auto marked = std::make_shared<BoundExpr>(*bound);
+    marked->warningSite = std::make_shared<const WarningSite>(
+        WarningSite{ast.position.line, ast.position.column, printExpr(ast)});
+    return marked;
+  }
+
   /// Binds an operand that must be one value per row (requireScalar).
   BoundExprPtr bindScalar(const Expr& ast, const std::string& use) {
     BoundExprPtr out = bind(ast);

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "quarry/engine/data/block.h"
+#include "quarry/engine/expr/bound_expr.h"
+
+/// The scalar functions that can fail for a row, and what a failure says. Where
+/// ES|QL gives null with a warning, quarry gives the same null, and the
+/// evaluator reports the row through the call's WarningSite (warnings.h):
+///
+///   to_integer, to_long, to_unsigned_long, to_double
+///                   text that is no number ("Cannot parse number [abc]"), a
+///                   value out of the target's range ("[3.0E10] out of [integer] range")
+///   to_datetime, date_parse
+///                   text that is no date ("failed to parse date field [x] with
+///                   format [strict_date_optional_time]")
+///   date_diff       a difference beyond int32 ("integer overflow")
+///   to_ip           text that is no address ("'x' is not an IP string literal."),
+///                   an integer outside [0, 2^32)
+///   sqrt, log, log10, asin, acos, pow, sinh, cosh
+///                   an argument outside the function's domain, a result that
+///                   is not finite (math_functions.h)
+///
+/// `/` and `%` fail on a zero divisor ("/ by zero"), which the evaluator
+/// describes itself.
+namespace quarry::engine {
+
+/// Whether the scalar function `name` (lower case) can give null for a row whose
+/// arguments are not null.
+bool callCanFail(const std::string& name);
+
+/// Returns why `call` gave null at `row` of its arguments `args` (none null
+/// there): ES|QL's message, without Java's class names, naming the value.
+std::string describeCallFailure(const BoundExpr& call, const std::vector<Block>& args, size_t row);
+
+}  // namespace quarry::engine
