@@ -77,53 +77,17 @@ class RowPrinter {
   /// Whether another row is wanted: false once a table shows all it may.
   bool wantsRows() const { return table_ == nullptr || table_->wantsRows(); }
 
-  /// Renders the current row; a failure part-way leaves nothing of the row behind.
+  /// Renders the current row. A failure part-way leaves nothing of the row
+  /// behind, unless a CSV field of it was longer than kFlushBytes: that field
+  /// goes out as it is quoted (a value can be a gigabyte long), with the row's
+  /// text before it.
   void addRow(const parquet::RowReader& rows, const ValueRenderer& renderer) {
-    std::string line;
-    std::vector<std::string> cells;
-    for (size_t i = 0; i < names_.size(); ++i) {
-      const parquet::FieldValue value = rows.field(i);
-      switch (format_) {
-        case PrintFormat::kTable: {
-          std::string text;
-          renderer.appendText(value, text);
-          cells.push_back(std::move(text));
-          break;
-        }
-        case PrintFormat::kCsv: {
-          if (i > 0) line += ',';
-          if (!renderer.isSqlNull(value)) {  // NULL is the empty field
-            std::string text;
-            renderer.appendText(value, text);
-            appendCsvField(text, line);
-          }
-          break;
-        }
-        case PrintFormat::kJson:
-        case PrintFormat::kNdjson:
-          line += i == 0 ? '{' : ',';
-          appendJsonString(line, names_[i]);
-          line += ':';
-          renderer.appendJson(value, line);
-          break;
-      }
-    }
-    switch (format_) {
-      case PrintFormat::kTable:
-        table_->addRow(std::move(cells));
-        return;
-      case PrintFormat::kCsv:
-        appendBulk(pending_, line);
-        pending_ += '\n';
-        break;
-      case PrintFormat::kJson:
-      case PrintFormat::kNdjson:
-        if (names_.empty()) line += '{';
-        line += '}';
-        if (format_ == PrintFormat::kJson) pending_ += rowCount_ == 0 ? "\n" : ",\n";
-        appendBulk(pending_, line);
-        if (format_ == PrintFormat::kNdjson) pending_ += '\n';
-        break;
+    rowStart_ = pending_.size();
+    try {
+      renderRow(rows, renderer);
+    } catch (...) {
+      pending_.resize(rowStart_);
+      throw;
     }
     ++rowCount_;
     if (format_ != PrintFormat::kJson && pending_.size() >= kFlushBytes) flush();
@@ -145,6 +109,77 @@ class RowPrinter {
   }
 
  private:
+  /// Renders the current row straight into pending_ (a table's into its cells):
+  /// rows are rendered once, not built apart and copied.
+  void renderRow(const parquet::RowReader& rows, const ValueRenderer& renderer) {
+    if (format_ == PrintFormat::kJson) pending_ += rowCount_ == 0 ? "\n" : ",\n";
+    std::vector<std::string> cells;
+    for (size_t i = 0; i < names_.size(); ++i) {
+      const parquet::FieldValue value = rows.field(i);
+      switch (format_) {
+        case PrintFormat::kTable: {
+          std::string text;
+          renderer.appendText(value, text);
+          cells.push_back(std::move(text));
+          break;
+        }
+        case PrintFormat::kCsv:
+          if (i > 0) pending_ += ',';
+          if (!renderer.isSqlNull(value)) {  // NULL is the empty field
+            cell_.clear();
+            renderer.appendText(value, cell_);
+            appendCsvCell();
+          }
+          break;
+        case PrintFormat::kJson:
+        case PrintFormat::kNdjson:
+          pending_ += i == 0 ? '{' : ',';
+          appendJsonString(pending_, names_[i]);
+          pending_ += ':';
+          renderer.appendJson(value, pending_);
+          break;
+      }
+    }
+    switch (format_) {
+      case PrintFormat::kTable:
+        table_->addRow(std::move(cells));
+        break;
+      case PrintFormat::kCsv:
+        pending_ += '\n';
+        break;
+      case PrintFormat::kJson:
+      case PrintFormat::kNdjson:
+        if (names_.empty()) pending_ += '{';
+        pending_ += '}';
+        if (format_ == PrintFormat::kNdjson) pending_ += '\n';
+        break;
+    }
+  }
+
+  /// Appends cell_ to pending_ as a CSV field. A long one is quoted and written
+  /// piece by piece, not copied whole into pending_ first.
+  void appendCsvCell() {
+    if (cell_.size() < kFlushBytes) {
+      appendCsvField(cell_, pending_);
+      return;
+    }
+    const bool quoted = csvFieldNeedsQuotes(cell_);
+    if (quoted) pending_ += '"';
+    for (size_t at = 0; at < cell_.size(); at += kFlushBytes) {
+      const std::string_view part = std::string_view(cell_).substr(at, kFlushBytes);
+      if (quoted) {
+        appendCsvQuotedText(part, pending_);
+      } else {
+        pending_.append(part);
+      }
+      if (pending_.size() >= kFlushBytes) {
+        flush();
+        rowStart_ = 0;  // the row's first part is out
+      }
+    }
+    if (quoted) pending_ += '"';
+  }
+
   void flush() {
     writeOutput(out_, pending_);
     pending_.clear();
@@ -156,6 +191,10 @@ class RowPrinter {
   std::vector<std::string> names_;
   std::unique_ptr<TableWriter> table_;
   std::string pending_;
+  /// Where the row being rendered starts in pending_.
+  size_t rowStart_ = 0;
+  /// A CSV field's text before it is quoted; its memory is reused row after row.
+  std::string cell_;
   int64_t rowCount_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "quarry/cli/variant_text.h"
 #include "quarry/common/error.h"
 #include "quarry/common/huge_pages.h"
+#include "quarry/common/utf8.h"
 
 namespace quarry::cli {
 
@@ -264,6 +265,16 @@ std::string ValueRenderer::scalarText(const FieldValue& value) const {
   return "";
 }
 
+std::string_view ValueRenderer::scalarView(const FieldValue& value, std::string& storage) const {
+  if (scalarOf(value.node()) == Scalar::kString) {
+    // A value can be a gigabyte long: well-formed text is used where it lies.
+    const std::string_view bytes = value.rawBytes();
+    if (isValidUtf8(bytes)) return bytes;
+  }
+  storage = scalarText(value);
+  return storage;
+}
+
 void ValueRenderer::appendText(const FieldValue& value, std::string& out,
                                bool isStructField) const {
   const Shape shape = shapeOf(value, isStructField);
@@ -278,9 +289,11 @@ void ValueRenderer::appendText(const FieldValue& value, std::string& out,
     return;
   }
   switch (shape) {
-    case Shape::kScalar:
-      appendBulk(out, scalarText(value));
+    case Shape::kScalar: {
+      std::string storage;
+      appendBulk(out, scalarView(value, storage));
       return;
+    }
     case Shape::kList: {
       const parquet::PqList list = value.getList();
       out += '[';
@@ -337,7 +350,8 @@ void ValueRenderer::appendNestedText(const FieldValue& value, std::string& out,
     appendText(value, out, isStructField);
     return;
   }
-  const std::string text = scalarText(value);
+  std::string storage;
+  const std::string_view text = scalarView(value, storage);
   if (needsQuotesInNested(text)) {
     appendQuotedInNested(text, out);
   } else {
@@ -386,9 +400,11 @@ void ValueRenderer::appendScalarJson(const FieldValue& value, std::string& out) 
       appendQuoted(scalarText(value), out);
       return;
     case Scalar::kString:
-    case Scalar::kBlob:
-      appendJsonString(out, scalarText(value));
+    case Scalar::kBlob: {
+      std::string storage;
+      appendJsonString(out, scalarView(value, storage));
       return;
+    }
     case Scalar::kGeometry:
       // DuckDB's node API gives a GEOMETRY's JSON as its WKB bytes, in BLOB text.
       appendJsonString(out, duckDbBlob(value.rawBytes()));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "quarry/cli/json_numbers.h"
 #include "quarry/formats/parquet/metadata.h"
@@ -88,6 +89,9 @@ class ValueRenderer {
   /// its LogicalType field, as DuckDB decides.
   bool showsUtcOffset(const parquet::SchemaNode& node) const;
   std::string scalarText(const parquet::FieldValue& value) const;
+  /// Returns scalarText's text without copying a STRING's well-formed bytes: a
+  /// view of the value itself, or of `storage` holding scalarText's.
+  std::string_view scalarView(const parquet::FieldValue& value, std::string& storage) const;
   void appendScalarJson(const parquet::FieldValue& value, std::string& out) const;
   /// Appends a value inside a LIST, STRUCT or MAP, scalars quoted where DuckDB quotes them.
   void appendNestedText(const parquet::FieldValue& value, std::string& out,

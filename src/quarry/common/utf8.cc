@@ -49,11 +49,9 @@ size_t utf8SequenceLength(std::string_view bytes, size_t pos) {
 bool isValidUtf8(std::string_view bytes) {
   size_t pos = 0;
   while (pos < bytes.size()) {
-    // ASCII runs are the common case; step over them without the full check.
-    if (static_cast<uint8_t>(bytes[pos]) < 0x80) {
-      ++pos;
-      continue;
-    }
+    // ASCII runs are the common case; step over them eight bytes at a time.
+    pos = findFirstNonAscii(bytes, pos);
+    if (pos == bytes.size()) break;
     const size_t length = utf8SequenceLength(bytes, pos);
     if (length == 0) {
       return false;

@@ -426,6 +426,25 @@ class ChunkDecoder {
   bool topLevelOptional_;
 };
 
+/// A decompressed page or dictionary buffer larger than this is freed once its
+/// chunk is decoded instead of being kept for the next chunk: a page holding one
+/// value of hundreds of megabytes would otherwise stay beside the values decoded
+/// from it while they are used (scan_memory does not keep such buffers for a later
+/// reader either).
+constexpr size_t kKeptBufferBytes = size_t{64} << 20;
+
+void releaseLargeBuffers(ChunkBuffers& buffers) {
+  if (buffers.pageCapacity > kKeptBufferBytes) {
+    buffers.page.reset();
+    buffers.pageCapacity = 0;
+    buffers.pageMemory.release();
+  }
+  Dictionary& dictionary = buffers.dictionary;
+  if (dictionary.bytes.capacity() + dictionary.fixed.capacity() > kKeptBufferBytes) {
+    dictionary = Dictionary{};
+  }
+}
+
 }  // namespace
 
 ChunkRange columnChunkRange(const ColumnMetaData& meta) {
@@ -449,6 +468,7 @@ void decodeColumnChunkRuns(std::span<const PageRun> runs, bool whole, const Colu
   ChunkDecoder decoder(meta, leaf, options, buffers, out);
   try {
     for (const PageRun& run : runs) decoder.decodePages(run.bytes, run.fileOffset);
+    releaseLargeBuffers(buffers);
     if (whole) decoder.finish();
   } catch (const CorruptFile& e) {
     const auto at = decoder.pageOffset();
