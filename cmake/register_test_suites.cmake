@@ -24,11 +24,18 @@ string(REPLACE "|" ";" sharded "${SHARDED_SUITES}")
 string(REPLACE "\n" ";" lines "${listing}")
 
 # Appends one ctest test running the tests of `suite` that `shard_environment`
-# (GoogleTest's sharding variables, or nothing) leaves it.
+# (GoogleTest's sharding variables, or nothing) leaves it. A shard has a COST: a
+# fresh build directory has no cost data (Testing/Temporary/CTestCostData.txt), and
+# ctest -j then starts the tests in registration order, parameterized suites last;
+# the shards of the long suites start first instead. Measured costs replace it.
 function(register name suite shard_environment)
+  set(cost "")
+  if(NOT shard_environment STREQUAL "")
+    set(cost " COST 1000")
+  endif()
   string(APPEND content
     "add_test([=[${name}]=] [=[${TEST_BINARY}]=] [=[--gtest_filter=${suite}.*]=] --gtest_brief=1)\n"
-    "set_tests_properties([=[${name}]=] PROPERTIES LABELS gtest SKIP_RETURN_CODE 77 TIMEOUT ${TEST_TIMEOUT}"
+    "set_tests_properties([=[${name}]=] PROPERTIES LABELS gtest SKIP_RETURN_CODE 77 TIMEOUT ${TEST_TIMEOUT}${cost}"
     " ENVIRONMENT [=[${environment}${shard_environment}]=])\n")
   set(content "${content}" PARENT_SCOPE)
 endfunction()

@@ -5,7 +5,8 @@
 #   - a suite not in SHARDED_SUITES is one ctest test running the suite's filter;
 #   - a suite named "Suite=N" is N ctest tests, "Suite/1ofN" to "Suite/NofN", each
 #     with the suite's filter and GTEST_TOTAL_SHARDS=N, GTEST_SHARD_INDEX=0..N-1
-#     beside the common environment, and never more shards than the suite has tests;
+#     beside the common environment, never more shards than the suite has tests,
+#     and a COST so that ctest starts them first when it has no cost data yet;
 #   - a name in SHARDED_SUITES that is no suite fails the registration, naming it.
 #
 #   tests/tools/register_test_suites_test.sh ROOT [CMAKE]
@@ -62,6 +63,11 @@ else
   done
   grep -F "set_tests_properties([=[Plain]=]" "$file" | grep -q GTEST_ &&
     fail "an unsharded suite is given sharding variables"
+  # Without cost data ctest starts tests in registration order: the shards first.
+  [[ $(grep -c '^set_tests_properties(\[=\[Slice/Heavy/[123]of3\]=\] .* COST 1000 ' "$file") == 3 ]] ||
+    fail "the shards have no COST to start first: $(grep '^set_tests_properties' "$file")"
+  grep -F "set_tests_properties([=[Plain]=]" "$file" | grep -q COST &&
+    fail "an unsharded suite is given a COST"
   grep -qF '# 3 suites, 7 tests' "$file" || fail "the counts line is wrong: $(tail -n 1 "$file")"
 fi
 
