@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
 #include <random>
 
@@ -124,15 +125,45 @@ Outcome openFooter(std::span<const uint8_t> bytes) {
 
 constexpr int kCorpusSlices = 4;
 
-/// Every kCorpusSlices-th file of parquet-testing from the `slice`-th on: the slices
-/// together are the whole corpus, each file in one of them.
+/// What checking one file costs, roughly, in the units of one metadata byte decoded:
+/// its truncated variants (one per byte of its last 64 KiB, each ~400 such units
+/// under ASan) and its cut and flipped footers (up to kMaxMutationsPerFile each,
+/// each decoding up to the whole metadata).
+uint64_t checkingCost(const std::filesystem::path& path) {
+  const uint64_t size = std::filesystem::file_size(path);
+  uint64_t metadata = 0;
+  if (size >= 12) {
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(size - 8));
+    uint8_t trailer[4] = {};
+    in.read(reinterpret_cast<char*>(trailer), sizeof trailer);
+    const uint64_t length =
+        trailer[0] | trailer[1] << 8 | trailer[2] << 16 | static_cast<uint64_t>(trailer[3]) << 24;
+    if (length <= size - 12) metadata = length;
+  }
+  return std::min<uint64_t>(size, kTruncationWindow) * 400 +
+         std::min<uint64_t>(metadata, kMaxMutationsPerFile) * metadata;
+}
+
+/// The `slice`-th of kCorpusSlices slices of parquet-testing's files: the slices
+/// together are the whole corpus, each file in one of them, and of about equal cost
+/// (the costliest file first, each to the slice of least cost so far), in path order.
 std::vector<std::filesystem::path> corpus(int slice) {
   auto files = filesUnder(parquetTestingDir(), ".parquet");
   for (auto& f : filesUnder(parquetTestingDir(), ".parquet.encrypted")) files.push_back(f);
+  std::vector<std::pair<uint64_t, std::filesystem::path>> byCost;
+  for (auto& f : files) byCost.emplace_back(checkingCost(f), f);
+  std::sort(byCost.begin(), byCost.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<uint64_t> totals(kCorpusSlices, 0);
   std::vector<std::filesystem::path> sliced;
-  for (size_t i = static_cast<size_t>(slice); i < files.size(); i += kCorpusSlices) {
-    sliced.push_back(files[i]);
+  for (const auto& [cost, path] : byCost) {
+    const auto least = std::min_element(totals.begin(), totals.end()) - totals.begin();
+    totals[least] += cost;
+    if (least == slice) sliced.push_back(path);
   }
+  std::sort(sliced.begin(), sliced.end());
   return sliced;
 }
 
