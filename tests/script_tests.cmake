@@ -225,6 +225,13 @@ if(QUARRY_PYTHON3)
   set_tests_properties(fuzz_corpus_scripts PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS script)
 endif()
 
+# cmake/register_test_suites.cmake: one ctest test per GoogleTest suite, the suites
+# of QUARRY_SHARDED_SUITES in shards, and a sharded name that is no suite refused.
+add_test(NAME register_test_suites_self_test
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/tools/register_test_suites_test.sh ${CMAKE_SOURCE_DIR}
+                 ${CMAKE_COMMAND})
+set_tests_properties(register_test_suites_self_test PROPERTIES TIMEOUT 60 LABELS script)
+
 # The installed package (docs/LIBRARY.md): `cmake --install` into a temporary
 # prefix, the examples built against it with find_package (shared and static) and
 # with pkg-config, run, and their output checked (tests/install/install_test.sh).

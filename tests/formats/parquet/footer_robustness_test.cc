@@ -2,7 +2,9 @@
 // is truncated at every offset of its last 64 KiB, and its footer is mutated
 // byte by byte. Each variant must either decode or fail with one of quarry's
 // errors: never crash, hang, or make an allocation the bytes cannot justify.
-// The ASan/UBSan build runs the same test.
+// The ASan/UBSan build runs the same test. The corpus is cut into kCorpusSlices
+// slices, one test per slice and kind of damage, so that the suite's ctest shards
+// (QUARRY_SHARDED_SUITES in CMakeLists.txt) share its minutes under ASan.
 #include <gtest/gtest.h>
 
 // GCC cannot see that the replaced operator new below allocates with malloc,
@@ -13,8 +15,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <new>
 #include <random>
 
@@ -60,12 +63,24 @@ void* operator new[](size_t size, const std::nothrow_t&) noexcept {
   noteAllocation(size);
   return std::malloc(size == 0 ? 1 : size);
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
 
 namespace quarry::parquet {
 namespace {
@@ -108,10 +123,48 @@ Outcome openFooter(std::span<const uint8_t> bytes) {
   return outcome;
 }
 
-std::vector<std::filesystem::path> corpus() {
+constexpr int kCorpusSlices = 4;
+
+/// What checking one file costs, roughly, in the units of one metadata byte decoded:
+/// its truncated variants (one per byte of its last 64 KiB, each ~400 such units
+/// under ASan) and its cut and flipped footers (up to kMaxMutationsPerFile each,
+/// each decoding up to the whole metadata).
+uint64_t checkingCost(const std::filesystem::path& path) {
+  const uint64_t size = std::filesystem::file_size(path);
+  uint64_t metadata = 0;
+  if (size >= 12) {
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(size - 8));
+    uint8_t trailer[4] = {};
+    in.read(reinterpret_cast<char*>(trailer), sizeof trailer);
+    const uint64_t length =
+        trailer[0] | trailer[1] << 8 | trailer[2] << 16 | static_cast<uint64_t>(trailer[3]) << 24;
+    if (length <= size - 12) metadata = length;
+  }
+  return std::min<uint64_t>(size, kTruncationWindow) * 400 +
+         std::min<uint64_t>(metadata, kMaxMutationsPerFile) * metadata;
+}
+
+/// The `slice`-th of kCorpusSlices slices of parquet-testing's files: the slices
+/// together are the whole corpus, each file in one of them, and of about equal cost
+/// (the costliest file first, each to the slice of least cost so far), in path order.
+std::vector<std::filesystem::path> corpus(int slice) {
   auto files = filesUnder(parquetTestingDir(), ".parquet");
   for (auto& f : filesUnder(parquetTestingDir(), ".parquet.encrypted")) files.push_back(f);
-  return files;
+  std::vector<std::pair<uint64_t, std::filesystem::path>> byCost;
+  for (auto& f : files) byCost.emplace_back(checkingCost(f), f);
+  std::sort(byCost.begin(), byCost.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<uint64_t> totals(kCorpusSlices, 0);
+  std::vector<std::filesystem::path> sliced;
+  for (const auto& [cost, path] : byCost) {
+    const auto least = std::min_element(totals.begin(), totals.end()) - totals.begin();
+    totals[least] += cost;
+    if (least == slice) sliced.push_back(path);
+  }
+  std::sort(sliced.begin(), sliced.end());
+  return sliced;
 }
 
 class TrackAllocations {
@@ -131,9 +184,12 @@ size_t intactLargestAllocation(std::span<const uint8_t> bytes) {
   return tracker.largest();
 }
 
-TEST(FooterRobustnessTest, TruncationAtEveryOffsetOfTheLastWindowNeverCrashes) {
+/// The parameter is the corpus slice (corpus()).
+class FooterRobustnessTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(FooterRobustnessTest, TruncationAtEveryOffsetOfTheLastWindowNeverCrashes) {
   QUARRY_SKIP_WITHOUT_TESTDATA();
-  const auto files = corpus();
+  const auto files = corpus(GetParam());
   ASSERT_FALSE(files.empty());
   size_t variants = 0;
   for (const auto& path : files) {
@@ -143,8 +199,8 @@ TEST(FooterRobustnessTest, TruncationAtEveryOffsetOfTheLastWindowNeverCrashes) {
     for (size_t length = first; length < bytes.size(); ++length) {
       TrackAllocations tracker;
       const Outcome outcome = openFooter(std::span<const uint8_t>(bytes.data(), length));
-      ASSERT_TRUE(outcome.unexpected.empty()) << path << " truncated to " << length << ": "
-                                              << outcome.unexpected;
+      ASSERT_TRUE(outcome.unexpected.empty())
+          << path << " truncated to " << length << ": " << outcome.unexpected;
       ASSERT_LE(tracker.largest(), allocationBound(bytes.size(), intact))
           << path << " truncated to " << length;
       ++variants;
@@ -153,13 +209,13 @@ TEST(FooterRobustnessTest, TruncationAtEveryOffsetOfTheLastWindowNeverCrashes) {
   std::printf("[          ] %zu truncated variants of %zu files\n", variants, files.size());
 }
 
-TEST(FooterRobustnessTest, MetadataCutShortBehindAValidTrailerNeverCrashes) {
+TEST_P(FooterRobustnessTest, MetadataCutShortBehindAValidTrailerNeverCrashes) {
   // Truncation above removes the trailer, so most variants fail at the magic.
   // Here the trailer is rewritten to announce the cut length, so the thrift
   // decoder itself meets every possible premature end of real metadata.
   QUARRY_SKIP_WITHOUT_TESTDATA();
   size_t variants = 0;
-  for (const auto& path : corpus()) {
+  for (const auto& path : corpus(GetParam())) {
     const auto bytes = readFileBytes(path);
     if (bytes.size() < 12 || std::memcmp(bytes.data() + bytes.size() - 4, "PAR1", 4) != 0) continue;
     const size_t size = bytes.size();
@@ -185,12 +241,12 @@ TEST(FooterRobustnessTest, MetadataCutShortBehindAValidTrailerNeverCrashes) {
   std::printf("[          ] %zu cut metadata variants\n", variants);
 }
 
-TEST(FooterRobustnessTest, FlippedFooterBytesNeverCrash) {
+TEST_P(FooterRobustnessTest, FlippedFooterBytesNeverCrash) {
   QUARRY_SKIP_WITHOUT_TESTDATA();
-  std::mt19937 random(20261130);
+  std::mt19937 random(20261130 + GetParam());
   size_t variants = 0;
   size_t decoded = 0;
-  for (const auto& path : corpus()) {
+  for (const auto& path : corpus(GetParam())) {
     auto bytes = readFileBytes(path);
     if (bytes.size() < 12) continue;
     const size_t size = bytes.size();
@@ -208,8 +264,8 @@ TEST(FooterRobustnessTest, FlippedFooterBytesNeverCrash) {
       TrackAllocations tracker;
       const Outcome outcome = openFooter(bytes);
       bytes[offset] ^= mask;
-      ASSERT_TRUE(outcome.unexpected.empty()) << path << " with byte " << offset << " ^= "
-                                              << int(mask) << ": " << outcome.unexpected;
+      ASSERT_TRUE(outcome.unexpected.empty())
+          << path << " with byte " << offset << " ^= " << int(mask) << ": " << outcome.unexpected;
       ASSERT_LE(tracker.largest(), allocationBound(size, intact))
           << path << " with byte " << offset << " ^= " << int(mask);
       ++variants;
@@ -218,6 +274,8 @@ TEST(FooterRobustnessTest, FlippedFooterBytesNeverCrash) {
   }
   std::printf("[          ] %zu mutated footers, %zu still decodable\n", variants, decoded);
 }
+
+INSTANTIATE_TEST_SUITE_P(CorpusSlice, FooterRobustnessTest, ::testing::Range(0, kCorpusSlices));
 
 }  // namespace
 }  // namespace quarry::parquet
