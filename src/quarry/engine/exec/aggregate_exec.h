@@ -19,7 +19,9 @@
 /// parallel once it holds more than kPartitionAfterGroups groups: its table so far
 /// is written out as intermediate rows, and those and every later page's rows go,
 /// by a hash of their keys (GroupByHash::hashRows), to one of `threads` tables,
-/// each merged on a thread of its own. A key's rows all meet in one table, so each
+/// each merged on a thread of its own (the caller's thread only hashes and routes row
+/// numbers; each table's thread copies its rows out of the page and, at the end, writes its
+/// groups out). A key's rows all meet in one table, so each
 /// group is still made once; the output is the tables' groups one table after
 /// another. Below the threshold the merge stays on the calling thread and its groups
 /// keep their first-seen order.
