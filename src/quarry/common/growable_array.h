@@ -41,14 +41,7 @@ class GrowableArray {
       bytes_.truncate(count * sizeof(T));
       return;
     }
-    // Whole doublings, so that many small growths stay amortized.
-    if (bytes_.capacity() < count * sizeof(T)) {
-      size_t capacity = bytes_.capacity() < GrowableBytes::kMinCapacity
-                            ? GrowableBytes::kMinCapacity
-                            : bytes_.capacity();
-      while (capacity < count * sizeof(T)) capacity *= 2;
-      bytes_.reserve(capacity);
-    }
+    // extend() doubles the capacity as often as needed, so many small growths stay amortized.
     T* fresh = reinterpret_cast<T*>(bytes_.extend((count - old) * sizeof(T)));
     for (size_t i = 0; i < count - old; ++i) fresh[i] = value;
   }

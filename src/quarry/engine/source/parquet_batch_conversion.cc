@@ -10,6 +10,7 @@
 
 #include "quarry/common/big_endian.h"
 #include "quarry/common/error.h"
+#include "quarry/common/little_endian.h"
 #include "quarry/engine/source/parquet_list_column.h"
 
 namespace quarry::engine {
@@ -19,13 +20,6 @@ namespace {
 using parquet::LogicalType;
 using parquet::PhysicalType;
 using LKind = LogicalType::Kind;
-
-template <typename T>
-T littleEndian(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 double halfToDouble(uint16_t h) {
   const int sign = (h >> 15) & 1;
@@ -210,8 +204,8 @@ Block convertBatch(const parquet::ColumnBatch& batch, const DataType& type, cons
       const uint8_t* base = data.fixedValues.data();
       fillFixed<int64_t>(batch, rows, out, [&](int64_t i) {
         const uint8_t* p = base + i * 12;
-        const int64_t nanosOfDay = littleEndian<int64_t>(p);
-        const int64_t julianDay = littleEndian<int32_t>(p + 8);
+        const int64_t nanosOfDay = loadLittleEndian<int64_t>(p);
+        const int64_t julianDay = loadLittleEndian<int32_t>(p + 8);
         constexpr int64_t kUnixEpochJulianDay = 2440588;
         constexpr int64_t kNanosPerDay = 86'400'000'000'000;
         int64_t nanos = 0;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <variant>
 
+#include "quarry/common/little_endian.h"
 #include "quarry/formats/parquet/bound_predicate.h"
 
 /// Keys: the one order a bound predicate compares in. A stored value, a
@@ -21,13 +22,6 @@ namespace quarry::parquet {
 
 /// The total-order key every NaN maps to (above every other value).
 constexpr int64_t kNaNKey = std::numeric_limits<int64_t>::max();
-
-template <typename T>
-T loadLittleEndian(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 /// Returns <0, 0 or >0 as a orders before, with or after b.
 template <typename T>

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "quarry/common/error.h"
+#include "quarry/common/little_endian.h"
 #include "quarry/common/utf8.h"
 #include "quarry/formats/parquet/variant_shredding.h"
 
@@ -11,13 +12,6 @@ namespace quarry::parquet {
 namespace {
 
 using Kind = LogicalType::Kind;
-
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
@@ -145,8 +139,8 @@ Instant FieldValue::getTimestamp() const {
     // 8 bytes of nanoseconds within the day, then the Julian day; the nanoseconds
     // may run past one day, so they are added rather than assumed in range.
     const auto* b = reinterpret_cast<const uint8_t*>(rawBytes().data());
-    const int64_t nanos = load<int64_t>(b);
-    const int64_t julianDay = load<int32_t>(b + 8);
+    const int64_t nanos = loadLittleEndian<int64_t>(b);
+    const int64_t julianDay = loadLittleEndian<int32_t>(b + 8);
     constexpr int64_t kUnixEpochJulianDay = 2'440'588;
     const int64_t seconds = (julianDay - kUnixEpochJulianDay) * 86400 + floorDiv(nanos, 1'000'000'000);
     return Instant{seconds, static_cast<int32_t>(nanos - floorDiv(nanos, 1'000'000'000) * 1'000'000'000)};
@@ -195,7 +189,7 @@ Uuid FieldValue::getUuid() const {
 Interval FieldValue::getInterval() const {
   if (node().logicalType.kind != Kind::INTERVAL) throwWrongType("getInterval", "INTERVAL");
   const auto* b = reinterpret_cast<const uint8_t*>(rawBytes().data());
-  return Interval{load<uint32_t>(b), load<uint32_t>(b + 4), load<uint32_t>(b + 8)};
+  return Interval{loadLittleEndian<uint32_t>(b), loadLittleEndian<uint32_t>(b + 4), loadLittleEndian<uint32_t>(b + 8)};
 }
 
 PqStruct FieldValue::getStruct() const {

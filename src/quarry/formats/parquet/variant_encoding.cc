@@ -4,6 +4,7 @@
 #include <string>
 
 #include "quarry/common/error.h"
+#include "quarry/common/little_endian.h"
 #include "quarry/common/utf8.h"
 
 namespace quarry::parquet {
@@ -14,13 +15,6 @@ constexpr int64_t kMicrosPerDay = 86'400'000'000;
 uint32_t readLittleEndian(const uint8_t* p, int size) {
   uint32_t v = 0;
   for (int i = 0; i < size; ++i) v |= static_cast<uint32_t>(p[i]) << (8 * i);
-  return v;
-}
-
-template <typename T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
   return v;
 }
 
@@ -310,15 +304,15 @@ int64_t VariantValue::getLong() const {
   const uint8_t* p = data().data();
   switch (primitiveType()) {
     case T::kInt8: return static_cast<int8_t>(p[0]);
-    case T::kInt16: return load<int16_t>(p);
+    case T::kInt16: return loadLittleEndian<int16_t>(p);
     case T::kInt32:
-    case T::kDate: return load<int32_t>(p);
+    case T::kDate: return loadLittleEndian<int32_t>(p);
     case T::kInt64:
     case T::kTimestampMicros:
     case T::kTimestampNtzMicros:
     case T::kTimeNtzMicros:
     case T::kTimestampNanos:
-    case T::kTimestampNtzNanos: return load<int64_t>(p);
+    case T::kTimestampNtzNanos: return loadLittleEndian<int64_t>(p);
     default: break;
   }
   throw InvalidArgument("getLong: the Variant value is not an integer, date, time or timestamp");
@@ -328,14 +322,14 @@ double VariantValue::getDouble() const {
   if (primitiveType() != VariantPrimitiveType::kDouble) {
     throw InvalidArgument("getDouble: the Variant value is not a double");
   }
-  return load<double>(data().data());
+  return loadLittleEndian<double>(data().data());
 }
 
 float VariantValue::getFloat() const {
   if (primitiveType() != VariantPrimitiveType::kFloat) {
     throw InvalidArgument("getFloat: the Variant value is not a float");
   }
-  return load<float>(data().data());
+  return loadLittleEndian<float>(data().data());
 }
 
 std::string_view VariantValue::getString() const {
