@@ -82,6 +82,11 @@ TEST(QueryParameters, APositionWithoutAValueOrBothFormsAreErrors) {
   EXPECT_EQ(error.column(), 34);
   EXPECT_EQ(queryError(R"(FROM "t" | WHERE x == ?3)", {}).message(),
             "no value for the 3rd positional parameter ?3");
+  EXPECT_EQ(queryError(R"(FROM "t" | WHERE x == ?112)", {}).message(),
+            "no value for the 112th positional parameter ?112");
+  // A position past every integer type (found by the query parser's fuzzer: std::stoi threw).
+  EXPECT_EQ(queryError(R"(FROM "t" | WHERE x == ?29985630028918952133)", {}).message(),
+            "no value for the 29985630028918952133rd positional parameter ?29985630028918952133");
   error =
       queryError(R"(FROM "t" | WHERE x == ?1 AND y == ?)", {{"1", int64_t{1}}, {"2", int64_t{2}}});
   EXPECT_EQ(error.message(), "a query takes `?` or numbered parameters (?1, ?2), not both");

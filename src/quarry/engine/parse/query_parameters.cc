@@ -103,8 +103,10 @@ bool numberAnonymous(std::vector<Token>& tokens) {
                      [](const Token& t) { return t.kind == TokenKind::kParameter; });
 }
 
+/// "1st", "22nd", "113th": from the last two digits, so that a position of any length (the
+/// fuzzer's ?29985630028918952133 overflowed std::stoi) is named, not thrown on.
 std::string ordinal(const std::string& position) {
-  const int n = std::stoi(position);
+  const int n = std::stoi(position.size() > 2 ? position.substr(position.size() - 2) : position);
   const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
                        : n % 10 == 1                    ? "st"
                        : n % 10 == 2                    ? "nd"
