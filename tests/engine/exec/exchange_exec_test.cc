@@ -175,5 +175,25 @@ TEST(ExchangeExec, OneChainKeepsStatsErrorsAndEarlyStops) {
   EXPECT_EQ(drain(limit).size(), 25u);
 }
 
+// exchange_exec.h: "collectStats does the same first, so that chains a consumer
+// stopped reading (a LIMIT reached) report what they did, warnings included".
+// Before, a chain still running when a LIMIT was reached reported nothing, and
+// the warnings of the rows it had evaluated were lost.
+TEST(ExchangeExec, ChainsALimitCutShortReportTheirStats) {
+  LimitExec limit(std::make_unique<ExchangeExec>(
+                      kSchema, std::vector<PipelineFactory>{chain(0, -1), chain(1, -1)}, 2, 1),
+                  25);
+  EXPECT_EQ(drain(limit).size(), 25u);
+  std::vector<OperatorStats> stats;
+  limit.collectStats(stats);
+  // LimitExec, ExchangeExec, then the chains' ProjectExec and LocalSourceExec summed.
+  ASSERT_EQ(stats.size(), 4u);
+  EXPECT_EQ(stats[2].name, "ProjectExec");
+  EXPECT_EQ(stats[3].name, "LocalSourceExec");
+  // The 3 pages the LIMIT read came from the chains, which may have made more.
+  EXPECT_GE(stats[3].pagesOut, 3u);
+  EXPECT_GE(stats[2].rowsOut, 30u);
+}
+
 }  // namespace
 }  // namespace quarry::engine

@@ -16,6 +16,10 @@ ExchangeExec::ExchangeExec(Schema schema, std::vector<PipelineFactory> pipelines
       chainStats_(pipelines_.size()) {}
 
 ExchangeExec::~ExchangeExec() {
+  stop();
+}
+
+void ExchangeExec::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     cancelled_ = true;
@@ -161,6 +165,9 @@ std::optional<Page> ExchangeExec::next() {
 }
 
 void ExchangeExec::collectStats(std::vector<OperatorStats>& out) const {
+  // Chains cut short by the consumer record their stats (and warnings) as they stop.
+  // Stopping changes no result: the consumer has read its last page.
+  const_cast<ExchangeExec*>(this)->stop();
   out.push_back(stats_);
   if (inlineChain_) {  // the one chain, run inline and not finished
     inlineChain_->collectStats(out);

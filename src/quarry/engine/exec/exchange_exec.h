@@ -24,7 +24,9 @@
 /// so that the exception next() rethrows is always the lowest-numbered failing
 /// chain's, whatever the schedule. Cancellation: destroying the exchange wakes
 /// producers blocked on the full queue, stops every chain after its current
-/// page, and joins the drivers.
+/// page, and joins the drivers. collectStats does the same first, so that chains
+/// a consumer stopped reading (a LIMIT reached) report what they did, warnings
+/// included.
 namespace quarry::engine {
 
 using PipelineFactory = std::function<OperatorPtr()>;
@@ -43,8 +45,9 @@ class ExchangeExec final : public Operator {
 
   const Schema& schema() const override { return schema_; }
   std::optional<Page> next() override;
-  /// Appends "ExchangeExec", then the stats of the chains that have finished, summed position
-  /// by position (chains have one shape, so position k is one plan node).
+  /// Stops the chains still running (the consumer has stopped reading: it is the
+  /// query's last call), then appends "ExchangeExec" and the chains' stats, summed
+  /// position by position (chains have one shape, so position k is one plan node).
   void collectStats(std::vector<OperatorStats>& out) const override;
 
  private:
@@ -58,6 +61,9 @@ class ExchangeExec final : public Operator {
     return cancelled_ || (failedChain_ && index > *failedChain_);
   }
   void joinDrivers();
+  /// Stops every chain after its current page and joins the drivers; each chain
+  /// records its stats as it stops.
+  void stop();
 
   Schema schema_;
   std::vector<PipelineFactory> pipelines_;
