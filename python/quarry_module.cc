@@ -175,6 +175,12 @@ class PyResult {
       for (int64_t c = 0; c < requested->n_children; ++c)
         options.dictionaries |= requested->children[c]->dictionary != nullptr;
     }
+    // The stream owns the Result: it hands the warnings back when it ends, maybe
+    // on a consumer's thread without the GIL (so into plain C++ state).
+    options.onWarnings = [sink = streamWarnings_](const std::vector<std::string>& lines) {
+      std::lock_guard<std::mutex> lock(sink->mutex);
+      sink->lines = lines;
+    };
     auto stream = std::make_unique<ArrowArrayStream>();
     exportArrowStream(std::move(take("__arrow_c_stream__")), stream.get(), options);
     result_.reset();
@@ -191,18 +197,28 @@ class PyResult {
     if (result_) result_->cancel();
   }
 
-  /// Result::warnings() once fetchall() or to_pandas() read the rows (an Arrow
-  /// stream takes the result along: none then).
+  /// Result::warnings() once fetchall(), to_pandas() or an Arrow stream has read
+  /// the rows (the stream's once it has given its last batch).
   py::list warnings() const {
     py::list out;
     if (result_) {
       for (const std::string& line : result_->warnings()) out.append(line);
+      return out;
     }
+    std::lock_guard<std::mutex> lock(streamWarnings_->mutex);
+    for (const std::string& line : streamWarnings_->lines) out.append(line);
     return out;
   }
 
  private:
+  /// The warnings an Arrow stream reports at its end.
+  struct StreamWarnings {
+    std::mutex mutex;
+    std::vector<std::string> lines;
+  };
+
   std::optional<Result> result_;
+  std::shared_ptr<StreamWarnings> streamWarnings_ = std::make_shared<StreamWarnings>();
   Schema schema_;
   std::string query_;
   std::string readBy_;

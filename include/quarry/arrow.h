@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct ArrowStreamOptions {
   /// Whether columns dictionary-encoded in the first batch are exported as
   /// dictionary arrays (above); false decodes them into the plain form.
   bool dictionaries = true;
+  /// Called once, when get_next has given the last batch, with the query's
+  /// warnings (Result::warnings(), known only once every row is read): the stream
+  /// owns the Result, so this is how its reader learns them. Not called when the
+  /// stream is released before its end or fails.
+  std::function<void(const std::vector<std::string>&)> onWarnings = nullptr;
 };
 
 /// Moves `result` into `out`, a stream the consumer owns: get_next computes the

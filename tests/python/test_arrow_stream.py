@@ -270,3 +270,21 @@ def test_stream_is_read_once(quarry, sample):
     result.__arrow_c_stream__()
     with pytest.raises(quarry.Error, match=r"already read by __arrow_c_stream__"):
         result.fetchall()
+
+
+def test_stream_hands_back_the_warnings_at_its_end(quarry):
+    # ES|QL: a value TO_INTEGER cannot convert is null, with a warning. The stream
+    # owns the result, and gives its warnings back once it has given its last batch.
+    result = quarry.query('ROW s = "abc" | EVAL i = to_integer(s), o = 2147483647 + 1')
+    capsule = result.__arrow_c_stream__()
+    assert result.warnings() == []  # nothing read yet
+    _, formats, rows, _ = consume(capsule)
+    assert len(rows) == 1
+    assert result.warnings() == [
+        "Line 1:26: evaluation of [to_integer(s)] failed, treating result as null. "
+        "Only first 20 failures recorded.",
+        "Line 1:26: Cannot parse number [abc]",
+        "Line 1:56: evaluation of [2147483647 + 1] failed, treating result as null. "
+        "Only first 20 failures recorded.",
+        "Line 1:56: integer overflow: 2147483647 + 1",
+    ]

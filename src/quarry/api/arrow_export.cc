@@ -51,18 +51,24 @@ class PageSource {
 /// A query's Result: its batches' pages.
 class ResultSource final : public PageSource {
  public:
-  explicit ResultSource(Result result)
-      : result_(std::move(result)), schema_(engineSchema(result_.schema())) {}
+  ResultSource(Result result, std::function<void(const std::vector<std::string>&)> onWarnings)
+      : result_(std::move(result)),
+        schema_(engineSchema(result_.schema())),
+        onWarnings_(std::move(onWarnings)) {}
   const engine::Schema& schema() const override { return schema_; }
   std::optional<Next> next() override {
     std::optional<Batch> batch = result_.next();
-    if (!batch) return std::nullopt;
+    if (!batch) {
+      if (onWarnings_) std::exchange(onWarnings_, nullptr)(result_.warnings());
+      return std::nullopt;
+    }
     return Next{&batch->impl()->page, batch->impl()};
   }
 
  private:
   Result result_;
   engine::Schema schema_;
+  std::function<void(const std::vector<std::string>&)> onWarnings_;
 };
 
 /// Returns position `index` of `readers` as an engine field and its conversion:
@@ -230,7 +236,7 @@ void exportSource(std::unique_ptr<PageSource> source, ArrowArrayStream* out,
 }  // namespace
 
 void exportArrowStream(Result result, ArrowArrayStream* out, ArrowStreamOptions options) {
-  exportSource(std::make_unique<ResultSource>(std::move(result)), out, options);
+  exportSource(std::make_unique<ResultSource>(std::move(result), options.onWarnings), out, options);
 }
 
 void exportArrowStream(std::unique_ptr<parquet::ParquetFileReader> file,
