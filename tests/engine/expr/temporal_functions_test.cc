@@ -53,6 +53,49 @@ TEST(Bucket, ANumberRoundsDownToAMultipleOfTheWidth) {
     EXPECT_THROW(bindText(bad, t.schema), QueryError) << bad;
 }
 
+// ---- BUCKET's target-count form ---------------------------------------------------
+
+// ES|QL: "Using a target number of buckets, a start of a range, and an end of a
+// range, BUCKET picks an appropriate bucket size to generate the target number of
+// buckets or fewer. For example, asking for at most 20 buckets over a year results
+// in monthly buckets"; "asking for at most 100 buckets in a year results in weekly
+// buckets". Its numeric example, BUCKET(salary, 20, 25324, 74999), buckets by 5000.
+TEST(Bucket, ATargetCountPicksTheSizeFromTheRange) {
+  const Table t = instants();  // ms: 2024-06-01T12:00:00.123Z (a Saturday), ...
+  const auto size = [&](const std::string& call) { return bindText(call, t.schema)->toString(); };
+  const std::string year = R"("2024-01-01T00:00:00Z", "2025-01-01T00:00:00Z")";
+  EXPECT_EQ(size("bucket(ms, 20, " + year + ")"), "bucket(ms, 1 month)");
+  EXPECT_EQ(size("bucket(ms, 100, " + year + ")"), "bucket(ms, 1 week)");
+  EXPECT_EQ(eval("bucket(ms, 100, " + year + ")", t)[0], "TIMESTAMP '2024-05-27 00:00:00'");
+  // Over a day: 24 buckets are hours, 25 too (the finest size that fits), 200
+  // are 10 minutes (144 of them), 2000 a minute; dates bound the range too.
+  const std::string day = R"("2024-06-01", "2024-06-02")";
+  EXPECT_EQ(size(R"(bucket(ms, 24, DATE "2024-06-01", DATE "2024-06-02"))"), "bucket(ms, 1 hour)");
+  EXPECT_EQ(size("bucket(ms, 25, " + day + ")"), "bucket(ms, 1 hour)");
+  EXPECT_EQ(size("bucket(ms, 200, " + day + ")"), "bucket(ms, 10 minutes)");
+  EXPECT_EQ(size("bucket(ms, 2000, " + day + ")"), "bucket(ms, 1 minute)");
+  EXPECT_EQ(size("bucket(ms, 100000000, " + day + ")"), "bucket(ms, 1 millisecond)");
+  EXPECT_EQ(eval("bucket(ms, 100000000, " + day + ")", t)[0],
+            "TIMESTAMP '2024-06-01 12:00:00.123'");
+  // Ten years in 5 buckets: a day, a week, a month give too many, a year 10: a year.
+  EXPECT_EQ(size(R"(bucket(day, 5, "2020-01-01", "2030-01-01"))"), "bucket(day, 1 year)");
+  EXPECT_EQ(eval(R"(bucket(day, 5, "2020-01-01", "2030-01-01"))", t)[0], "DATE '2024-01-01'");
+  EXPECT_EQ(size(R"(bucket(day, 12, "2020-01-01", "2021-01-01"))"), "bucket(day, 1 month)");
+  Table n;
+  n.add("salary", DataType::int32(), {int32_t{25'324}, int32_t{39'999}, int32_t{74'999}});
+  EXPECT_EQ(eval("bucket(salary, 20, 25324, 74999)", n), (V{"25000", "35000", "70000"}));
+  // (1000 - 0) / 20 = 50: a power of ten's half (50 < 100 / 2 is false): 100.
+  EXPECT_EQ(eval("bucket(salary, 20, 0, 1000)", n), (V{"25300", "39900", "74900"}));
+  EXPECT_EQ(eval("bucket(salary, 3, 0, 1000)", n), (V{"25000", "39500", "74500"}));  // 500
+  for (const char* bad :
+       {"bucket(salary, 0, 0, 10)", "bucket(salary, 2.5, 0, 10)", "bucket(salary, 20, salary, 10)",
+        "bucket(salary, 20, 10, 10)", "bucket(salary, 20, 0)"}) {
+    EXPECT_THROW(bindText(bad, n.schema), QueryError) << bad;
+  }
+  for (const char* bad : {R"(bucket(ms, 20, "x", "2025-01-01"))", "bucket(ms, 20, 1, 2)"})
+    EXPECT_THROW(bindText(bad, t.schema), QueryError) << bad;
+}
+
 // ---- DATE_FORMAT ------------------------------------------------------------------
 
 TEST(DateFormat, WithoutAPatternWritesEsqlsIsoText) {

@@ -249,26 +249,155 @@ void requireSpan(BoundExpr& call, size_t k, int line, int column) {
            "write an integer and a unit: " + example, line, column);
 }
 
+/// A number literal's value as a double; nullopt for anything else.
+std::optional<double> numberLiteral(const BoundExpr& arg) {
+  if (arg.kind != BoundExpr::Kind::kLiteral || arg.timeSpan) return std::nullopt;
+  if (const auto* i = std::get_if<int64_t>(&arg.literal)) return static_cast<double>(*i);
+  if (const auto* i32 = std::get_if<int32_t>(&arg.literal)) return *i32;
+  if (const auto* u64 = std::get_if<uint64_t>(&arg.literal)) return static_cast<double>(*u64);
+  if (const auto* d = std::get_if<double>(&arg.literal)) return *d;
+  if (const auto* u = std::get_if<Int128>(&arg.literal); u && arg.type.kind == TypeKind::kDecimal) {
+    return decimalToDouble(*u, arg.type.scale);
+  }
+  return std::nullopt;
+}
+
 /// The width of BUCKET's numeric form: its second argument, a positive finite
 /// number literal, as a double; nullopt for anything else.
 std::optional<double> numericBucketWidth(const BoundExpr& arg) {
-  if (arg.kind != BoundExpr::Kind::kLiteral || arg.timeSpan) return std::nullopt;
-  double width = 0;
-  if (const auto* i = std::get_if<int64_t>(&arg.literal)) {
-    width = static_cast<double>(*i);
-  } else if (const auto* i32 = std::get_if<int32_t>(&arg.literal)) {
-    width = *i32;
-  } else if (const auto* u64 = std::get_if<uint64_t>(&arg.literal)) {
-    width = static_cast<double>(*u64);
-  } else if (const auto* d = std::get_if<double>(&arg.literal)) {
-    width = *d;
-  } else if (const auto* u = std::get_if<Int128>(&arg.literal); u && arg.type.kind == TypeKind::kDecimal) {
-    width = decimalToDouble(*u, arg.type.scale);
-  } else {
-    return std::nullopt;
-  }
-  if (!(width > 0) || !std::isfinite(width)) return std::nullopt;
+  const std::optional<double> width = numberLiteral(arg);
+  if (!width || !(*width > 0) || !std::isfinite(*width)) return std::nullopt;
   return width;
+}
+
+// ---- BUCKET's target-count form ---------------------------------------------------
+//
+// ES|QL's BUCKET(field, buckets, from, to) picks the bucket size itself, "to
+// generate the target number of buckets or fewer" over [from, to). Numbers: the
+// exact width (to - from) / buckets raised to the next power of ten, or to half
+// of it when that is enough (ES|QL: precise < nextPowerOfTen / 2 ? half : next).
+// Dates and timestamps: the finest of 1 day, 12 h, 3 h, 1 h, 30, 10, 5, 1
+// minutes, 30, 10, 5, 1 seconds, 100, 50, 10, 1 milliseconds whose buckets
+// starting at from's reach to within `buckets` steps; when even a day gives too
+// many, the first of 1 week, 1 month, 1 year that does, else 1 year.
+
+std::optional<int64_t> parseDatetime(std::string_view text);
+
+/// Steps from `from` rounded down to `span` until a bucket starts at or after
+/// `to` (at least one), as ES|QL's roundingIsOk counts them; times in ms.
+Int128 bucketSteps(const TimeSpan& span, int64_t from, int64_t to) {
+  const int64_t start = truncateInstant(span, from, 1000);
+  if (isMonthly(span)) {
+    const int64_t perDay = 86'400'000;
+    const Civil a = civilFromDays(floorDiv(start, perDay));
+    const Civil b = civilFromDays(floorDiv(to, perDay));
+    const int64_t months = monthsOf(span, "bucket: the span");
+    // The bucket holding `to` starts `whole` spans after start; one more when `to` is inside it.
+    const int64_t whole = ((b.year * 12 + (b.month - 1)) - (a.year * 12 + (a.month - 1))) / months;
+    const bool inside = truncateInstant(span, to, 1000) < to;
+    return std::max<Int128>(1, Int128{whole} + (inside ? 1 : 0));
+  }
+  const int64_t length = fixedLength(span, 1000, "bucket: the span");
+  const Int128 distance = Int128{to} - start;
+  if (distance <= 0) return 1;
+  return (distance + length - 1) / length;
+}
+
+TimeSpan pickDateSpan(int64_t buckets, int64_t from, int64_t to) {
+  static constexpr TimeSpan kPrimary[] = {
+      {1, TimeSpanUnit::kDay},           {12, TimeSpanUnit::kHour},
+      {3, TimeSpanUnit::kHour},          {1, TimeSpanUnit::kHour},
+      {30, TimeSpanUnit::kMinute},       {10, TimeSpanUnit::kMinute},
+      {5, TimeSpanUnit::kMinute},        {1, TimeSpanUnit::kMinute},
+      {30, TimeSpanUnit::kSecond},       {10, TimeSpanUnit::kSecond},
+      {5, TimeSpanUnit::kSecond},        {1, TimeSpanUnit::kSecond},
+      {100, TimeSpanUnit::kMillisecond}, {50, TimeSpanUnit::kMillisecond},
+      {10, TimeSpanUnit::kMillisecond},  {1, TimeSpanUnit::kMillisecond}};
+  static constexpr TimeSpan kSecondary[] = {
+      {1, TimeSpanUnit::kWeek}, {1, TimeSpanUnit::kMonth}, {1, TimeSpanUnit::kYear}};
+  const auto fits = [&](const TimeSpan& span) { return bucketSteps(span, from, to) <= buckets; };
+  std::optional<TimeSpan> finest;
+  for (const TimeSpan& span : kPrimary) {
+    if (fits(span)) finest = span;
+  }
+  if (finest) return *finest;
+  for (const TimeSpan& span : kSecondary) {
+    if (fits(span)) return span;
+  }
+  return kSecondary[2];
+}
+
+/// A date or timestamp literal, or a string literal as TO_DATETIME reads it, in
+/// milliseconds since the epoch; nullopt for anything else.
+std::optional<int64_t> instantLiteral(const BoundExpr& arg) {
+  if (arg.kind != BoundExpr::Kind::kLiteral) return std::nullopt;
+  if (arg.type.kind == TypeKind::kString) {
+    return parseDatetime(std::get<std::string>(arg.literal));
+  }
+  if (arg.type.kind == TypeKind::kDate) {
+    return int64_t{std::get<int32_t>(arg.literal)} * 86'400'000;
+  }
+  if (arg.type.kind == TypeKind::kTimestamp) {
+    return floorDiv(std::get<int64_t>(arg.literal), unitsPerSecond(arg.type.unit) / 1000);
+  }
+  return std::nullopt;
+}
+
+/// Rewrites BUCKET(field, buckets, from, to) into BUCKET(field, size) with the
+/// size picked as above (EXPLAIN shows it).
+void bindBucketTarget(BoundExpr& call, int line, int column) {
+  std::vector<BoundExprPtr>& args = call.children;
+  const std::string usage =
+      "bucket(number, 20, 0, 1000) or bucket(timestamp, 20, \"2024-01-01\", \"2025-01-01\")";
+  const BoundExpr& count = *args[1];
+  const bool integerCount =
+      count.kind == BoundExpr::Kind::kLiteral && (std::holds_alternative<int32_t>(count.literal) ||
+                                                  std::holds_alternative<int64_t>(count.literal));
+  const int64_t buckets = !integerCount ? 0
+                          : std::holds_alternative<int32_t>(count.literal)
+                              ? std::get<int32_t>(count.literal)
+                              : std::get<int64_t>(count.literal);
+  if (buckets <= 0) {
+    failCall(
+        call,
+        "the target number of buckets must be a positive integer literal, got " + count.toString(),
+        "call it as " + usage, line, column);
+  }
+  if (args[0]->type.isNumeric()) {
+    const std::optional<double> from = numberLiteral(*args[2]);
+    const std::optional<double> to = numberLiteral(*args[3]);
+    if (!from || !to) {
+      failCall(call,
+               "the range must be two number literals, got " + args[2]->toString() + " and " +
+                   args[3]->toString(),
+               "call it as " + usage, line, column);
+    }
+    const double precise = (*to - *from) / static_cast<double>(buckets);
+    const double nextPowerOfTen = std::pow(10.0, std::ceil(std::log10(precise)));
+    const double half = nextPowerOfTen / 2;
+    const double width = precise < half ? half : nextPowerOfTen;
+    if (!(width > 0) || !std::isfinite(width)) {
+      failCall(call,
+               "the range " + args[2]->toString() + " to " + args[3]->toString() +
+                   " gives no positive bucket width",
+               "write the range from its least to its greatest value", line, column);
+    }
+    auto literal = std::make_shared<BoundExpr>();
+    literal->kind = BoundExpr::Kind::kLiteral;
+    literal->type = DataType::float64();
+    literal->literal = width;
+    args = {args[0], std::move(literal)};
+    return;
+  }
+  const std::optional<int64_t> from = instantLiteral(*args[2]);
+  const std::optional<int64_t> to = instantLiteral(*args[3]);
+  if (!from || !to) {
+    failCall(call,
+             "the range must be two dates, timestamps or date strings, got " + args[2]->toString() +
+                 " and " + args[3]->toString(),
+             "call it as " + usage, line, column);
+  }
+  args = {args[0], spanNode(pickDateSpan(buckets, *from, *to))};
 }
 
 /// BUCKET(x, width) of numbers: x rounded down to a multiple of width, a double
@@ -741,7 +870,12 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
     return truncatedType(args[1]->type);
   }
   if (name == "bucket") {
-    arity(2, "bucket(date_or_timestamp, 1 hour) or bucket(number, width)");
+    if (args.size() == 4 && (args[0]->type.isNumeric() || isInstantOrNull(args[0]->type))) {
+      bindBucketTarget(call, line, column);
+    }
+    arity(2,
+          "bucket(date_or_timestamp, 1 hour), bucket(number, width) or bucket(field, "
+          "buckets, from, to)");
     if (args[0]->type.isNumeric()) {
       // ES|QL's numeric form: BUCKET(salary, 5000.) rounds down to a multiple of 5000.
       if (!numericBucketWidth(*args[1])) {
