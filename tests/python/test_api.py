@@ -67,9 +67,15 @@ def test_errors_name_the_file(quarry, tmp_path):
         quarry.query(f'FROM "{corrupt}"').fetchall()
 
 
-def test_overflow_names_the_values(quarry):
-    with pytest.raises(quarry.Error, match=r"Overflow in addition of int32 \(2147483647 \+ 1\)"):
-        quarry.query("ROW x = ?a | EVAL y = x + 1", a=2147483647).fetchall()
+def test_overflow_is_null_with_a_warning_naming_the_values(quarry):
+    # ES|QL: an integer overflow is null, with a warning.
+    result = quarry.query("ROW x = ?a | EVAL y = x + 1", a=2147483647)
+    assert result.fetchall() == [(2147483647, None)]
+    assert result.warnings() == [
+        "Line 1:25: evaluation of [x + 1] failed, treating result as null. "
+        "Only first 20 failures recorded.",
+        "Line 1:25: integer overflow: 2147483647 + 1",
+    ]
 
 
 def test_warnings_name_the_rows_an_expression_failed_on(quarry):

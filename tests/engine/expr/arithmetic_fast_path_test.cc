@@ -25,16 +25,6 @@ using V = std::vector<std::string>;
 
 constexpr int64_t kTwo53 = int64_t{1} << 53;
 
-/// Returns the error text of evaluating `text` over `table` ("" when none).
-std::string errorOf(const std::string& text, const Table& table) {
-  try {
-    eval(text, table);
-  } catch (const InvalidArgument& e) {
-    return e.what();
-  }
-  return "";
-}
-
 Block broadcast(const Scalar& value, const DataType& type, size_t n) {
   Block out(type);
   for (size_t i = 0; i < n; ++i) out.appendScalar(value);
@@ -153,8 +143,8 @@ TEST(ArithmeticFastPathTest, DecimalsBeyondInt64GoToTheInt128Path) {
                                  "9300000000000000000"}));
   EXPECT_EQ(eval("0 - a", t), (V{"-999999999999999999", "999999999999999999", "NULL", "0",
                                  "-9300000000000000000"}));
-  // Negation keeps decimal(18,0): the 19-digit value overflows it.
-  EXPECT_EQ(errorOf("-a", t), "Overflow in subtraction of decimal(18,0) (0 - 9300000000000000000)");
+  // Negation keeps decimal(18,0): the 19-digit value overflows it, and is null.
+  EXPECT_EQ(eval("-a", t), (V{"-999999999999999999", "999999999999999999", "NULL", "0", "NULL"}));
   EXPECT_EQ(eval("p - 1", t), (V{"9.50", "-1.25", "NULL", "-1.00", "-0.01"}));
   EXPECT_EQ(eval("1 - p", t), (V{"-9.50", "1.25", "NULL", "1.00", "0.01"}));
   EXPECT_EQ(eval("p * p", t), (V{"110.2500", "0.0625", "NULL", "0.0000", "0.9801"}));
@@ -162,36 +152,33 @@ TEST(ArithmeticFastPathTest, DecimalsBeyondInt64GoToTheInt128Path) {
   EXPECT_EQ(eval("a % 0", t), (V{"NULL", "NULL", "NULL", "NULL", "NULL"}));
 }
 
-TEST(ArithmeticFastPathTest, DecimalOverflowAtTheInt64BoundaryKeepsTheErrorText) {
+TEST(ArithmeticFastPathTest, DecimalOverflowAtTheInt64BoundaryIsNullOnThatRowOnly) {
   // "decimal *: precision 18 when p1 + p2 passes 18 but both inputs are <= 18":
-  // 999999999999999999 * 999999999999999999 overflows int64 and decimal(18,0).
+  // 999999999999999999 * 999999999999999999 overflows int64 and decimal(18,0). The
+  // int64 path hands the block to the Int128 one, which nulls only that row.
   const Table t = decimalTable();
-  EXPECT_EQ(errorOf("a * b", t),
-            "Overflow in multiplication of decimal(18,0) (999999999999999999 * "
-            "999999999999999999)");
-  EXPECT_EQ(errorOf("a * 10", t),
-            "Overflow in multiplication of decimal(18,0) (999999999999999999 * 10)");
-  EXPECT_EQ(errorOf("10 * a", t),
-            "Overflow in multiplication of decimal(18,0) (10 * 999999999999999999)");
+  EXPECT_EQ(eval("a * b", t), (V{"NULL", "999999999999999999", "NULL", "NULL", "0"}));
+  EXPECT_EQ(eval("a * 10", t), (V{"NULL", "NULL", "NULL", "0", "NULL"}));
+  EXPECT_EQ(eval("10 * a", t), eval("a * 10", t));
   Table small;
   small.add("x", DataType::decimal(18, 0), {Int128{500000000000000000}, std::monostate{}});
   // Product exactly 10^18: fits int64, not decimal(18,0).
-  EXPECT_EQ(errorOf("x * 2", small),
-            "Overflow in multiplication of decimal(18,0) (500000000000000000 * 2)");
+  EXPECT_EQ(eval("x * 2", small), (V{"NULL", "NULL"}));
   // A null position never fails, whatever its stored zero meets.
   EXPECT_EQ(eval("x * 1", small), (V{"500000000000000000", "NULL"}));
 }
 
-TEST(ArithmeticFastPathTest, IntegerOverflowWithALiteralNamesBothValues) {
+TEST(ArithmeticFastPathTest, IntegerOverflowWithALiteralIsNull) {
   Table t;
   t.add("i", DataType::int32(), {int32_t{7}, std::monostate{}});
-  EXPECT_EQ(errorOf("i + 2147483647", t), "Overflow in addition of int32 (7 + 2147483647)");
-  EXPECT_EQ(errorOf("2147483647 + i", t), "Overflow in addition of int32 (2147483647 + 7)");
+  EXPECT_EQ(eval("i + 2147483647", t), (V{"NULL", "NULL"}));
+  EXPECT_EQ(eval("2147483647 + i", t), (V{"NULL", "NULL"}));
+  EXPECT_EQ(eval("i + 2147483640", t), (V{"2147483647", "NULL"}));
   EXPECT_EQ(eval("i / 0", t), (V{"NULL", "NULL"}));
   EXPECT_EQ(eval("0 / i", t), (V{"0", "NULL"}));
   Table m;
   m.add("i", DataType::int32(), {std::numeric_limits<int32_t>::min(), int32_t{3}});
-  EXPECT_EQ(errorOf("-i", m), "Overflow in subtraction of int32 (0 - -2147483648)");
+  EXPECT_EQ(eval("-i", m), (V{"NULL", "-3"}));
 }
 
 TEST(ArithmeticFastPathTest, DecimalReadAsDoubleMatchesTheCast) {

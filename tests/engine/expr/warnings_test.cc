@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,45 @@ TEST(WarningsTest, DivisionByZeroWarnsWithAConstantOrAColumnDivisor) {
   EXPECT_EQ(only(constant.warnings).failures, 2u);
   // A null divisor is null in, not a failure.
   EXPECT_TRUE(evalWarning("a / null", t).warnings.empty());
+}
+
+// ES|QL's + - * and negation are Java's Math.addExact and its kin, listed with
+// `warnExceptions = ArithmeticException`: an overflow is null with Java's
+// message ("integer overflow", "long overflow"), which quarry follows with the
+// values.
+TEST(WarningsTest, IntegerOverflowWarnsNamingTheTypeAndTheValues) {
+  Table t;
+  t.add("i", DataType::int32(), {int32_t{2147483647}, int32_t{5}, std::monostate{}});
+  t.add("l", DataType::int64(), {int64_t{1}, std::numeric_limits<int64_t>::max(), int64_t{0}});
+  const Evaluated plus = evalWarning("i + 1", t);
+  EXPECT_EQ(plus.values, (V{"NULL", "6", "NULL"}));
+  EXPECT_EQ(only(plus.warnings).failures, 1u);  // the null i is null in
+  EXPECT_EQ(only(plus.warnings).messages, (V{"integer overflow: 2147483647 + 1"}));
+  // The constant on the left, and two columns.
+  EXPECT_EQ(only(evalWarning("1 + i", t).warnings).messages,
+            (V{"integer overflow: 1 + 2147483647"}));
+  const Evaluated times = evalWarning("l * i", t);
+  EXPECT_EQ(times.values, (V{"2147483647", "NULL", "NULL"}));
+  EXPECT_EQ(only(times.warnings).messages, (V{"long overflow: 9223372036854775807 * 5"}));
+  // Negation and abs of the least value; MIN / -1.
+  Table least;
+  least.add("m", DataType::int32(), {std::numeric_limits<int32_t>::min(), int32_t{-3}});
+  const Evaluated negated = evalWarning("-m", least);
+  EXPECT_EQ(negated.values, (V{"NULL", "3"}));
+  EXPECT_EQ(only(negated.warnings).messages, (V{"integer overflow: -(-2147483648)"}));
+  EXPECT_EQ(only(evalWarning("abs(m)", least).warnings).messages,
+            (V{"integer overflow: abs(-2147483648)"}));
+  EXPECT_EQ(only(evalWarning("m / -1", least).warnings).messages,
+            (V{"integer overflow: -2147483648 / -1"}));
+  // A decimal overflows its precision.
+  Table d;
+  d.add("p", DataType::decimal(18, 0), {Int128{999999999999999999}, Int128{2}});
+  const Evaluated decimal = evalWarning("p * 10", d);
+  EXPECT_EQ(decimal.values, (V{"NULL", "20"}));
+  EXPECT_EQ(only(decimal.warnings).messages,
+            (V{"decimal(18,0) overflow: 999999999999999999 * 10"}));
+  // Double arithmetic does not fail: no warning, no null.
+  EXPECT_TRUE(evalWarning("l * 1e308 * 10.0", t).warnings.empty());
 }
 
 TEST(WarningsTest, RowsThatDoNotFailLeaveNoWarning) {

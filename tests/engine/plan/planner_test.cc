@@ -489,9 +489,14 @@ TEST_F(PlannerTest, SumOfAnInt32PlusAConstantIsItsSumPlusTheConstantTimesItsCoun
   // A column the user names as the shared aggregates are named is not taken for one.
   EXPECT_EQ(run(R"(FROM "ints" | STATS `$SUM(1)` = MAX(v), `$COUNT(1)` = MIN(v), s = SUM(v + 1))"),
             (std::vector<std::string>{"2147483000|-5|2147482999"}));
-  EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v + 1000))"), "Overflow in addition of int32 (2147483000 + 1000)");
+  // Per row, v + 1000 would be null where it overflows and left out of the sum,
+  // which SUM(v) + 1000 * COUNT(v) cannot: an error that says how to avoid it.
+  EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v + 1000))"),
+            "Overflow in addition of int32 (2147483000 + 1000) in [s]: a row's value "
+            "overflows integer; convert the column first, e.g. SUM(TO_LONG(x) + 1000)");
   EXPECT_EQ(errorOf(R"(FROM "ints" | STATS s = SUM(v - 2147483647))"),
-            "Overflow in subtraction of int32 (-5 - 2147483647)");
+            "Overflow in subtraction of int32 (-5 - 2147483647) in [s]: a row's "
+            "value overflows integer; convert the column first, e.g. SUM(TO_LONG(x) - 2147483647)");
 }
 
 TEST_F(PlannerTest, EvalShadowsAndKeepDropRenameShapeTheColumns) {

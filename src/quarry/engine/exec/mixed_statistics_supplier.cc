@@ -148,7 +148,10 @@ StatisticsDecision decideByPath(const StatisticsPushdown& pushdown, const FileSp
     blocks.push_back(std::move(block));
   }
   try {
-    const Block result = evaluate(*pushdown.byPath, Page(std::move(blocks), 1));
+    Warnings failures;
+    const Block result = evaluate(*pushdown.byPath, Page(std::move(blocks), 1), failures);
+    // A failure (an overflow, a division by zero) is null with a warning: the scan gives both.
+    if (!failures.empty()) return StatisticsDecision::kSomeRows;
     if (result.isNull(0) || result.values<uint8_t>()[0] == 0) return StatisticsDecision::kNoRow;
     return StatisticsDecision::kEveryRow;
   } catch (const std::exception&) {

@@ -18,30 +18,13 @@
 ///
 /// Decimals compute in int64 when every unscaled value and result fits (checked
 /// per value: a file's values may exceed the declared precision). When one does
-/// not, the block is computed again in Int128, the only path that raises
-/// overflow errors, so results and error texts do not depend on the fast path.
+/// not, the block is computed again in Int128, the only path that decides
+/// overflows (null), so results do not depend on the fast path.
 /// Example: decimal(15,2) l_discount in `1 - l_discount` is 100 - unscaled in
 /// int64, limit 10^16; 99999999999999999 - 1 would not fit and goes to Int128.
 namespace quarry::engine {
 
 namespace {
-
-const char* operationName(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return "addition";
-    case BinaryOp::kSubtract:
-      return "subtraction";
-    case BinaryOp::kMultiply:
-      return "multiplication";
-    case BinaryOp::kDivide:
-      return "division";
-    case BinaryOp::kModulo:
-      return "modulo";
-    default:
-      return "arithmetic";
-  }
-}
 
 /// One side of an operation: a block, or a constant standing for every position.
 struct Operand {
@@ -55,10 +38,6 @@ struct Operand {
   template <typename T>
   T at(size_t i) const {
     return block ? block->values<T>()[i] : std::get<T>(constant);
-  }
-  /// The value at `i` as the language writes it (for error messages).
-  std::string text(size_t i) const {
-    return literalToString(block ? block->scalarAt(i) : constant, type);
   }
 };
 
@@ -231,13 +210,12 @@ Block withNullsZeroed(const DataType& type, std::vector<T> out, std::vector<uint
 bool isDivision(BinaryOp op) { return op == BinaryOp::kDivide || op == BinaryOp::kModulo; }
 
 /// Integer arithmetic in T over sides already of type T (Int128: decimals at the
-/// operation's scales, `limit` = 10^precision of the result). Overflow throws
-/// naming the first overflowing position's values as `originalLeft` and
-/// `originalRight` hold them.
+/// operation's scales, `limit` = 10^precision of the result). A position that
+/// overflows is null, as one divided by zero is (ES|QL: "treating result as
+/// null"; the evaluator reports it as a warning, call_failures.h).
 template <typename T>
 Block integerArithmetic(BinaryOp op, const Operand& l, const Operand& r, const DataType& type,
-                        Int128 limit, const Operand& originalLeft, const Operand& originalRight,
-                        size_t n) {
+                        Int128 limit, size_t n) {
   std::vector<T> out(n);
   std::vector<uint8_t> valid = validityOf(l, r);
   if (isDivision(op) && valid.empty()) valid.assign(n, 1);
@@ -249,6 +227,7 @@ Block integerArithmetic(BinaryOp op, const Operand& l, const Operand& r, const D
     return integerLoopFor<T, false, T>(op, a, b, T{}, out, valid);
   });
   if (!ok) {
+    if (valid.empty()) valid.assign(n, 1);
     for (size_t i = 0; i < n; ++i) {
       if (l.isNull(i) || r.isNull(i)) continue;
       T result{};
@@ -257,11 +236,7 @@ Block integerArithmetic(BinaryOp op, const Operand& l, const Operand& r, const D
       if constexpr (std::is_same_v<T, Int128>) {
         if (limited) step &= result < limit && result > -limit;
       }
-      if (!step) {
-        throw InvalidArgument(std::string("Overflow in ") + operationName(op) + " of " +
-                              type.toString() + " (" + originalLeft.text(i) + " " +
-                              binaryOpText(op) + " " + originalRight.text(i) + ")");
-      }
+      if (!step) valid[i] = 0;
     }
   }
   return withNullsZeroed(type, std::move(out), std::move(valid));
@@ -410,7 +385,7 @@ std::optional<Block> arithmetic(BinaryOp op, const Operand& left, const Operand&
     if (!l) return std::nullopt;
     const std::optional<Operand> r = convert(right, type, rs);
     if (!r) return std::nullopt;
-    return integerArithmetic<T>(op, *l, *r, type, 0, left, right, n);
+    return integerArithmetic<T>(op, *l, *r, type, 0, n);
   };
   switch (type.kind) {
     case TypeKind::kDouble:
@@ -449,8 +424,7 @@ std::optional<Block> arithmetic(BinaryOp op, const Operand& left, const Operand&
       if (narrow) {
         if (std::optional<Block> out = decimalArithmeticInt64(op, *l, *r, type, n)) return out;
       }
-      return integerArithmetic<Int128>(op, *l, *r, type, pow10Int128(type.precision), left,
-                                       right, n);
+      return integerArithmetic<Int128>(op, *l, *r, type, pow10Int128(type.precision), n);
     }
     default:
       break;
@@ -491,8 +465,7 @@ Block negateBlock(const Block& in, const DataType& type) {
     return Block::fromValues(type, std::move(out),
                              std::vector<uint8_t>(in.validity().begin(), in.validity().end()));
   }
-  // 0 - x with the subtraction's overflow check ("Overflow in subtraction of int32 (0 -
-  // -2147483648)").
+  // 0 - x with the subtraction's overflow check (-(-2147483648) is null).
   const auto [zero, zeroType] = [&]() -> std::pair<Scalar, DataType> {
     switch (type.kind) {
       case TypeKind::kInt32:

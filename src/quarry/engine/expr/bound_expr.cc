@@ -103,6 +103,8 @@ std::string BoundExpr::toString() const {
       return out + " END";
     }
     case Kind::kCall: {
+      // A list taken as its one value ($single_value, mv_functions.h) reads as the list.
+      if (name == "$single_value") return children[0]->toString();
       if (name == "$add_span") {
         return "(" + children[0]->toString() + (negated ? " - " : " + ") + children[1]->toString() +
                ")";

@@ -4,20 +4,51 @@
 #include <array>
 #include <charconv>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include "quarry/engine/expr/conversion_functions.h"
+#include "quarry/engine/expr/mv_functions.h"
 
 namespace quarry::engine {
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kFailing = {
+constexpr std::array<std::string_view, 17> kFailing = {
     "to_integer", "to_long",     "to_unsigned_long",
     "to_double",  "to_datetime", "date_parse",
     "date_diff",  "to_ip",       "sqrt",
     "log",        "log10",       "asin",
     "acos",       "pow",         "sinh",
-    "cosh"};
+    "cosh",       "abs"};
+
+/// "integer overflow", "long overflow", "unsigned_long overflow" (Java's
+/// Math.*Exact texts, ES|QL's type names), "decimal(18,2) overflow".
+std::string overflowText(const DataType& type) {
+  switch (type.kind) {
+    case TypeKind::kInt32:
+      return "integer overflow";
+    case TypeKind::kInt64:
+      return "long overflow";
+    case TypeKind::kUInt64:
+      return "unsigned_long overflow";
+    default:
+      return type.toString() + " overflow";
+  }
+}
+
+bool isZero(const Scalar& value) {
+  return std::visit(
+      [](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, Int128>) {
+          return v == T{0};
+        } else {
+          return false;
+        }
+      },
+      value);
+}
 
 std::string_view targetName(const std::string& function) {
   if (function == "to_integer") return "integer";
@@ -104,10 +135,25 @@ std::string describeCallFailure(const BoundExpr& call, const std::vector<Block>&
     return "[" + valueText(args[0], row) + "] out of [ip] range: an IPv4 address is 0 to " +
            "4294967295";
   }
+  if (name == kSingleValueFunction) return "single-value function encountered multi-value";
+  if (name == "abs") return overflowText(call.type) + ": abs(" + valueText(args[0], row) + ")";
   if (callCanFail(name)) return mathFailure(name, args, row);
   std::string values;
   for (const Block& arg : args) values += (values.empty() ? "" : ", ") + valueText(arg, row);
   return name + " gave no value for [" + values + "]";
+}
+
+std::string describeArithmeticFailure(BinaryOp op, const Block& left, size_t leftRow,
+                                      const Block& right, size_t rightRow, const DataType& type) {
+  if ((op == BinaryOp::kDivide || op == BinaryOp::kModulo) && isZero(right.scalarAt(rightRow))) {
+    return "/ by zero";  // Java's ArithmeticException text, as ES|QL's
+  }
+  return overflowText(type) + ": " + valueText(left, leftRow) + " " + binaryOpText(op) + " " +
+         valueText(right, rightRow);
+}
+
+std::string describeNegationFailure(const Block& in, size_t row, const DataType& type) {
+  return overflowText(type) + ": -(" + valueText(in, row) + ")";
 }
 
 }  // namespace quarry::engine

@@ -23,9 +23,16 @@
 ///   sqrt, log, log10, asin, acos, pow, sinh, cosh
 ///                   an argument outside the function's domain, a result that
 ///                   is not finite (math_functions.h)
+///   abs             of the least integer, whose absolute value overflows
+///                   ("integer overflow: abs(-2147483648)")
+///   $single_value   a list of several values given to an operator or a
+///                   single-value function ("single-value function encountered
+///                   multi-value", mv_functions.h)
 ///
-/// `/` and `%` fail on a zero divisor ("/ by zero"), which the evaluator
-/// describes itself.
+/// The operators fail too: `/` and `%` on a zero divisor ("/ by zero"), and
+/// integer or decimal `+ - * /` and negation on a result that overflows its type
+/// ("long overflow: 9223372036854775807 + 1", as Java's Math.addExact names it in
+/// ES|QL's warnings).
 namespace quarry::engine {
 
 /// Whether the scalar function `name` (lower case) can give null for a row whose
@@ -35,5 +42,14 @@ bool callCanFail(const std::string& name);
 /// Returns why `call` gave null at `row` of its arguments `args` (none null
 /// there): ES|QL's message, without Java's class names, naming the value.
 std::string describeCallFailure(const BoundExpr& call, const std::vector<Block>& args, size_t row);
+
+/// Returns why `left op right` (a binary arithmetic operator with result type
+/// `type`) gave null at `leftRow` of `left` and `rightRow` of `right` (neither
+/// null there): "/ by zero", or the overflow naming both values.
+std::string describeArithmeticFailure(BinaryOp op, const Block& left, size_t leftRow,
+                                      const Block& right, size_t rightRow, const DataType& type);
+
+/// Returns why `-in` (result type `type`) gave null at `row`: its overflow.
+std::string describeNegationFailure(const Block& in, size_t row, const DataType& type);
 
 }  // namespace quarry::engine

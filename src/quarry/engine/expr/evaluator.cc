@@ -6,6 +6,7 @@
 
 #include "quarry/engine/expr/call_failures.h"
 #include "quarry/engine/expr/like_matcher.h"
+#include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/vector_kernels.h"
@@ -49,11 +50,6 @@ void recordFailures(const BoundExpr& expr, const Block& out, Warnings* warnings,
     if (messages.size() < wanted) messages.push_back(describe(i));
   }
   if (failures > 0) warnings->add(*expr.warningSite, failures, messages);
-}
-
-/// The one way `/` and `%` fail (Java's ArithmeticException text, as ES|QL's).
-std::string divisionFailure(size_t) {
-  return "/ by zero";
 }
 
 Block literalBlock(const BoundExpr& expr, size_t n) {
@@ -246,7 +242,12 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
     case BoundExpr::Kind::kUnary: {
       Block storage;
       const Block& in = evaluateInto(*expr.children[0], page, storage, warnings);
-      return expr.unaryOp == UnaryOp::kNot ? notBlock(in) : negateBlock(in, expr.type);
+      if (expr.unaryOp == UnaryOp::kNot) return notBlock(in);
+      Block out = negateBlock(in, expr.type);
+      recordFailures(
+          expr, out, warnings, [&](size_t i) { return in.isNull(i); },
+          [&](size_t i) { return describeNegationFailure(in, i, expr.type); });
+      return out;
     }
     case BoundExpr::Kind::kBinary: {
       if (isComparison(expr.binaryOp)) {
@@ -284,8 +285,16 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
                              : arithmeticBlocks(expr.binaryOp, constant, column, expr.type);
         }
         if (!std::holds_alternative<std::monostate>(literal.literal)) {
+          std::optional<Block> constant;  // the literal as one position, for the messages
           recordFailures(
-              expr, *out, warnings, [&](size_t i) { return column.isNull(i); }, divisionFailure);
+              expr, *out, warnings, [&](size_t i) { return column.isNull(i); },
+              [&](size_t i) {
+                if (!constant) constant = literalBlock(literal, 1);
+                return literalRight ? describeArithmeticFailure(expr.binaryOp, column, i, *constant,
+                                                                0, expr.type)
+                                    : describeArithmeticFailure(expr.binaryOp, *constant, 0, column,
+                                                                i, expr.type);
+              });
         }
         return std::move(*out);
       }
@@ -308,7 +317,9 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
           Block out = arithmeticBlocks(expr.binaryOp, l, r, expr.type);
           recordFailures(
               expr, out, warnings, [&](size_t i) { return l.isNull(i) || r.isNull(i); },
-              divisionFailure);
+              [&](size_t i) {
+                return describeArithmeticFailure(expr.binaryOp, l, i, r, i, expr.type);
+              });
           return out;
         }
       }
@@ -331,9 +342,12 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
       for (const BoundExprPtr& child : expr.children)
         args.push_back(evaluateNode(*child, page, warnings));
       Block out = evaluateCall(expr, args, n);
+      // $single_value fails on a list of several values; none is null in.
+      const bool singleValue = expr.name == kSingleValueFunction;
       recordFailures(
           expr, out, warnings,
           [&](size_t row) {
+            if (singleValue) return listValueCount(args[0], row) < 2;
             return std::any_of(args.begin(), args.end(),
                                [&](const Block& arg) { return arg.isNull(row); });
           },

@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <utility>
 
 #include "quarry/common/error.h"
 #include "quarry/common/name_hint.h"
 #include "quarry/engine/expr/call_failures.h"
+#include "quarry/engine/expr/conversion_functions.h"
 #include "quarry/engine/expr/decimal_arithmetic.h"
 #include "quarry/engine/expr/mv_functions.h"
 #include "quarry/engine/expr/regex_matcher.h"
 #include "quarry/engine/expr/scalar_functions.h"
 #include "quarry/engine/expr/temporal_functions.h"
 #include "quarry/engine/expr/type_rules.h"
+#include "quarry/engine/expr/vector_kernels.h"
 #include "quarry/engine/parse/query_printer.h"
 
 namespace quarry::engine {
@@ -150,6 +153,13 @@ class Binder {
 
   BoundExprPtr bind(const Expr& ast) {
     const SourcePosition& at = ast.position;
+    // The expression whose operands bindScalar binds, for their warnings.
+    const Expr* enclosing = std::exchange(current_, &ast);
+    struct Restore {
+      const Expr*& current;
+      const Expr* saved;
+      ~Restore() { current = saved; }
+    } restore{current_, enclosing};
     return std::visit(
         [&](const auto& node) -> BoundExprPtr {
           using T = std::decay_t<decltype(node)>;
@@ -161,7 +171,7 @@ class Binder {
             throw QueryError("* is only allowed as the argument of COUNT(*)", at.line, at.column,
                              "name a column instead");
           } else if constexpr (std::is_same_v<T, UnaryExpr>) {
-            return bindUnary(node, at);
+            return withWarningSite(bindUnary(node, at), ast);
           } else if constexpr (std::is_same_v<T, BinaryExpr>) {
             return withWarningSite(bindBinary(node, at), ast);
           } else if constexpr (std::is_same_v<T, IsNullExpr>) {
@@ -184,12 +194,21 @@ class Binder {
 
  private:
   /// Returns `bound` marked with where `ast` was written when it can fail for a
-  /// row (a call call_failures.h lists, a division), so that the evaluator
-  /// reports its failures as warnings; else `bound` itself.
+  /// row (a call call_failures.h lists, a division, integer or decimal arithmetic
+  /// that can overflow), so that the evaluator reports its failures as warnings;
+  /// else `bound` itself.
   static BoundExprPtr withWarningSite(BoundExprPtr bound, const Expr& ast) {
-    const bool canFail = (bound->kind == Kind::kCall && callCanFail(bound->name)) ||
-                         (bound->kind == Kind::kBinary && (bound->binaryOp == BinaryOp::kDivide ||
-                                                           bound->binaryOp == BinaryOp::kModulo));
+    const bool exact = isIntegerKind(bound->type.kind) || bound->type.kind == TypeKind::kDecimal;
+    const bool arithmetic =
+        bound->binaryOp == BinaryOp::kAdd || bound->binaryOp == BinaryOp::kSubtract ||
+        bound->binaryOp == BinaryOp::kMultiply || bound->binaryOp == BinaryOp::kDivide ||
+        bound->binaryOp == BinaryOp::kModulo;
+    const bool canFail =
+        (bound->kind == Kind::kCall && callCanFail(bound->name)) ||
+        (bound->kind == Kind::kBinary &&
+         (bound->binaryOp == BinaryOp::kDivide || bound->binaryOp == BinaryOp::kModulo ||
+          (arithmetic && exact))) ||
+        (bound->kind == Kind::kUnary && bound->unaryOp == UnaryOp::kNegate && exact);
     if (!canFail) return bound;
     auto marked = std::make_shared<BoundExpr>(*bound);
     marked->warningSite = std::make_shared<const WarningSite>(
@@ -197,9 +216,26 @@ class Binder {
     return marked;
   }
 
-  /// Binds an operand that must be one value per row (requireScalar).
-  BoundExprPtr bindScalar(const Expr& ast, const std::string& use) {
+  /// Whether the function `name` takes a list's one value as ES|QL's single-value
+  /// functions do. COALESCE passes a multi-value through in ES|QL and the
+  /// conversions convert each value, neither of which quarry does: a list is
+  /// refused there rather than answered otherwise.
+  static bool takesOneValue(const std::string& name) {
+    return name != "coalesce" && !isConversionFunction(name);
+  }
+
+  /// Binds an operand that must be one value per row. A list is refused
+  /// (requireScalar) unless `listAsSingleValue`: then, as ES|QL's operators and
+  /// single-value functions do, it is its one value, and null with a warning
+  /// where it has several ($single_value, mv_functions.h), the warning naming the
+  /// expression the operand belongs to.
+  BoundExprPtr bindScalar(const Expr& ast, const std::string& use, bool listAsSingleValue = true) {
     BoundExprPtr out = bind(ast);
+    if (listAsSingleValue && out->type.isList() && current_ != nullptr) {
+      return singleValueOf(std::move(out), std::make_shared<const WarningSite>(WarningSite{
+                                               current_->position.line, current_->position.column,
+                                               printExpr(*current_)}));
+    }
     requireScalar(*out, ast.position, use);
     return out;
   }
@@ -419,7 +455,7 @@ class Binder {
     auto out = make(Kind::kCase, DataType::null());
     DataType type = DataType::null();
     const auto addValue = [&](const Expr& value) {
-      BoundExprPtr bound = bindScalar(value, "a CASE value");
+      BoundExprPtr bound = bindScalar(value, "a CASE value", false);
       const std::optional<DataType> joined = commonSuperType(type, bound->type);
       if (!joined) {
         throw QueryError("CASE values of types " + type.toString() + " and " +
@@ -431,7 +467,7 @@ class Binder {
       out->children.push_back(std::move(bound));
     };
     for (const WhenClause& when : node.whens) {
-      BoundExprPtr condition = bindScalar(*when.condition, "a CASE condition");
+      BoundExprPtr condition = bindScalar(*when.condition, "a CASE condition", false);
       if (condition->type.kind != TypeKind::kBoolean && condition->type.kind != TypeKind::kNull) {
         throw QueryError("a CASE condition must be a boolean, got " + condition->toString() +
                              " of type " + condition->type.toString(),
@@ -469,7 +505,8 @@ class Binder {
       if (span) {
         out->children.push_back(std::move(span));
       } else {
-        out->children.push_back(takesList ? bind(arg) : bindScalar(arg, "the function " + name));
+        out->children.push_back(
+            takesList ? bind(arg) : bindScalar(arg, "the function " + name, takesOneValue(name)));
       }
     }
     out->type = bindScalarFunction(*out, at.line, at.column);
@@ -477,6 +514,7 @@ class Binder {
   }
 
   const Schema& input_;
+  const Expr* current_ = nullptr;  // the expression bind() is binding
 };
 
 }  // namespace

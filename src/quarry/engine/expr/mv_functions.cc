@@ -416,4 +416,40 @@ Block evaluateMvFunction(const BoundExpr& call, const std::vector<Block>& args, 
   return aggregateEachList(findMv(call.name)->reduction, lists);
 }
 
+BoundExprPtr singleValueOf(BoundExprPtr list, std::shared_ptr<const WarningSite> site) {
+  auto out = std::make_shared<BoundExpr>();
+  out->warningSite = std::move(site);
+  out->kind = BoundExpr::Kind::kCall;
+  out->name = kSingleValueFunction;
+  out->type = list->type.elementType();
+  out->children.push_back(std::move(list));
+  return out;
+}
+
+size_t listValueCount(const Block& lists, size_t row) {
+  if (lists.isNull(row)) return 0;
+  const Block& elements = lists.listElements();
+  const std::span<const uint64_t> offsets = lists.listOffsets();
+  size_t count = 0;
+  for (uint64_t e = offsets[row]; e < offsets[row + 1]; ++e) count += !elements.isNull(e);
+  return count;
+}
+
+Block singleValues(const Block& lists) {
+  const Block& elements = lists.listElements();
+  const std::span<const uint64_t> offsets = lists.listOffsets();
+  Block out(lists.type().elementType());
+  out.reserve(lists.size());
+  for (size_t r = 0; r < lists.size(); ++r) {
+    if (listValueCount(lists, r) != 1) {
+      out.appendNull();
+      continue;
+    }
+    uint64_t e = offsets[r];
+    while (elements.isNull(e)) ++e;
+    out.appendFrom(elements, e);
+  }
+  return out;
+}
+
 }  // namespace quarry::engine

@@ -36,7 +36,17 @@
 ///   mv_zip(a, b[, delim])     strings: a[i] delim b[i] pairwise (delim "," by
 ///                             default); past the shorter list, the longer's values
 /// The list results keep the element type: mv_sort(x) of a value x is a list of one.
+///
+/// One function the binder builds and no query names (its `$` is no name's):
+///   $single_value(list)       where an operator or a function that takes one value
+///                             is given a list: its one non-null element; null where
+///                             it has none, and null with ES|QL's warning
+///                             ("single-value function encountered multi-value")
+///                             where it has several (call_failures.h)
 namespace quarry::engine {
+
+/// The name of the function that makes a list one value (above).
+inline constexpr const char* kSingleValueFunction = "$single_value";
 
 /// Whether `name` (lower case) is one of the functions above.
 bool isMvFunction(const std::string& name);
@@ -47,5 +57,15 @@ DataType bindMvFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates the bound call over its arguments' blocks (n positions each).
 Block evaluateMvFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+
+/// Returns `list` (a list-typed expression) as $single_value(list), of the
+/// element type, whose warnings name `site`.
+BoundExprPtr singleValueOf(BoundExprPtr list, std::shared_ptr<const WarningSite> site);
+
+/// Per list of `lists` its one non-null element; null where it has none or several.
+Block singleValues(const Block& lists);
+
+/// The non-null elements of `lists` at `row` (0 for a null list).
+size_t listValueCount(const Block& lists, size_t row);
 
 }  // namespace quarry::engine

@@ -385,9 +385,13 @@ Block sumOffsetBlock(const BoundExpr& call, const std::vector<Block>& args) {
     for (const int64_t e : {int64_t{mins[g]}, int64_t{maxs[g]}}) {
       const int64_t v = e + delta;
       if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
-        throw InvalidArgument(std::string("Overflow in ") + (subtract ? "subtraction" : "addition") +
-                              " of int32 (" + std::to_string(e) + (subtract ? " - " : " + ") + std::to_string(c) +
-                              ")");
+        // Evaluated per row, e + c would be null there (with a warning) and left out
+        // of the sum; SUM(e) + c * COUNT(e) cannot leave it out.
+        throw InvalidArgument(
+            std::string("Overflow in ") + (subtract ? "subtraction" : "addition") + " of int32 (" +
+            std::to_string(e) + (subtract ? " - " : " + ") + std::to_string(c) + ") in [" + item +
+            "]: a row's value overflows integer; convert the column " +
+            "first, e.g. SUM(TO_LONG(x) " + (subtract ? "- " : "+ ") + std::to_string(c) + ")");
       }
     }
     const Int128 total = Int128{sums.values<int64_t>()[g]} + Int128{delta} * counts[g];
@@ -408,6 +412,7 @@ Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t
   if (isIpFunction(name)) return evaluateIpFunction(call, args, n);
   if (isConversionFunction(name)) return evaluateConversionFunction(call, args, n);
   if (name == "$sum_offset") return sumOffsetBlock(call, args);
+  if (name == kSingleValueFunction) return singleValues(args[0]);
   if (type.kind == TypeKind::kNull) return Block::nulls(type, n);
   if (name == "coalesce") {
     std::vector<Block> cast;

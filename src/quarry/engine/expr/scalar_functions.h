@@ -45,9 +45,9 @@
 ///   $sum_offset(SUM(e), COUNT(e), MIN(e), MAX(e), c, item)
 ///                             SUM(e + c) of an int32 e (SUM(e - c) when negated)
 ///                             from the aggregates of e: null when COUNT(e) is 0,
-///                             else SUM(e) + c * COUNT(e); the error the per-row
-///                             e + c would raise when MIN(e) + c or MAX(e) + c
-///                             overflows int32 (planner.cc's SumOffset)
+///                             else SUM(e) + c * COUNT(e); an error when MIN(e) + c
+///                             or MAX(e) + c overflows int32, whose rows the per-row
+///                             e + c would leave out as null (planner.cc's SumOffset)
 ///
 /// Timestamps are read on their wall clock; UTC-adjusted ones in UTC.
 namespace quarry::engine {

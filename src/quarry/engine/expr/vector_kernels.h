@@ -39,9 +39,9 @@ std::optional<Block> compareWithConstant(BinaryOp op, const Block& column, const
 /// Returns the operator with its sides swapped: a < b is b > a.
 BinaryOp flipComparison(BinaryOp op);
 
-/// Applies + - * / % with `resultType` (arithmeticResultType). Integer and
-/// decimal overflow throws InvalidArgument naming the operation and values;
-/// division or modulo by zero gives null.
+/// Applies + - * / % with `resultType` (arithmeticResultType). A position whose
+/// integer or decimal result overflows, or whose divisor is zero, is null (the
+/// evaluator reports it as a warning: describeArithmeticFailure).
 Block arithmeticBlocks(BinaryOp op, const Block& left, const Block& right,
                        const DataType& resultType);
 
@@ -54,7 +54,7 @@ std::optional<Block> arithmeticWithConstant(BinaryOp op, const Block& column, co
                                             const DataType& valueType, bool constantOnLeft,
                                             const DataType& resultType);
 
-/// Negates a numeric block into `resultType` (overflow throws InvalidArgument).
+/// Negates a numeric block into `resultType` (a value whose negation overflows is null).
 Block negateBlock(const Block& in, const DataType& resultType);
 
 /// Returns the validity of positions valid in both (empty when neither has nulls).

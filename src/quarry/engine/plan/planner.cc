@@ -238,9 +238,11 @@ int channelFor(const Expr& expr, const Schema& schema, const std::string& tempNa
 /// of one column plus constants (ClickBench's 90 `SUM(ResolutionWidth + k)`) are
 /// one SUM, COUNT, MIN and MAX of the column instead of an evaluation and a sum
 /// each. Exact: SUM of int32 values is an int64 that no count of rows below 2^32
-/// overflows, and MIN(e) and MAX(e) tell whether some row's e + c overflows int32,
-/// which the per-row evaluation would have refused (the `$sum_offset` function
-/// raises the same error then, scalar_functions.h).
+/// overflows, and MIN(e) and MAX(e) tell whether some row's e + c overflows int32.
+/// The per-row evaluation would make such a row's value null and leave it out of
+/// the sum, which SUM(e) + c * COUNT(e) cannot: the `$sum_offset` function raises
+/// an error then, naming the values and the conversion that avoids it
+/// (scalar_functions.h).
 struct SumOffset {
   BoundExprPtr operand;   // e
   BoundExprPtr constant;  // c

@@ -68,9 +68,13 @@ std::vector<bool> keepByPath(std::span<const Expr> conjuncts, std::span<const st
     if (bound->type.kind != TypeKind::kBoolean) continue;
     Block result;
     try {
-      result = evaluate(*bound, Page(blocks, n));
+      Warnings failures;
+      result = evaluate(*bound, Page(blocks, n), failures);
+      // A row that failed (an overflow, a division by zero) is null, which would
+      // prune its file: left to the scan, which warns where it applies.
+      if (!failures.empty()) continue;
     } catch (const std::exception&) {
-      continue;  // e.g. an overflow: left to the scan, which raises it where it applies
+      continue;  // left to the scan, which raises it where it applies
     }
     const std::span<const uint8_t> values = result.values<uint8_t>();
     for (size_t f = 0; f < n; ++f) {
