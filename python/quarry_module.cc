@@ -238,9 +238,12 @@ PyResult execute(const Session& session, const std::string& text, const py::kwar
   }
 }
 
-SessionOptions sessionOptions(int threads, const py::object& metadataCache) {
+SessionOptions sessionOptions(int threads, const py::object& metadataCache,
+                              int64_t lookupMaxRows) {
   SessionOptions options;
   options.threads = threads;
+  if (lookupMaxRows < 1) throw ModuleError("lookup_max_rows must be at least 1");
+  options.lookupMaxRows = static_cast<uint64_t>(lookupMaxRows);
   if (metadataCache.is_none() ||
       (py::isinstance<py::bool_>(metadataCache) && !metadataCache.cast<bool>())) {
     options.metadataCacheDirectory.clear();
@@ -344,11 +347,14 @@ PYBIND11_MODULE(_quarry, m) {
       .def("warnings", &PyResult::warnings);
 
   py::class_<Session>(m, "Session")
-      .def(py::init([](int threads, const py::object& metadataCache) {
-             return Session(sessionOptions(threads, metadataCache));
+      .def(py::init([](int threads, const py::object& metadataCache, int64_t lookupMaxRows) {
+             return Session(sessionOptions(threads, metadataCache, lookupMaxRows));
            }),
-           py::arg("threads") = SessionOptions{}.threads, py::arg("metadata_cache") = py::none())
+           py::arg("threads") = SessionOptions{}.threads, py::arg("metadata_cache") = py::none(),
+           py::arg("lookup_max_rows") = static_cast<int64_t>(SessionOptions{}.lookupMaxRows))
       .def_property_readonly("threads", [](const Session& s) { return s.options().threads; })
+      .def_property_readonly("lookup_max_rows",
+                             [](const Session& s) { return s.options().lookupMaxRows; })
       .def_property_readonly("metadata_cache",
                              [](const Session& s) -> py::object {
                                if (s.options().metadataCacheDirectory.empty()) return py::none();

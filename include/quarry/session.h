@@ -37,6 +37,9 @@ struct SessionOptions {
   /// processes; empty: no metadata cache. defaultMetadataCacheDirectory() is the
   /// CLI's.
   std::string metadataCacheDirectory;
+  /// The most rows a LOOKUP JOIN's file may hold: it is read whole into memory
+  /// (the CLI's --lookup-max-rows; at least 1).
+  uint64_t lookupMaxRows = 1'000'000;
 };
 
 /// Returns the metadata cache directory the CLI uses: $QUARRY_CACHE_DIR, else

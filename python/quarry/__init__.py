@@ -20,11 +20,12 @@ __all__ = ["Error", "Result", "Session", "connect", "query", "read_parquet", "__
 _default_session = None
 
 
-def connect(threads=2, metadata_cache=None):
+def connect(threads=2, metadata_cache=None, lookup_max_rows=1_000_000):
     """Returns a Session: `threads` run a query's scans and footer reads;
     `metadata_cache` keeps footers and listings of local files across queries in
-    a directory (True: the CLI's, $QUARRY_CACHE_DIR or ~/.cache/quarry; None: off)."""
-    return Session(threads=threads, metadata_cache=metadata_cache)
+    a directory (True: the CLI's, $QUARRY_CACHE_DIR or ~/.cache/quarry; None: off);
+    `lookup_max_rows` is the most rows a LOOKUP JOIN's file may hold (read whole)."""
+    return Session(threads=threads, metadata_cache=metadata_cache, lookup_max_rows=lookup_max_rows)
 
 
 def _session():

@@ -161,6 +161,31 @@ TEST(Session, RefusesFewerThanOneThread) {
   SessionOptions options;
   options.threads = 0;
   EXPECT_THROW(Session{options}, InvalidArgument);
+  options.threads = 1;
+  options.lookupMaxRows = 0;
+  EXPECT_THROW(Session{options}, InvalidArgument);
+}
+
+// A LOOKUP JOIN's file is read whole: SessionOptions::lookupMaxRows bounds its
+// rows as the CLI's --lookup-max-rows does (data/sample/zones.parquet has 11).
+TEST(Session, LookupMaxRowsBoundsALookupJoinsFile) {
+  const std::string query = "ROW zone = \"SoHo\" | LOOKUP JOIN \"" +
+                            std::string(QUARRY_SOURCE_DIR) +
+                            "/data/sample/zones.parquet\" ON zone | KEEP borough";
+  SessionOptions options;
+  options.lookupMaxRows = 10;
+  try {
+    Session(options).execute(query);
+    ADD_FAILURE() << "a file of 11 rows was read with a limit of 10";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds 11 rows, more than the limit of 10"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("SessionOptions::lookupMaxRows"), std::string::npos);
+  }
+  options.lookupMaxRows = 11;
+  Result result = Session(options).execute(query);
+  EXPECT_EQ(rowsOf(result), (std::vector<std::string>{"Manhattan"}));
 }
 
 TEST(ValueText, FormatsAsTheCliPrints) {

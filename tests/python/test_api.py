@@ -160,6 +160,19 @@ def test_connect_gives_a_session_with_options(quarry, sample, tmp_path):
         quarry.connect(threads=0)
 
 
+def test_lookup_max_rows_bounds_a_lookup_joins_file(quarry, sample):
+    # The LOOKUP JOIN file is read whole: lookup_max_rows bounds it as the CLI's
+    # --lookup-max-rows does (zones.parquet beside the sample holds 11 rows).
+    zones = sample.replace("trips.parquet", "zones.parquet")
+    text = f'ROW zone = "SoHo" | LOOKUP JOIN "{zones}" ON zone | KEEP borough'
+    assert quarry.connect().lookup_max_rows == 1_000_000
+    with pytest.raises(quarry.Error, match="holds 11 rows, more than the limit of 10"):
+        quarry.connect(lookup_max_rows=10).query(text).fetchall()
+    assert quarry.connect(lookup_max_rows=11).query(text).fetchall() == [("Manhattan",)]
+    with pytest.raises(quarry.Error, match="lookup_max_rows must be at least 1"):
+        quarry.connect(lookup_max_rows=0)
+
+
 def test_readme_example_runs(quarry, monkeypatch):
     """README.md's "Use from Python" lines run from the checkout and return rows."""
     from conftest import SOURCE_DIR

@@ -156,10 +156,16 @@ const std::vector<std::string>& Result::warnings() const {
   return impl_->warnings;
 }
 
+static_assert(SessionOptions{}.lookupMaxRows == engine::kDefaultLookupMaxRows,
+              "the library's default is the CLI's");
+
 Session::Session(SessionOptions options) : options_(std::move(options)) {
   if (options_.threads < 1) {
     throw InvalidArgument("SessionOptions::threads must be at least 1, not " +
                           std::to_string(options_.threads));
+  }
+  if (options_.lookupMaxRows < 1) {
+    throw InvalidArgument("SessionOptions::lookupMaxRows must be at least 1");
   }
 }
 
@@ -167,6 +173,7 @@ PreparedQuery Session::prepare(std::string_view text, const Parameters& paramete
   engine::QueryOptions engineOptions;
   engineOptions.threads = options_.threads;
   engineOptions.metadataCacheDirectory = options_.metadataCacheDirectory;
+  engineOptions.lookupMaxRows = options_.lookupMaxRows;
   // EXPLAIN here shows the optimized plan alone: no copy of every split.
   engineOptions.keepUnoptimizedPlan = false;
   engineOptions.parameters = engineParameters(parameters);

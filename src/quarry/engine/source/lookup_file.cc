@@ -14,8 +14,9 @@ namespace {
           std::to_string(rows) + " rows, more than the limit of " +
           std::to_string(options.maxRows) + " rows a lookup file may hold",
       options.position.line, options.position.column,
-      "the file is held in memory whole; raise the limit with --lookup-max-rows N, or filter "
-      "the file into a smaller one");
+      "the file is held in memory whole; raise the limit with --lookup-max-rows N (the "
+      "library's SessionOptions::lookupMaxRows, Python's lookup_max_rows), or filter the file "
+      "into a smaller one");
 }
 
 }  // namespace
