@@ -39,7 +39,8 @@ struct SessionOptions {
   std::string metadataCacheDirectory;
   /// The most rows a LOOKUP JOIN's file may hold: it is read whole into memory
   /// (the CLI's --lookup-max-rows; at least 1).
-  uint64_t lookupMaxRows = 1'000'000;
+  static constexpr uint64_t kDefaultLookupMaxRows = 1'000'000;
+  uint64_t lookupMaxRows = kDefaultLookupMaxRows;
 };
 
 /// Returns the metadata cache directory the CLI uses: $QUARRY_CACHE_DIR, else

@@ -156,7 +156,7 @@ const std::vector<std::string>& Result::warnings() const {
   return impl_->warnings;
 }
 
-static_assert(SessionOptions{}.lookupMaxRows == engine::kDefaultLookupMaxRows,
+static_assert(SessionOptions::kDefaultLookupMaxRows == engine::kDefaultLookupMaxRows,
               "the library's default is the CLI's");
 
 Session::Session(SessionOptions options) : options_(std::move(options)) {
