@@ -607,9 +607,10 @@ class CountingSource final : public Operator {
   OperatorPtr input_;
 };
 
-// aggregate_exec.h: "a grouped INITIAL that does not reduce (after kPassThroughAfterRows rows, more
-// groups than half its rows) ... returns the groups so far, then aggregates each later page on its
-// own"; one that reduces reads all its input first. Either way FINAL makes the same groups.
+// aggregate_exec.h: "a grouped INITIAL that does not reduce (a window of kPassThroughAfterRows rows,
+// after as many rows of warm-up, that made groups for more than half its rows) ... returns the
+// groups so far, then aggregates each later page on its own"; one that reduces reads all its input
+// first. Either way FINAL makes the same groups.
 TEST(AggregateExec, AnInitialThatDoesNotReduceReturnsPagesAsItReadsThem) {
   const Schema schema{{"k", DataType::int64()}, {"a", DataType::int64()}};
   const std::vector<AggregateSpec> raw{spec(AggregateFunction::kCountStar, -1, DataType::null(), "n"),
@@ -656,13 +657,42 @@ TEST(AggregateExec, AnInitialThatDoesNotReduceReturnsPagesAsItReadsThem) {
   }
 }
 
+// aggregate_exec.h: "the first kPassThroughAfterRows rows warm the table up": keys that are all
+// new at first (70,000 keys, then the same again, as a driver's first splits bring a long tail of
+// search phrases) keep the table, which reads all its input and returns one row per key.
+TEST(AggregateExec, AnInitialWhoseKeysRepeatAfterTheWarmUpKeepsItsTable) {
+  const Schema schema{{"k", DataType::int64()}};
+  const std::vector<AggregateSpec> raw{spec(AggregateFunction::kCountStar, -1, DataType::null(), "n")};
+  constexpr size_t kPages = 30;
+  constexpr int64_t kRows = 8192;
+  constexpr int64_t kKeys = 70'000;
+  std::vector<Page> pages;
+  for (size_t p = 0; p < kPages; ++p) {
+    std::vector<Row> rows;
+    for (int64_t r = 0; r < kRows; ++r) rows.push_back({i64((static_cast<int64_t>(p) * kRows + r) % kKeys)});
+    pages.push_back(pageOfRows(schema, rows));
+  }
+  auto counting = std::make_unique<CountingSource>(sourceOf(schema, std::move(pages)));
+  CountingSource* source = counting.get();
+  AggregateExec initial(std::move(counting), AggregatorMode::kInitial, {0}, raw);
+  size_t groups = 0;
+  int64_t counted = 0;
+  while (std::optional<Page> page = initial.next()) {
+    EXPECT_EQ(source->pulled, kPages);  // all input read before the first output
+    groups += page->positionCount();
+    for (size_t r = 0; r < page->positionCount(); ++r) counted += page->block(1).values<int64_t>()[r];
+  }
+  EXPECT_EQ(groups, static_cast<size_t>(kKeys));
+  EXPECT_EQ(counted, static_cast<int64_t>(kPages) * kRows);
+}
+
 // aggregate_exec.h: an INITIAL that does not reduce returns "each later page's rows as groups of
 // their own: its key blocks as they are, and per aggregate each row's intermediate state". Keys
-// (a, s, t, s) -- three columns, one twice, a string among them -- make nearly every row of 90,000
-// a group; INITIAL then FINAL, for every aggregate, equals SINGLE.
+// (a, s, d, s) -- three columns, one twice, a string among them -- make nearly every row of
+// 200,000 a group; INITIAL then FINAL, for every aggregate, equals SINGLE.
 TEST(AggregateExec, AnInitialThatDoesNotReducePassesEachRowAsAGroupForEveryAggregate) {
-  const std::vector<Row> rows = randomRows(90'000, 43);
-  const std::vector<int> groups{1, 3, 6, 3};
+  const std::vector<Row> rows = randomRows(200'000, 43);
+  const std::vector<int> groups{1, 3, 4, 3};
   auto pagesOf = [&] {
     std::vector<Page> pages;
     for (size_t i = 0; i < rows.size(); i += 8192) {
@@ -687,8 +717,8 @@ TEST(AggregateExec, AnInitialThatDoesNotReducePassesEachRowAsAGroupForEveryAggre
     intermediateRows += page.positionCount();
     intermediate.push_back(std::move(page));
   }
-  // The rows after the first kPassThroughAfterRows come one intermediate row each.
-  EXPECT_GT(intermediateRows, rows.size() - AggregateExec::kPassThroughAfterRows);
+  // The rows after the warm-up and the first window come one intermediate row each.
+  EXPECT_GT(intermediateRows, rows.size() - 2 * AggregateExec::kPassThroughAfterRows);
   std::vector<AggregateSpec> merged = rawSpecs();
   for (size_t i = 0; i < merged.size(); ++i) merged[i].inputChannel = static_cast<int>(groups.size() + 2 * i);
   for (int threads : {1, 2}) {

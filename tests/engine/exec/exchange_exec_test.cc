@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "page_builder.h"
+#include "quarry/engine/exec/aggregate_exec.h"
 #include "quarry/engine/exec/limit_exec.h"
 #include "quarry/engine/exec/local_source_exec.h"
 #include "quarry/engine/exec/project_exec.h"
@@ -193,6 +194,97 @@ TEST(ExchangeExec, ChainsALimitCutShortReportTheirStats) {
   // The 3 pages the LIMIT read came from the chains, which may have made more.
   EXPECT_GE(stats[3].pagesOut, 3u);
   EXPECT_GE(stats[2].rowsOut, 30u);
+}
+
+/// A driver stage that counts rows by n % 5 (an INITIAL aggregation), and one that passes its
+/// chains' pages on (under a ProjectExec).
+DriverStage countingStage() {
+  return DriverStage{kSchema, [](OperatorPtr chains) -> OperatorPtr {
+                       AggregateSpec count;
+                       count.function = AggregateFunction::kCountStar;
+                       count.name = "c";
+                       count.inputType = DataType::null();
+                       auto project = std::make_unique<ProjectExec>(
+                           std::move(chains), std::vector<int>{0}, std::vector<std::string>{"n"});
+                       return std::make_unique<AggregateExec>(
+                           std::move(project), AggregatorMode::kInitial, std::vector<int>{0},
+                           std::vector<AggregateSpec>{count});
+                     }};
+}
+
+DriverStage passingStage() {
+  return DriverStage{kSchema, [](OperatorPtr chains) -> OperatorPtr {
+                       return std::make_unique<ProjectExec>(std::move(chains), std::vector<int>{0},
+                                                            std::vector<std::string>{"n"});
+                     }};
+}
+
+/// Chains whose rows repeat five values: n = k % 5 for the k-th row of chain c.
+PipelineFactory fiveValues(int64_t pages) {
+  return [=]() -> OperatorPtr {
+    auto made = std::make_shared<int64_t>(0);
+    return std::make_unique<LocalSourceExec>(
+        kSchema,
+        [=]() -> std::optional<Page> {
+          if (*made >= pages) return std::nullopt;
+          ++*made;
+          std::vector<Row> rows;
+          for (int64_t i = 0; i < 10; ++i) rows.push_back({i64(i % 5)});
+          return pageOfRows(kSchema, rows);
+        },
+        "five values");
+  };
+}
+
+// exchange_exec.h: "an INITIAL aggregation then keeps one table per driver instead of one per
+// split": 8 chains over 5 keys give at most 5 groups per driver, not 5 per chain (40).
+TEST(ExchangeExec, ADriverStageRunsOncePerDriverOverAllItsChains) {
+  for (int threads : {1, 2, 3}) {
+    std::vector<PipelineFactory> pipelines;
+    for (int c = 0; c < 8; ++c) pipelines.push_back(fiveValues(c + 1));
+    const Schema out{
+        {"n", DataType::int64()}, {"c", DataType::int64()}, {"c$seen", DataType::boolean()}};
+    ExchangeExec exchange(out, std::move(pipelines), threads, 4, countingStage());
+    const std::vector<Row> rows = drain(exchange);
+    EXPECT_LE(rows.size(), 5u * static_cast<size_t>(threads)) << threads << " threads";
+    EXPECT_GE(rows.size(), 5u);
+    int64_t total = 0;
+    for (const Row& row : rows) total += std::get<int64_t>(row[1]);
+    EXPECT_EQ(total, 10 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8)) << threads << " threads";
+    std::vector<OperatorStats> stats;
+    exchange.collectStats(stats);
+    ASSERT_EQ(stats.size(), 4u);
+    EXPECT_EQ(stats[1].name, "AggregateExec[INITIAL]");
+    EXPECT_EQ(stats[1].rowsOut, rows.size());
+    EXPECT_EQ(stats[2].name, "ProjectExec");
+    EXPECT_EQ(stats[3].name, "LocalSourceExec");
+    EXPECT_EQ(stats[3].pagesOut, 36u);  // every chain's pages, summed
+  }
+}
+
+TEST(ExchangeExec, ADriverStageKeepsTheLowestNumberedFailureAndStopsEarly) {
+  // A stage's failure is its chain's: chain 1's error wins over chain 2's and chain 5's.
+  for (int threads : {1, 2, 3}) {
+    ExchangeExec exchange(
+        kSchema,
+        {chain(0, 5), chain(1, -1, 40, "chain 1 failed", std::chrono::milliseconds(30)),
+         chain(2, 50, 3, "chain 2 failed"), chain(3, 5), chain(4, -1),
+         chain(5, 5, 0, "chain 5 failed")},
+        threads, 4, passingStage());
+    try {
+      drain(exchange);
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "chain 1 failed") << threads << " threads";
+    }
+  }
+  for (int chains : {1, 4}) {  // one chain runs inline; endless chains stop under a LIMIT
+    std::vector<PipelineFactory> pipelines;
+    for (int c = 0; c < chains; ++c) pipelines.push_back(chain(c, -1));
+    LimitExec limit(
+        std::make_unique<ExchangeExec>(kSchema, std::move(pipelines), 2, 2, passingStage()), 55);
+    EXPECT_EQ(drain(limit).size(), 55u);
+  }
 }
 
 }  // namespace

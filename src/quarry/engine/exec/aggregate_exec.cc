@@ -334,7 +334,11 @@ void AggregateExec::consumeInput() {
   GroupTable table(keyTypes_, groupChannels_, aggregates_, rawInput);
   const bool mayPassThrough = mode_ == AggregatorMode::kInitial && table.grouped();
   std::unique_ptr<PartitionedMerge> partitions;
+  // The pass-through window: the rows read and the groups made when it began. The first
+  // kPassThroughAfterRows rows warm the table up (the first rows of any key make groups); each
+  // later window of as many rows decides by the groups it made.
   size_t rows = 0;
+  std::optional<std::pair<size_t, size_t>> window;
   while (std::optional<Page> page = input_->next()) {
     if (partitions) {
       partitions->add(std::move(*page));
@@ -342,9 +346,17 @@ void AggregateExec::consumeInput() {
     }
     table.add(*page);
     rows += page->positionCount();
-    if (mayPassThrough && rows >= kPassThroughAfterRows && table.groupCount() * 2 > rows) {
-      pageAtATime_ = true;
-      break;
+    if (mayPassThrough && rows >= kPassThroughAfterRows) {
+      const size_t groups = table.groupCount();
+      if (!window) {
+        window.emplace(rows, groups);
+      } else if (rows - window->first >= kPassThroughAfterRows) {
+        if ((groups - window->second) * 2 > rows - window->first) {
+          pageAtATime_ = true;
+          break;
+        }
+        window.emplace(rows, groups);
+      }
     }
     if (mayPartition && table.groupCount() > kPartitionAfterGroups) {
       partitions =

@@ -27,9 +27,22 @@
 /// page, and joins the drivers. collectStats does the same first, so that chains
 /// a consumer stopped reading (a LIMIT reached) report what they did, warnings
 /// included.
+///
+/// A driver stage (optional) is one operator per driver over all the chains that driver runs,
+/// read one after another as one input: an INITIAL aggregation then keeps one table per driver
+/// instead of one per split, so that a group seen in several splits is made and sent up once per
+/// driver, not once per split. Failures keep the rule above: the chains are still numbered and
+/// claimed in order, and a stage's failure counts as that of the chain it was reading.
 namespace quarry::engine {
 
 using PipelineFactory = std::function<OperatorPtr()>;
+
+/// What a driver runs above its chains: `build` makes it over an operator that returns the pages
+/// of the driver's chains one chain after another (their schema is `inputSchema`).
+struct DriverStage {
+  Schema inputSchema;
+  std::function<OperatorPtr(OperatorPtr chains)> build;
+};
 
 class ExchangeExec final : public Operator {
  public:
@@ -38,7 +51,7 @@ class ExchangeExec final : public Operator {
   /// next() returns pages in arrival order; when a chain throws, next() rethrows the exception
   /// of the lowest-numbered failing chain after stopping the others.
   ExchangeExec(Schema schema, std::vector<PipelineFactory> pipelines, int threads,
-               size_t maxQueuedPages = 16);
+               size_t maxQueuedPages = 16, std::optional<DriverStage> driverStage = std::nullopt);
   ~ExchangeExec() override;
   ExchangeExec(const ExchangeExec&) = delete;
   ExchangeExec& operator=(const ExchangeExec&) = delete;
@@ -47,13 +60,24 @@ class ExchangeExec final : public Operator {
   std::optional<Page> next() override;
   /// Stops the chains still running (the consumer has stopped reading: it is the
   /// query's last call), then appends "ExchangeExec" and the chains' stats, summed
-  /// position by position (chains have one shape, so position k is one plan node).
+  /// position by position (chains have one shape, so position k is one plan node); with a
+  /// driver stage, the stage's stats first, then its chains'.
   void collectStats(std::vector<OperatorStats>& out) const override;
 
  private:
+  class ChainSequence;
+
   void start();
   void driverMain();
   void runChain(size_t index);
+  /// A driver with a driver stage: the stage over every chain the driver claims.
+  void runStage(size_t driver);
+  /// The next chain to run, or nothing once all are claimed or the exchange stops.
+  std::optional<size_t> claimChain();
+  /// Records that chain `index` failed with the exception being handled.
+  void recordFailure(size_t index);
+  /// Queues a chain's page; false when the chain must stop (the page is dropped).
+  bool push(size_t index, Page page);
   /// next() when there is one chain: pulls it on the caller's thread.
   std::optional<Page> nextInline();
   /// Whether chain `index` must stop producing (caller holds mutex_).
@@ -67,6 +91,7 @@ class ExchangeExec final : public Operator {
 
   Schema schema_;
   std::vector<PipelineFactory> pipelines_;
+  std::optional<DriverStage> driverStage_;
   size_t threads_;
   size_t maxQueuedPages_;
   std::vector<std::thread> drivers_;
@@ -84,6 +109,7 @@ class ExchangeExec final : public Operator {
   bool cancelled_ = false;
   std::optional<size_t> failedChain_;
   std::exception_ptr failure_;
+  /// Per chain its stats when it has ended; with a driver stage, per driver the stage's.
   std::vector<std::vector<OperatorStats>> chainStats_;
   OperatorStats stats_{"ExchangeExec"};
 };

@@ -429,10 +429,8 @@ void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupI
   rowHashes_.resize(rows);
   for (size_t r = 0; r < rows; ++r)
     rowHashes_[r] = hashBytes(data + offsets[r], offsets[r + 1] - offsets[r]);
-  constexpr size_t kPrefetchDistance = 8;
   for (size_t r = 0; r < rows; ++r) {
-    if (r + kPrefetchDistance < rows)
-      __builtin_prefetch(&slots_[rowHashes_[r + kPrefetchDistance] & mask_]);
+    prefetchProbe(rowHashes_.data(), r, rows);
     if (nulls && block.isNull(r)) {
       if (nullGroup_ == kEmpty) {
         nullGroup_ = newGroup(keys, r);
@@ -447,6 +445,27 @@ void GroupByHash::addBytesKeys(const Block& block, std::vector<uint32_t>& groupI
   }
 }
 
+void GroupByHash::prefetchProbe(const uint64_t* hashes, size_t i, size_t count) const {
+  // Three dependent loads: the slot, the group's key offset, the key's bytes (what the comparison
+  // reads); each stage is issued when the previous one has had time to arrive.
+  constexpr size_t kSlotDistance = 16;
+  constexpr size_t kOffsetDistance = 8;
+  constexpr size_t kKeyDistance = 4;
+  if (i + kSlotDistance < count) __builtin_prefetch(&slots_[hashes[i + kSlotDistance] & mask_]);
+  const auto matching = [&](size_t k) -> const Slot* {
+    const Slot& slot = slots_[hashes[k] & mask_];
+    return slot.group != kEmpty && slot.tag == tagOf(hashes[k]) ? &slot : nullptr;
+  };
+  if (i + kOffsetDistance < count) {
+    if (const Slot* slot = matching(i + kOffsetDistance))
+      __builtin_prefetch(&groupKeyOffsets_[slot->group]);
+  }
+  if (i + kKeyDistance < count) {
+    if (const Slot* slot = matching(i + kKeyDistance))
+      __builtin_prefetch(groupKeyBytes_.data() + groupKeyOffsets_[slot->group]);
+  }
+}
+
 void GroupByHash::addDictionaryKeys(const Block& block, std::vector<uint32_t>& groupIds) {
   const ByteDictionary& dictionary = *block.dictionary();
   if (groupsDictionary_ != block.dictionary()) {
@@ -456,10 +475,37 @@ void GroupByHash::addDictionaryKeys(const Block& block, std::vector<uint32_t>& g
   uint32_t* entryGroups = entryGroups_.data();
   const std::span<const uint32_t> ids = block.dictionaryIds();
   const std::vector<const Block*> keys{&block};
-  const bool nulls = block.hasNulls();
   const size_t rows = block.size();
+  if (!block.hasNulls()) {
+    // The page's entries without a group yet, each once in the order of their first rows; their
+    // groups are then found or made in that order (so in row order, as below), the probes of a
+    // few entries ahead prefetched: a dictionary of thousands of new entries probes a table that
+    // no longer fits in the caches.
+    pendingIds_.clear();
+    for (size_t r = 0; r < rows; ++r) {
+      const uint32_t id = ids[r];
+      if (entryGroups[id] != kEmpty) continue;
+      entryGroups[id] = kPending;
+      pendingIds_.push_back(id);
+    }
+    const size_t pending = pendingIds_.size();
+    rowHashes_.resize(pending);
+    for (size_t i = 0; i < pending; ++i) {
+      const std::string_view value = dictionary.at(pendingIds_[i]);
+      rowHashes_[i] = hashBytes(value.data(), value.size());
+    }
+    for (size_t i = 0; i < pending; ++i) {
+      prefetchProbe(rowHashes_.data(), i, pending);
+      const std::string_view value = dictionary.at(pendingIds_[i]);
+      // The row is not read: a single bytes key keeps its groups' keys in the arena alone.
+      entryGroups[pendingIds_[i]] =
+          findOrInsert(rowHashes_[i], value.data(), value.size(), keys, /*row=*/0);
+    }
+    for (size_t r = 0; r < rows; ++r) groupIds[r] = entryGroups[ids[r]];
+    return;
+  }
   for (size_t r = 0; r < rows; ++r) {
-    if (nulls && block.isNull(r)) {  // a null's id is not read
+    if (block.isNull(r)) {  // a null's id is not read
       if (nullGroup_ == kEmpty) {
         nullGroup_ = newGroup(keys, r);
         groupKeyOffsets_.push_back(groupKeyBytes_.size());  // keeps offsets indexed by group

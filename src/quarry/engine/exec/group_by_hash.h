@@ -72,6 +72,8 @@ class GroupByHash {
   };
   static uint32_t tagOf(uint64_t hash) { return static_cast<uint32_t>(hash); }
   static constexpr uint32_t kEmpty = UINT32_MAX;
+  /// A dictionary entry whose group the page is about to find (addDictionaryKeys).
+  static constexpr uint32_t kPending = UINT32_MAX - 1;
 
   struct WordSlot {
     uint64_t key = 0;
@@ -122,6 +124,9 @@ class GroupByHash {
   template <typename SameKey, typename KeepKey>
   uint32_t probe(uint64_t hash, SameKey&& sameKey, KeepKey&& keepKey,
                  const std::vector<const Block*>& keys, size_t row);
+  /// Prefetches, for the probe of hashes[i], what the probes of a few later hashes (of `count`)
+  /// will read: their slots, then their groups' key offsets and key bytes.
+  void prefetchProbe(const uint64_t* hashes, size_t i, size_t count) const;
   /// The single bytes key path: the values' bytes as the keys.
   void addBytesKeys(const Block& keys, std::vector<uint32_t>& groupIds);
   uint32_t newGroup(const std::vector<const Block*>& keys, size_t row);
@@ -184,6 +189,7 @@ class GroupByHash {
   // The single dictionary key path: the last dictionary and its entries' groups.
   std::shared_ptr<const ByteDictionary> groupsDictionary_;
   std::vector<uint32_t> entryGroups_;
+  std::vector<uint32_t> pendingIds_;  // per page, its entries without a group yet
   // The packed-codes path: per key column, then the word -> group cache.
   bool packedKeys_ = false;
   std::vector<KeyCodes> keyCodes_;

@@ -80,7 +80,7 @@ std::string conversionFailure(const std::string& function, const Block& in, size
   return "[" + value + "] out of [" + std::string(targetName(function)) + "] range";
 }
 
-std::string mathFailure(const std::string& function, const std::vector<Block>& args, size_t row) {
+std::string mathFailure(const std::string& function, const CallArgs& args, size_t row) {
   const std::string x = valueText(args.back(), row);
   if (function == "sqrt") return "Square root of negative number [" + x + "]";
   if (function == "log10") return "Log of non-positive number [" + x + "]";
@@ -107,7 +107,7 @@ bool callCanFail(const std::string& name) {
   return std::find(kFailing.begin(), kFailing.end(), name) != kFailing.end();
 }
 
-std::string describeCallFailure(const BoundExpr& call, const std::vector<Block>& args, size_t row) {
+std::string describeCallFailure(const BoundExpr& call, const CallArgs& args, size_t row) {
   const std::string& name = call.name;
   if (name == "to_integer" || name == "to_long" || name == "to_unsigned_long" ||
       name == "to_double") {

@@ -6,6 +6,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// The scalar functions that can fail for a row, and what a failure says. Where
 /// ES|QL gives null with a warning, quarry gives the same null, and the
@@ -41,7 +42,7 @@ bool callCanFail(const std::string& name);
 
 /// Returns why `call` gave null at `row` of its arguments `args` (none null
 /// there): ES|QL's message, without Java's class names, naming the value.
-std::string describeCallFailure(const BoundExpr& call, const std::vector<Block>& args, size_t row);
+std::string describeCallFailure(const BoundExpr& call, const CallArgs& args, size_t row);
 
 /// Returns why `left op right` (a binary arithmetic operator with result type
 /// `type`) gave null at `leftRow` of `left` and `rightRow` of `right` (neither

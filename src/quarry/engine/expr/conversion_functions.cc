@@ -416,7 +416,7 @@ DataType bindConversionFunction(const BoundExpr& call, int line, int column) {
   return targetType(c.target);
 }
 
-Block evaluateConversionFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateConversionFunction(const BoundExpr& call, const CallArgs& args, size_t n) {
   const Conversion& c = conversionOf(call);
   const Block& in = args[0];
   const DataType& type = call.type;

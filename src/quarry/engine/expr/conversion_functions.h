@@ -5,6 +5,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// ES|QL's type conversion functions (and the `::` casts, which the parser
 /// writes as calls of them: `x::long` is to_long(x)). A null gives null. Where
@@ -51,7 +52,7 @@ bool isConversionFunction(const std::string& name);
 DataType bindConversionFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates the bound call over its argument's block (n positions).
-Block evaluateConversionFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateConversionFunction(const BoundExpr& call, const CallArgs& args, size_t n);
 
 /// Returns the value at position `i` of `in` (not null) as to_string writes it.
 std::string valueText(const Block& in, size_t i);

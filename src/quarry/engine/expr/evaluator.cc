@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "quarry/engine/expr/call_args.h"
 #include "quarry/engine/expr/call_failures.h"
 #include "quarry/engine/expr/like_matcher.h"
 #include "quarry/engine/expr/mv_functions.h"
@@ -337,10 +338,13 @@ Block evaluateNode(const BoundExpr& expr, const Page& page, Warnings* warnings) 
     case BoundExpr::Kind::kCase:
       return caseBlock(expr, page, warnings);
     case BoundExpr::Kind::kCall: {
-      std::vector<Block> args;
+      // A column argument is the page's block itself; the others are evaluated into `storage`,
+      // reserved first so that the arguments' references stay valid.
+      std::vector<Block> storage(expr.children.size());
+      CallArgs args;
       args.reserve(expr.children.size());
-      for (const BoundExprPtr& child : expr.children)
-        args.push_back(evaluateNode(*child, page, warnings));
+      for (size_t k = 0; k < expr.children.size(); ++k)
+        args.push_back(evaluateInto(*expr.children[k], page, storage[k], warnings));
       Block out = evaluateCall(expr, args, n);
       // $single_value fails on a list of several values; none is null in.
       const bool singleValue = expr.name == kSingleValueFunction;

@@ -91,7 +91,7 @@ Block integerToIpBlock(const Block& in, size_t n) {
 }
 
 /// The block of argument `k` at row i; a literal's was checked when bound.
-CidrBlock blockAt(const std::vector<Block>& args, size_t k, size_t i) {
+CidrBlock blockAt(const CallArgs& args, size_t k, size_t i) {
   const std::string_view text = args[k].bytes(i);
   const std::optional<CidrBlock> block = parseCidrBlock(text);
   if (!block) {
@@ -101,7 +101,7 @@ CidrBlock blockAt(const std::vector<Block>& args, size_t k, size_t i) {
   return *block;
 }
 
-Block cidrMatchBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block cidrMatchBlock(const BoundExpr& call, const CallArgs& args, size_t n) {
   // A literal block (checked when bound) is parsed once, not per row.
   std::vector<std::optional<CidrBlock>> constant(args.size());
   for (size_t k = 1; k < args.size(); ++k) {
@@ -267,7 +267,7 @@ DataType bindIpFunction(const BoundExpr& call, int line, int column) {
   return DataType::boolean();
 }
 
-Block evaluateIpFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateIpFunction(const BoundExpr& call, const CallArgs& args, size_t n) {
   for (const Block& a : args) {
     if (a.type().kind == TypeKind::kNull) return Block::nulls(call.type, n);
   }

@@ -9,6 +9,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// ES|QL's IP functions. quarry has no ip type: an IP address is a string in its
 /// canonical text, the form ES|QL prints an ip in, so that TO_IP's result is
@@ -73,6 +74,6 @@ bool isIpFunction(const std::string& name);
 DataType bindIpFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates a bound call over its arguments' blocks (n positions each).
-Block evaluateIpFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateIpFunction(const BoundExpr& call, const CallArgs& args, size_t n);
 
 }  // namespace quarry::engine

@@ -256,7 +256,7 @@ bool greaterThan(T a, T b) {
 }
 
 /// greatest (or least) of `args`, each converted to `type`; null where any is null.
-Block extremeBlock(const std::vector<Block>& args, const DataType& type, bool greatest, size_t n) {
+Block extremeBlock(const CallArgs& args, const DataType& type, bool greatest, size_t n) {
   std::vector<Block> storage(args.size());
   std::vector<const Block*> values;
   std::vector<uint8_t> valid(n, 1);
@@ -341,7 +341,7 @@ DataType bindMathFunction(const BoundExpr& call, int line, int column) {
   return DataType::float64();
 }
 
-Block evaluateMathFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateMathFunction(const BoundExpr& call, const CallArgs& args, size_t n) {
   const MathFunction& f = mathFunction(call);
   switch (f.op) {
     case MathOp::kPi:

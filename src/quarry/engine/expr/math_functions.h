@@ -5,6 +5,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// ES|QL's math functions. Every number argument may be int32, int64, uint64,
 /// decimal or double; the double-valued functions convert it to the nearest
@@ -48,6 +49,6 @@ DataType bindMathFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates the bound call over its arguments' blocks (n positions each; a
 /// call without arguments gives n values).
-Block evaluateMathFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateMathFunction(const BoundExpr& call, const CallArgs& args, size_t n);
 
 }  // namespace quarry::engine

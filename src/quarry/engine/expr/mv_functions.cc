@@ -254,7 +254,7 @@ Block medianBlock(const Block& arg, size_t n, const DataType& resultType) {
   return out;
 }
 
-Block shapeLists(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block shapeLists(const BoundExpr& call, const CallArgs& args, size_t n) {
   const std::string& name = call.name;
   if (name == "mv_median") return medianBlock(args[0], n, call.type);
   if (name == "mv_concat") {
@@ -404,14 +404,17 @@ Block listsOfOne(const Block& values) {
   return Block::fromList(DataType::list(values.type()), std::move(offsets), values);
 }
 
-Block evaluateMvFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateMvFunction(const BoundExpr& call, const CallArgs& args, size_t n) {
   if (findShaper(call.name) != nullptr) {
     if (call.type.kind == TypeKind::kNull) return Block::nulls(call.type, n);
     return shapeLists(call, args, n);
   }
   const Block& lists = args[0];
   if (lists.type().kind == TypeKind::kNull) return Block::nulls(call.type, lists.size());
-  if (!lists.type().isList()) return evaluateMvFunction(call, {listsOfOne(lists)}, n);
+  if (!lists.type().isList()) {
+    const std::vector<Block> one{listsOfOne(lists)};
+    return evaluateMvFunction(call, one, n);
+  }
   if (picksAnElement(call.name)) return pickElement(lists, call.name == "mv_last");
   return aggregateEachList(findMv(call.name)->reduction, lists);
 }

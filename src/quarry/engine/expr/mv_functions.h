@@ -4,6 +4,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// ES|QL's multi-value functions: each reduces a list to one value per row,
 /// skipping null elements, and is null for a null list and where no element is
@@ -56,7 +57,7 @@ bool isMvFunction(const std::string& name);
 DataType bindMvFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates the bound call over its arguments' blocks (n positions each).
-Block evaluateMvFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateMvFunction(const BoundExpr& call, const CallArgs& args, size_t n);
 
 /// Returns `list` (a list-typed expression) as $single_value(list), of the
 /// element type, whose warnings name `site`.

@@ -365,7 +365,7 @@ DataType bindScalarFunction(BoundExpr& call, int line, int column) {
 
 /// $sum_offset (scalar_functions.h): SUM(e +/- c) per group from SUM(e), COUNT(e),
 /// MIN(e) and MAX(e) of an int32 e.
-Block sumOffsetBlock(const BoundExpr& call, const std::vector<Block>& args) {
+Block sumOffsetBlock(const BoundExpr& call, const CallArgs& args) {
   const Block& sums = args[0];
   const std::span<const int64_t> counts = args[1].values<int64_t>();
   const std::span<const int32_t> mins = args[2].values<int32_t>();
@@ -403,7 +403,7 @@ Block sumOffsetBlock(const BoundExpr& call, const std::vector<Block>& args) {
   return out;
 }
 
-Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateCall(const BoundExpr& call, const CallArgs& args, size_t n) {
   const std::string& name = call.name;
   const DataType& type = call.type;
   if (isMvFunction(name)) return evaluateMvFunction(call, args, n);

@@ -7,6 +7,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// The scalar functions of the language: their types (checked when bound) and
 /// their vectorized evaluation.
@@ -68,6 +69,6 @@ std::span<const std::string_view> aggregateFunctionNames();
 DataType bindScalarFunction(BoundExpr& call, int line, int column);
 
 /// Evaluates a bound call over its arguments' blocks (n positions each).
-Block evaluateCall(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateCall(const BoundExpr& call, const CallArgs& args, size_t n);
 
 }  // namespace quarry::engine

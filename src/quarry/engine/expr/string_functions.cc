@@ -224,7 +224,7 @@ void checkDelimiter(std::string_view delimiter) {
 
 // ---- Evaluation -----------------------------------------------------------------
 
-std::vector<uint8_t> validityOf(const std::vector<Block>& args, size_t n) {
+std::vector<uint8_t> validityOf(const CallArgs& args, size_t n) {
   bool any = false;
   for (const Block& a : args) any |= a.hasNulls();
   if (!any) return {};
@@ -233,7 +233,7 @@ std::vector<uint8_t> validityOf(const std::vector<Block>& args, size_t n) {
   return valid;
 }
 
-Block splitBlock(const std::vector<Block>& args, size_t n) {
+Block splitBlock(const CallArgs& args, size_t n) {
   Block pieces(DataType::string());
   std::vector<uint64_t> offsets{0};
   offsets.reserve(n + 1);
@@ -256,7 +256,7 @@ Block splitBlock(const std::vector<Block>& args, size_t n) {
                          std::move(valid));
 }
 
-Block integerBlock(const std::vector<Block>& args, size_t n, StringFn fn) {
+Block integerBlock(const CallArgs& args, size_t n, StringFn fn) {
   std::vector<int64_t> out(n);
   std::vector<uint8_t> valid = validityOf(args, n);
   for (size_t i = 0; i < n; ++i) {
@@ -300,7 +300,7 @@ Block digestBlock(const std::string& function, StringFn fn, const Block& in, siz
 }
 
 /// One string value of a function with a string result, into `scratch` or as a view of an argument.
-std::string_view stringValue(const BoundExpr& call, StringFn fn, const std::vector<Block>& args, size_t i,
+std::string_view stringValue(const BoundExpr& call, StringFn fn, const CallArgs& args, size_t i,
                              std::string& scratch) {
   switch (fn) {
     case StringFn::kConcat: {
@@ -441,7 +441,7 @@ DataType bindStringFunction(const BoundExpr& call, int line, int column) {
   throw std::logic_error("bindStringFunction: " + call.name);
 }
 
-Block evaluateStringFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateStringFunction(const BoundExpr& call, const CallArgs& args, size_t n) {
   const StringFn fn = *findStringFunction(call.name);
   for (const Block& a : args) {
     if (a.type().kind == TypeKind::kNull) return Block::nulls(call.type, n);
@@ -522,7 +522,7 @@ int64_t integerAt(const Block& b, size_t i) {
   }
 }
 
-bool anyNull(const std::vector<Block>& args, size_t i) {
+bool anyNull(const CallArgs& args, size_t i) {
   for (const Block& a : args) {
     if (a.isNull(i)) return true;
   }

@@ -7,6 +7,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// ES|QL's string functions beyond scalar_functions.h's length, to_lower,
 /// to_upper, substring, starts_with and replace. Strings are UTF-8 and counted
@@ -51,7 +52,7 @@ bool isStringFunction(const std::string& name);
 DataType bindStringFunction(const BoundExpr& call, int line, int column);
 
 /// Evaluates a bound call over its arguments' blocks (n positions each).
-Block evaluateStringFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateStringFunction(const BoundExpr& call, const CallArgs& args, size_t n);
 
 // ---- Shared with scalar_functions.cc ----------------------------------------
 
@@ -66,6 +67,6 @@ size_t byteOffsetOf(std::string_view s, int64_t index);
 int64_t integerAt(const Block& b, size_t i);
 
 /// Whether any of `args` is null at position i.
-bool anyNull(const std::vector<Block>& args, size_t i);
+bool anyNull(const CallArgs& args, size_t i);
 
 }  // namespace quarry::engine

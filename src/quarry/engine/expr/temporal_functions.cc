@@ -607,7 +607,7 @@ DatePattern patternArgument(const BoundExpr& call, int line, int column) {
   }
 }
 
-Block formatBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block formatBlock(const BoundExpr& call, const CallArgs& args, size_t n) {
   const Block& t = args.back();
   std::optional<DatePattern> pattern;
   if (args.size() == 2) pattern.emplace(std::get<std::string>(call.children[0]->literal));
@@ -632,7 +632,7 @@ Block formatBlock(const BoundExpr& call, const std::vector<Block>& args, size_t 
   return out;
 }
 
-Block parseBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block parseBlock(const BoundExpr& call, const CallArgs& args, size_t n) {
   const DatePattern pattern(std::get<std::string>(call.children[0]->literal));
   const Block& s = args[1];
   std::vector<int64_t> out(n);
@@ -777,7 +777,7 @@ int64_t monthsBetween(const DayAndNanos& a, const DayAndNanos& b) {
   return (packedTo - packedFrom) / 32;
 }
 
-Block diffBlock(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block diffBlock(const BoundExpr& call, const CallArgs& args, size_t n) {
   const DiffUnit unit =
       *diffUnitNamed(lowerAscii(std::get<std::string>(call.children[0]->literal)));
   const Block& a = args[1];
@@ -957,7 +957,7 @@ DataType bindTemporalFunction(BoundExpr& call, int line, int column) {
   throw std::logic_error("bindTemporalFunction: unknown function " + name);
 }
 
-Block evaluateTemporalFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n) {
+Block evaluateTemporalFunction(const BoundExpr& call, const CallArgs& args, size_t n) {
   const std::string& name = call.name;
   if (name == "date_trunc")
     return truncateBlock(call.type, *call.children[0]->timeSpan, args[1], n);

@@ -8,6 +8,7 @@
 
 #include "quarry/engine/data/block.h"
 #include "quarry/engine/expr/bound_expr.h"
+#include "quarry/engine/expr/call_args.h"
 
 /// The date and time functions of the language. A span is a time span literal
 /// (parse/time_span.h: `1 day`, `15 minutes`) or, for DATE_TRUNC, the name of a
@@ -96,6 +97,6 @@ bool takesTimeSpan(const std::string& name, size_t index);
 /// its result type; throws QueryError at `line`, `column`.
 DataType bindTemporalFunction(BoundExpr& call, int line, int column);
 /// Evaluates a bound call over its arguments' blocks (n positions each).
-Block evaluateTemporalFunction(const BoundExpr& call, const std::vector<Block>& args, size_t n);
+Block evaluateTemporalFunction(const BoundExpr& call, const CallArgs& args, size_t n);
 
 }  // namespace quarry::engine
