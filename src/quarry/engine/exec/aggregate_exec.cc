@@ -346,7 +346,7 @@ void AggregateExec::consumeInput() {
       pageAtATime_ = true;
       break;
     }
-    if (mayPartition && table.groupCount() > kPartitionAfterGroups) {
+    if (mayPartition && table.groupCount() > partitionAfterGroups_) {
       partitions =
           std::make_unique<PartitionedMerge>(threads_, keyTypes_, groupChannels_, aggregates_);
       if (std::optional<Page> merged = table.finish(/*finalOutput=*/false))
