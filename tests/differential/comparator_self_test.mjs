@@ -7,6 +7,8 @@
 //
 //   compare_values.mjs compareRows + valuesVerdict   read_values.mjs, generated_files.mjs
 //   compare_values.mjs compareCsvText + csvVerdict   print_csv.mjs (print and convert)
+//   compare_values.mjs compareCsvDigests             read_values.mjs (LARGE_VALUE_FILES'
+//                                                    CSV text)
 //   engine_queries.mjs through stub_quarry.mjs       the engine corpus (compareResult,
 //                                                    whose rules result_compare_test.mjs
 //                                                    checks one by one)
@@ -16,13 +18,13 @@
 // Exit code 77 (skipped) when the DuckDB oracle is not installed.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareCsvText, compareRows, csvVerdict, readWithDuckDB, valuesVerdict }
-  from './compare_values.mjs';
+import { compareCsvDigests, compareCsvText, compareRows, csvVerdict, largeValueSql, readWithDuckDB,
+  valuesVerdict } from './compare_values.mjs';
 import { importDuckdb } from '../support/duckdb.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -75,14 +77,20 @@ async function valueComparator(connection, T, file) {
   check('values: a listed file that matches fails', valuesVerdict([], null, listed).verdict === 'FAIL');
 }
 
-/// compareCsvText (quarry's CSV text against DuckDB's COPY TO) through a fake
-/// quarry that prints planted text, then csvVerdict.
-async function csvComparator(connection, T, file, scratch) {
+/// A fake quarry that prints $PLANT_CSV, or fails with $PLANT_ERROR.
+function fakeQuarry(scratch) {
   const fake = join(scratch, 'fake-quarry.sh');
   writeFileSync(fake, '#!/bin/sh\n' +
       'if [ -n "$PLANT_ERROR" ]; then echo "quarry: $PLANT_ERROR" >&2; exit 1; fi\n' +
       'printf "%s" "$PLANT_CSV"\n');
   chmodSync(fake, 0o755);
+  return fake;
+}
+
+/// compareCsvText (quarry's CSV text against DuckDB's COPY TO) through a fake
+/// quarry that prints planted text, then csvVerdict.
+async function csvComparator(connection, T, file, scratch) {
+  const fake = fakeQuarry(scratch);
   const good = 'i,b,x,s\n5,7,-0.0,a\n-1,-9000000000,0.0,\n';
   const run = async (csv, error = '', options = {}) => {
     process.env.PLANT_CSV = csv;
@@ -131,6 +139,52 @@ async function csvComparator(connection, T, file, scratch) {
   delete process.env.PLANT_ERROR;
 }
 
+/// compareCsvDigests (quarry's CSV text against the digests of DuckDB's lines,
+/// largeValueSql's) on a small MAP column: COPY TO CSV's own text passes (the
+/// digests stand for COPY's lines), planted text fails, and so does a line COPY
+/// would quote (its digest cannot stand for COPY's text).
+async function csvDigestComparator(connection, scratch) {
+  const fake = fakeQuarry(scratch);
+  const file = join(scratch, 'map.parquet');
+  const copied = join(scratch, 'map.csv');
+  const values = (extra) => `SELECT arr FROM (VALUES (1, MAP {'aa': 1}), (2, NULL), (3, MAP {'b': NULL})${extra})
+      t(k, arr) ORDER BY k`;
+  const digests = async (extra) => {
+    await connection.run(`COPY (${values(extra)}) TO '${file}' (FORMAT PARQUET)`);
+    const sql = largeValueSql({ values: 'arr', line: 'CAST(arr AS VARCHAR)' })
+        .replaceAll('{file}', `read_parquet('${file}')`);
+    return (await connection.runAndReadAll(`SELECT csv_md5, csv_bytes, csv_quoted FROM (${sql})`))
+        .getRowObjects();
+  };
+  const rows = await digests('');
+  await connection.run(`COPY (SELECT * FROM read_parquet('${file}')) TO '${copied}' (HEADER)`);
+  const good = readFileSync(copied, 'utf8');
+  const run = (csv, lines = rows) => {
+    process.env.PLANT_CSV = csv;
+    return compareCsvDigests(file, fake, scratch, 'arr', lines, ['print']).print;
+  };
+  const goodResult = run(good);
+  check('csv digests: COPY\'s text passes', csvVerdict(goodResult, undefined).verdict === 'ok',
+        goodResult.problem ?? goodResult.quarryError);
+  const plants = [
+    ['a wrong value', good.replace('aa=1', 'aa=2')],
+    ['a NULL printed as text', good.replace('\n\n', '\nNULL\n')],
+    ['a line missing', good.replace('{b=NULL}\n', '')],
+    ['a line more', `${good}{b=NULL}\n`],
+    ['the last newline missing', good.slice(0, -1)],
+    ['column renamed', good.replace('arr', 'map')],
+  ];
+  for (const [name, csv] of plants) {
+    const result = run(csv);
+    check(`csv digests: ${name} is reported`, csvVerdict(result, undefined).verdict === 'FAIL',
+          result.problem ?? 'no problem');
+  }
+  const quoted = run(good, await digests(", (4, MAP {'a,b': 1})"));
+  check('csv digests: a line COPY quotes is reported', csvVerdict(quoted, undefined).verdict === 'FAIL',
+        quoted.problem ?? 'no problem');
+  delete process.env.PLANT_CSV;
+}
+
 /// engine_queries.mjs with stub_quarry.mjs (DuckDB answering as quarry would)
 /// and one thing planted in every answer.
 function engineRunner(scratch) {
@@ -177,6 +231,7 @@ async function main() {
   try {
     await valueComparator(connection, T, file);
     await csvComparator(connection, T, file, scratch);
+    await csvDigestComparator(connection, scratch);
     engineRunner(scratch);
   } finally {
     connection.closeSync();

@@ -344,7 +344,7 @@ export function show(value) {
 /// Returns `line` (a Buffer holding one JSON document) with the contents of every
 /// string longer than kLongString bytes replaced by "md5:<hex>:<bytes>", so that
 /// values larger than a JS string can hold still compare (DuckDB's side must digest
-/// its long strings the same way: read_values.mjs's LARGE_VALUE_QUERIES).
+/// its long strings the same way: LARGE_VALUE_FILES).
 function digestLongStrings(line) {
   const parts = [];
   let copied = 0;
@@ -633,22 +633,12 @@ export async function compareCsvTextModes(file, quarry, scratch, connection, T,
   const results = {};
   try {
     for (const mode of modes) {
-      const convert = mode === 'convert';
-      // `convert --to csv -o OUT` shares print's CSV path and writes the file itself.
-      const args = convert ? ['convert', file, '--to', 'csv', '-o', quarryPath]
-                           : ['print', '--format', 'csv', file];
-      if (left.length > 0) args.push('--columns', kept.join(','));
-      if (filter) args.push('--filter', filter);
-      const out = openSync(convert ? '/dev/null' : quarryPath, 'w');
-      let result;
+      const extra = [];
+      if (left.length > 0) extra.push('--columns', kept.join(','));
+      if (filter) extra.push('--filter', filter);
+      const result = runQuarryCsv(quarry, file, mode, quarryPath, extra);
       try {
-        result = spawnSync(quarry, args, { stdio: ['ignore', out, 'pipe'], encoding: 'utf8',
-                                           timeout: kTimeoutMs });
-      } finally {
-        closeSync(out);
-      }
-      try {
-        results[mode] = csvTextResult(result, note, quarryPath, duckPath, quarryLines);
+        results[mode] = csvTextResult(result, note, () => textDifference(quarryPath, duckPath, quarryLines));
       } finally {
         rmSync(quarryPath, { force: true });
       }
@@ -659,8 +649,26 @@ export async function compareCsvTextModes(file, quarry, scratch, connection, T,
   return results;
 }
 
+/// Runs `quarry print --format csv FILE` (mode 'print') or `quarry convert FILE --to
+/// csv -o OUT` ('convert'), its CSV text written to `quarryPath` either way, with
+/// `extra` arguments; spawnSync's result.
+function runQuarryCsv(quarry, file, mode, quarryPath, extra = []) {
+  const convert = mode === 'convert';
+  // `convert --to csv -o OUT` shares print's CSV path and writes the file itself.
+  const args = [...(convert ? ['convert', file, '--to', 'csv', '-o', quarryPath]
+                            : ['print', '--format', 'csv', file]), ...extra];
+  const out = openSync(convert ? '/dev/null' : quarryPath, 'w');
+  try {
+    return spawnSync(quarry, args, { stdio: ['ignore', out, 'pipe'], encoding: 'utf8',
+                                     timeout: kTimeoutMs });
+  } finally {
+    closeSync(out);
+  }
+}
+
 /// One quarry run's outcome against DuckDB's text at `duckPath` (compareCsvText's).
-function csvTextResult(result, note, quarryPath, duckPath, quarryLines) {
+/// `difference()`, called when quarry succeeded, gives the problem of its text or null.
+function csvTextResult(result, note, difference) {
   if (result.error || result.signal) {
     return { problem: `quarry did not finish: ${result.error?.message ?? result.signal}` };
   }
@@ -669,10 +677,111 @@ function csvTextResult(result, note, quarryPath, duckPath, quarryLines) {
   if (result.status !== 0) {
     return { note, quarryError: `quarry exit ${result.status}: ${firstLine(result.stderr)}` };
   }
-  if (quarryLines) return { note, problem: listedLinesDifference(quarryPath, duckPath, quarryLines) };
+  return { note, problem: difference() };
+}
+
+/// The problem of quarry's CSV text at `quarryPath` against DuckDB's at `duckPath`
+/// (`quarryLines`: compareCsvText's), or null.
+function textDifference(quarryPath, duckPath, quarryLines) {
+  if (quarryLines) return listedLinesDifference(quarryPath, duckPath, quarryLines);
   const d = firstDifference(quarryPath, duckPath);
-  if (d === null) return { note, problem: null };
-  return { note, problem: `line ${d[0]}: quarry ${JSON.stringify(d[1])}, DuckDB ${JSON.stringify(d[2])}` };
+  if (d === null) return null;
+  return `line ${d[0]}: quarry ${JSON.stringify(d[1])}, DuckDB ${JSON.stringify(d[2])}`;
+}
+
+/// Files with values larger than a JS string can hold. DuckDB reads each once (a
+/// minute for large_string_map.brotli.parquet) for both checks, in read_values.mjs:
+/// its values, each long string (over 1 MiB) rendered as "md5:<hex>:<bytes>" (the
+/// form runQuarry gives quarry's long strings), and the digests of the CSV text
+/// its COPY TO CSV writes, which quarry's print and convert are compared with
+/// (compareCsvDigests); print_csv.mjs leaves them to read_values.mjs. `values`:
+/// the select list of the values; `line`: the text of a row's CSV line (no
+/// quoting: checked); `header`: COPY's header line.
+export const LARGE_VALUE_FILES = {
+  'data/large_string_map.brotli.parquet': {
+    values: "map_from_entries(list_transform(map_entries(arr), e -> {'key': 'md5:' || " +
+        "md5(e.key) || ':' || strlen(e.key), 'value': e.value})) AS arr",
+    line: 'CAST(arr AS VARCHAR)',
+    header: 'arr',
+  },
+};
+
+/// One query of DuckDB answering both checks of a LARGE_VALUE_FILES entry: the
+/// values' columns, then CSV_LINE_DIGEST_SQL's ({file} the file).
+export function largeValueSql({ values, line }) {
+  return `SELECT ${values}, ${CSV_LINE_DIGEST_SQL} FROM (SELECT *, ${line} AS line FROM {file})`;
+}
+
+/// The SQL columns (over a subquery's column `line`, the text DuckDB's COPY TO CSV
+/// writes for a row when it needs no quoting) that compareCsvDigests reads: the
+/// line's md5 and length, and whether COPY would quote it (then the digests cannot
+/// stand for COPY's text and the comparison fails).
+export const CSV_LINE_DIGEST_SQL = 'md5(coalesce(line, \'\')) AS csv_md5, ' +
+    'strlen(coalesce(line, \'\')) AS csv_bytes, ' +
+    'coalesce(line = \'\' OR regexp_matches(line, \'[,"\\r\\n]\'), false) AS csv_quoted';
+
+/// Like compareCsvTextModes, for a file whose text DuckDB is given as digests
+/// instead of written whole (large_string_map.brotli.parquet: 2 GB of text that
+/// DuckDB takes a minute to read and another to write): quarry's output in each of
+/// `modes`, a line at a time, against `header` (COPY's header line) and `rows`, per
+/// row { csv_md5, csv_bytes, csv_quoted } (CSV_LINE_DIGEST_SQL). Returns { [mode]:
+/// result }, results as compareCsvTextModes's.
+export function compareCsvDigests(file, quarry, scratch, header, rows, modes) {
+  const quarryPath = join(scratch, 'quarry.csv');
+  const results = {};
+  for (const mode of modes) {
+    const result = runQuarryCsv(quarry, file, mode, quarryPath);
+    try {
+      results[mode] = csvTextResult(result, 'compared by md5 per line',
+                                    () => csvDigestDifference(quarryPath, header, rows));
+    } finally {
+      rmSync(quarryPath, { force: true });
+    }
+  }
+  return results;
+}
+
+/// The first difference of the CSV file at `path` from `header` and the line
+/// digests `rows` (compareCsvDigests), or null. Each line is hashed as it is read:
+/// a line may exceed a JS string.
+function csvDigestDifference(path, header, rows) {
+  const quoted = rows.findIndex((r) => r.csv_quoted);
+  if (quoted >= 0) return `DuckDB's line ${quoted + 2} needs CSV quoting: compare it with COPY's text`;
+  const expected = [{ md5: createHash('md5').update(header).digest('hex'), bytes: Buffer.byteLength(header) },
+    ...rows.map((r) => ({ md5: r.csv_md5, bytes: Number(r.csv_bytes) }))];
+  const lines = [];
+  let hash = createHash('md5');
+  let bytes = 0;
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 24);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      let from = 0;
+      for (let nl = chunk.indexOf(0x0a, from); nl >= 0 && nl < n; nl = chunk.indexOf(0x0a, from)) {
+        hash.update(chunk.subarray(from, nl));
+        lines.push({ md5: hash.digest('hex'), bytes: bytes + nl - from });
+        hash = createHash('md5');
+        bytes = 0;
+        from = nl + 1;
+      }
+      hash.update(chunk.subarray(from, n));
+      bytes += n - from;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (bytes > 0) return `quarry's last line (${bytes} bytes) has no newline`;
+  for (let i = 0; i < Math.max(lines.length, expected.length); i++) {
+    const ours = lines[i];
+    const theirs = expected[i];
+    if (!ours || !theirs || ours.md5 !== theirs.md5 || ours.bytes !== theirs.bytes) {
+      const show = (l) => (l ? `${l.bytes} bytes, md5 ${l.md5}` : 'no line');
+      return `line ${i + 1}: quarry ${show(ours)}, DuckDB ${show(theirs)}`;
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,9 @@
 // Files DuckDB cannot read are checked against their documented expectations
 // (DOCUMENTED_EXPECTATIONS: rows from the file's .md, README's statements, a file
 // documented to hold the same rows). A FILE_expect.csv beside a file is checked
-// too. VARIANT columns are not compared (UNCOMPARED_TYPES). A file or row that
+// too. A file of values too large for a JS string (LARGE_VALUE_FILES) is read by
+// DuckDB once for its values and for print_csv.mjs's check of its CSV text, which
+// runs here. VARIANT columns are not compared (UNCOMPARED_TYPES). A file or row that
 // does not match must be in EXPECTED_DIFFERENCES with the reason; a listed one that
 // matches fails the test too, so that the list stays true. A DuckDB-written file of
 // every type print renders (print_types_file.mjs) is compared as well.
@@ -26,8 +28,9 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Num, plainJson } from './exact_json.mjs';
 
-import { compareRows, difference, firstLine, kMaxMismatchesShown, listParquetFiles, readWithDuckDB,
-  runQuarry, shreddedVariantErrorCases, show, valuesVerdict } from './compare_values.mjs';
+import { compareCsvDigests, compareRows, csvVerdict, difference, firstLine, kMaxMismatchesShown,
+  LARGE_VALUE_FILES, largeValueSql, listParquetFiles, readWithDuckDB, runQuarry,
+  shreddedVariantErrorCases, show, sqlString, valuesVerdict } from './compare_values.mjs';
 import { writePrintTypesFile } from './print_types_file.mjs';
 import { duckdbOrSkip } from '../support/duckdb.mjs';
 
@@ -114,15 +117,6 @@ const DOCUMENTED_EXPECTATIONS = {
         'check both); DuckDB does not read Hadoop-framed LZ4',
     sameAs: 'data/lz4_raw_compressed_larger.parquet',
   },
-};
-
-// Files with values larger than a JS string can hold: DuckDB's side is this query
-// ({file} the file), which renders each long string (over 1 MiB) as
-// "md5:<hex>:<bytes>", the form compare_values.mjs gives quarry's long strings.
-const LARGE_VALUE_QUERIES = {
-  'data/large_string_map.brotli.parquet':
-      "SELECT map_from_entries(list_transform(map_entries(arr), e -> {'key': 'md5:' || " +
-      "md5(e.key) || ':' || strlen(e.key), 'value': e.value})) AS arr FROM {file}",
 };
 
 function skip(message) {
@@ -224,14 +218,26 @@ async function checkDocumented(documented, quarryRows, root, connection, T) {
 async function checkFile(file, name, root, quarry, scratch, connection, T) {
   const expected = EXPECTED_DIFFERENCES[name];
   const notes = [];
+  const large = LARGE_VALUE_FILES[name];
   let duck;
   let duckError = null;
+  let csvLines = null;
   try {
+    let sql = null;
+    if (large) {
+      // One read of the file for both checks: the values and the CSV lines' digests.
+      await connection.run(`CREATE OR REPLACE TEMP TABLE large_value AS ${largeValueSql(large)}`
+          .replaceAll('{file}', `read_parquet(${sqlString(file)})`));
+      sql = 'SELECT * EXCLUDE (csv_md5, csv_bytes, csv_quoted) FROM large_value';
+      csvLines = (await connection.runAndReadAll(
+          'SELECT csv_md5, csv_bytes, csv_quoted FROM large_value')).getRowObjects();
+    }
     duck = await readWithDuckDB(connection, file, T,
-        { skipColumns: expected?.columns ?? [], sql: LARGE_VALUE_QUERIES[name] ?? null,
-          uncomparedTypes: UNCOMPARED_TYPES });
+        { skipColumns: expected?.columns ?? [], sql, uncomparedTypes: UNCOMPARED_TYPES });
   } catch (e) {
     duckError = firstLine(e.message);
+  } finally {
+    if (large) await connection.run('DROP TABLE IF EXISTS large_value');
   }
   const ours = runQuarry(quarry, file, scratch);
   let problems;
@@ -259,6 +265,16 @@ async function checkFile(file, name, root, quarry, scratch, connection, T) {
       }
       notes.push(`expected difference in rows ${expected.rows}: ${expected.reason}`, ...listed);
     }
+  }
+  if (csvLines) {
+    // print_csv.mjs's check of this file: quarry's CSV text in both commands against
+    // the digests of DuckDB's COPY TO CSV lines.
+    const results = compareCsvDigests(file, quarry, scratch, large.header, csvLines, ['print', 'convert']);
+    for (const [mode, result] of Object.entries(results)) {
+      const { verdict, message } = csvVerdict(result, undefined);
+      if (verdict !== 'ok') problems.push(`${mode} --format csv: ${message}`);
+    }
+    notes.push('and its CSV text by print and convert (print_csv.mjs\'s check, by md5 per line)');
   }
   const expectCsv = file.replace(/\.parquet$/, '_expect.csv');
   if (!ours.error && existsSync(expectCsv)) {
@@ -326,7 +342,7 @@ async function main() {
     rmSync(scratch, { recursive: true, force: true });
   }
   const listed = [...Object.keys(EXPECTED_DIFFERENCES), ...Object.keys(DOCUMENTED_EXPECTATIONS),
-    ...Object.keys(LARGE_VALUE_QUERIES)];
+    ...Object.keys(LARGE_VALUE_FILES)];
   const stale = filter ? [] : listed.filter((n) => !names.has(n));
   for (const n of stale) {
     failed++;

@@ -531,36 +531,61 @@ TEST(AggregateExec, InitialPartsMergedByFinalEqualSingleForEveryAggregate) {
 
 // aggregate_exec.h: a merge given several threads "goes parallel once it holds more than
 // kPartitionAfterGroups groups" and each group is still made once. Three keys (g, a, t) of
-// ~100,000 groups, every aggregate, INITIAL parts merged by FINAL on 1 and on 3 tables.
+// ~15,000 groups, every aggregate, INITIAL parts merged by FINAL on 1 and on 3 tables. The
+// threshold is lowered to 4,096 groups (setPartitionAfterGroupsForTesting) so that the merge
+// crosses it as it does at kPartitionAfterGroups, partway through its input: its table so far
+// written out, the later pages routed to the tables. A tenth of the rows the default needs
+// (150,000, a minute under ASan) takes that path.
 TEST(AggregateExec, AMergeSplitOverTablesEqualsTheMergeOnOneThread) {
-  const std::vector<Row> rows = randomRows(150'000, 41);
+  constexpr size_t kPartitionAfter = 4096;
+  const std::vector<Row> rows = randomRows(15'000, 41);
   const std::vector<int> groups{0, 1, 6};
   std::vector<AggregateSpec> merged = rawSpecs();
-  for (size_t i = 0; i < merged.size(); ++i) merged[i].inputChannel = static_cast<int>(groups.size() + 2 * i);
+  for (size_t i = 0; i < merged.size(); ++i)
+    merged[i].inputChannel = static_cast<int>(groups.size() + 2 * i);
   Schema intermediateSchema;
   std::vector<Page> intermediate;
   constexpr size_t kParts = 4;
   for (size_t p = 0; p < kParts; ++p) {
     std::vector<Page> pages;
     for (size_t i = p * 1000; i < rows.size(); i += kParts * 1000) {
-      pages.push_back(pageOfRows(kSplitSchema, {rows.begin() + i, rows.begin() + std::min(rows.size(), i + 1000)}));
+      pages.push_back(pageOfRows(
+          kSplitSchema, {rows.begin() + i, rows.begin() + std::min(rows.size(), i + 1000)}));
     }
-    AggregateExec initial(sourceOf(kSplitSchema, std::move(pages)), AggregatorMode::kInitial, groups, rawSpecs());
+    AggregateExec initial(sourceOf(kSplitSchema, std::move(pages)), AggregatorMode::kInitial,
+                          groups, rawSpecs());
     intermediateSchema = initial.schema();
     for (Page& page : drainPages(initial)) intermediate.push_back(std::move(page));
   }
   const auto merge = [&](int threads) {
-    AggregateExec finalAgg(sourceOf(intermediateSchema, intermediate), AggregatorMode::kFinal, {0, 1, 2}, merged,
-                           threads);
-    return normalized(drain(finalAgg));
+    AggregateExec finalAgg(sourceOf(intermediateSchema, intermediate), AggregatorMode::kFinal,
+                           {0, 1, 2}, merged, threads);
+    finalAgg.setPartitionAfterGroupsForTesting(kPartitionAfter);
+    return drain(finalAgg);
   };
-  const std::vector<Row> one = merge(1);
+  const std::vector<Row> oneInOrder = merge(1);
+  const std::vector<Row> one = normalized(oneInOrder);
   std::set<std::vector<Scalar>> keys;
   for (const Row& row : rows) keys.insert({row[0], row[1], row[6]});
   EXPECT_EQ(one.size(), keys.size());
-  EXPECT_GT(one.size(), AggregateExec::kPartitionAfterGroups * 3 / 2);
-  EXPECT_EQ(merge(3), one);
-  EXPECT_EQ(merge(2), one);
+  // More groups than the threshold, which the merge crosses after its first input page, not on
+  // it: its table so far is written out.
+  EXPECT_GT(one.size(), kPartitionAfter * 3 / 2);
+  ASSERT_GT(intermediate.size(), 2u);
+  EXPECT_LE(intermediate[0].positionCount(), kPartitionAfter);
+  // The group keys (no NaN among them) in output order.
+  const auto keysInOrder = [](const std::vector<Row>& out) {
+    std::vector<std::vector<Scalar>> k;
+    for (const Row& row : out) k.push_back({row[0], row[1], row[2]});
+    return k;
+  };
+  for (const int threads : {3, 2}) {
+    const std::vector<Row> split = merge(threads);
+    EXPECT_EQ(normalized(split), one) << threads << " threads";
+    // "the output is the tables' groups one table after another", not the first-seen order
+    // of the merge on one thread: the merge went parallel.
+    EXPECT_NE(keysInOrder(split), keysInOrder(oneInOrder)) << threads << " threads";
+  }
 }
 
 // A failure on one of the merge's threads (here SUM's overflow, of a group whose two halves come

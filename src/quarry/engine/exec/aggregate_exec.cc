@@ -358,7 +358,7 @@ void AggregateExec::consumeInput() {
         window.emplace(rows, groups);
       }
     }
-    if (mayPartition && table.groupCount() > kPartitionAfterGroups) {
+    if (mayPartition && table.groupCount() > partitionAfterGroups_) {
       partitions =
           std::make_unique<PartitionedMerge>(threads_, keyTypes_, groupChannels_, aggregates_);
       if (std::optional<Page> merged = table.finish(/*finalOutput=*/false))

@@ -59,6 +59,10 @@ class AggregateExec final : public Operator {
   std::optional<Page> next() override;
   void collectStats(std::vector<OperatorStats>& out) const override;
 
+  /// Tests only: the group count past which a merge given several threads goes parallel
+  /// (kPartitionAfterGroups unless set), so that a test takes that path with fewer rows.
+  void setPartitionAfterGroupsForTesting(size_t groups) { partitionAfterGroups_ = groups; }
+
  private:
   void consumeInput();
   /// Whether the input is laid out as this node's INITIAL output is (the group columns, then
@@ -71,6 +75,7 @@ class AggregateExec final : public Operator {
   std::vector<int> groupChannels_;
   std::vector<AggregateSpec> aggregates_;
   size_t threads_;
+  size_t partitionAfterGroups_ = kPartitionAfterGroups;
   Schema schema_;
   std::vector<DataType> keyTypes_;
   bool consumed_ = false;
