@@ -43,6 +43,13 @@ ThreadPool& ThreadPool::shared() {
   return *pool;
 }
 
+ThreadPool* ThreadPool::forThreads(size_t threads, std::optional<ThreadPool>& own, bool mayShare) {
+  if (threads <= 1) return nullptr;
+  if (mayShare && threads >= shared().size()) return &shared();
+  if (!own || own->size() != threads) own.emplace(threads);
+  return &*own;
+}
+
 void ThreadPool::runLoop(Loop& loop) {
   for (size_t i; (i = loop.next.fetch_add(1)) < loop.n;) {
     if (i < loop.firstFailed.load()) {

@@ -5,6 +5,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -35,6 +36,13 @@ class ThreadPool {
   /// Returns a process-wide pool sized to the hardware. It is never destroyed: its
   /// workers stay parked until the process exits.
   static ThreadPool& shared();
+
+  /// The pool for a loop that may run `threads` tasks at a time: null for one
+  /// thread (run it inline), the process-wide pool when it has no more threads
+  /// than that and `mayShare` (its workers are already started and never joined),
+  /// else `own`, made with `threads` unless it already has that many.
+  static ThreadPool* forThreads(size_t threads, std::optional<ThreadPool>& own,
+                                bool mayShare = true);
 
  private:
   struct Loop;

@@ -8,12 +8,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "quarry/cli/block_text.h"
+#include "quarry/engine/exec/executor.h"
+#include "quarry/engine/optimizer/local_optimizer.h"
 #include "quarry/engine/query_engine.h"
 #include "tests/formats/parquet/parquet_fixture_writer.h"
 #include "tests/formats/parquet/pruning_fixture.h"
@@ -277,7 +283,8 @@ TEST_F(GroupedStatistics, FilesWithExactStatisticsAreAnsweredAtPlanningReadingNo
   for (int threads : {1, 2}) {
     const Outcome pushed =
         runQuery(from() + " | WHERE p != 2" + kGroupedStats + " | SORT p", threads);
-    EXPECT_NE(pushed.explain.find("LocalSourceExec[by partition [p], statistics of 3 splits, by path=(p != 2)]"),
+    EXPECT_NE(pushed.explain.find(
+                  "LocalSourceExec[by partition [p], statistics of 3 splits, by path=(p != 2)]"),
               std::string::npos)
         << pushed.explain;
     EXPECT_EQ(pushed.rows, (std::vector<std::string>{"600|600|1|300|1", "300|300|1|300|3"}));
@@ -321,6 +328,88 @@ TEST_F(GroupedStatistics, AKeyThatIsNotOnlyAPartitionColumnKeepsTheScan) {
         std::string::npos)
         << text;
   }
+}
+
+/// A format reader that passes every call to another, except that units() waits
+/// until `width` calls are in it at once (or, the first time that does not happen
+/// within a minute, no longer), counting the most it held at once.
+class UnitsConcurrencyProbe final : public FormatReader {
+ public:
+  UnitsConcurrencyProbe(const FormatReader& inner, int width) : inner_(inner), width_(width) {}
+
+  const std::string& name() const override { return inner_.name(); }
+  SourceMetadata metadata(const std::string& uri) const override { return inner_.metadata(uri); }
+  LocalSupplier read(const FileSplit& split, const ReadRequest& request) const override {
+    return inner_.read(split, request);
+  }
+  AggregatePushdownSupport aggregatePushdownSupport() const override {
+    return inner_.aggregatePushdownSupport();
+  }
+  std::vector<UnitSegment> segments(const FileSplit& unit, const parquet::FilterPredicate& filter,
+                                    std::span<const std::string> columns,
+                                    ScanMetrics* metrics) const override {
+    return inner_.segments(unit, filter, columns, metrics);
+  }
+  std::vector<FileSplit> units(const FileSplit& split) const override {
+    {
+      std::unique_lock lock(mutex_);
+      ++inside_;
+      most_ = std::max(most_, inside_);
+      changed_.notify_all();
+      if (!changed_.wait_for(lock, std::chrono::minutes(1),
+                             [&] { return released_ || most_ >= width_; })) {
+        released_ = true;  // one wait is enough to tell
+      }
+      --inside_;
+    }
+    return inner_.units(split);
+  }
+
+  int most() const {
+    std::lock_guard lock(mutex_);
+    return most_;
+  }
+
+ private:
+  const FormatReader& inner_;
+  const int width_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  mutable int inside_ = 0, most_ = 0;
+  mutable bool released_ = false;
+};
+
+// The splits a filter leaves undecided have their footers read when the plan
+// runs, before any of them is scanned: as many at a time as the plan has threads
+// (mixed_statistics_supplier.h), not one after the other on the thread that runs
+// the plan.
+TEST(MixedStatistics, TheUndecidedSplitsAreDecidedAsManyAtATimeAsThePlanHasThreads) {
+  TempDir dir("quarry_mixed");
+  for (const char* name : {"a.parquet", "b.parquet", "c.parquet", "d.parquet"})
+    writeFile(dir.path() / name, true);
+  QueryOptions options;
+  options.threads = 2;
+  options.keepUnoptimizedPlan = true;
+  // k > 150: in each file row group 0 matches no row, 1 some, 2 every row.
+  const PreparedQuery query = prepareQuery(
+      "FROM \"" + (dir.path() / "*.parquet").string() + "\" | WHERE k > 150 | STATS n = COUNT(*)",
+      options);
+  ASSERT_NE(query.unoptimized, nullptr);
+  PlanNodePtr plan = query.unoptimized->clone();
+  PlanNode& source = chainBottom(*plan);
+  ASSERT_EQ(source.kind, PlanKind::kExternalSource);
+  ASSERT_EQ(source.splits.size(), 4u);  // one split of three row groups per file
+  UnitsConcurrencyProbe probe(*source.splits.front().reader, 2);
+  for (SplitTask& task : source.splits) task.reader = &probe;
+  optimize(*plan);
+  const OperatorPtr root = buildOperators(*plan);
+  std::vector<std::string> counts;
+  while (std::optional<Page> page = root->next()) {
+    for (size_t r = 0; r < page->positionCount(); ++r)
+      cli::appendBlockText(page->block(0), r, counts.emplace_back());
+  }
+  EXPECT_EQ(counts, (std::vector<std::string>{"600"}));
+  EXPECT_EQ(probe.most(), 2);
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include "quarry/engine/exec/mixed_statistics_supplier.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <type_traits>
 
+#include "quarry/common/thread_pool.h"
 #include "quarry/engine/exec/aggregate_exec.h"
 #include "quarry/engine/exec/executor.h"
 #include "quarry/engine/exec/local_source_exec.h"
@@ -355,40 +357,62 @@ void MixedStatisticsSupplier::decidePages(const FormatReader* reader, FileSplit 
   d.scanned.push_back({reader, std::move(unit)});
 }
 
+void MixedStatisticsSupplier::decideSplit(const SplitTask& task, UnitDecisions& d) const {
+  if (task.split.statistics && task.split.units == 1) {
+    // One unit its statistics left partly matched: only its pages may say more.
+    decidePages(task.reader, task.split, d);
+    return;
+  }
+  std::vector<FileSplit> units;
+  if (task.reader != nullptr) units = task.reader->units(task.split);
+  if (units.empty()) {
+    d.scanned.push_back(task);
+    return;
+  }
+  for (FileSplit& unit : units) {
+    switch (decideUnit(pushdown_, unit)) {
+      case UnitOutcome::kSkipped:
+        d.skippedUnits += unitCount(unit);
+        break;
+      case UnitOutcome::kAnswered:
+        d.answeredUnits += unitCount(unit);
+        d.answered.push_back({task.reader, std::move(unit)});
+        break;
+      case UnitOutcome::kScanned:
+        d.scanned.push_back({task.reader, std::move(unit)});
+        break;
+      case UnitOutcome::kPartly:
+        decidePages(task.reader, std::move(unit), d);
+        break;
+    }
+  }
+}
+
 void MixedStatisticsSupplier::start() {
   UnitDecisions d = std::move(decisions_);
   // Splits answered or skipped whole (a split partly scanned is counted by its scan).
   const uint64_t wholeSplits = d.answered.size() + d.skippedSplits;
-  // The undecided splits, row group by row group.
-  for (const SplitTask& task : d.undecided) {
-    if (task.split.statistics && task.split.units == 1) {
-      // One unit its statistics left partly matched: only its pages may say more.
-      decidePages(task.reader, task.split, d);
-      continue;
-    }
-    std::vector<FileSplit> units;
-    if (task.reader != nullptr) units = task.reader->units(task.split);
-    if (units.empty()) {
-      d.scanned.push_back(task);
-      continue;
-    }
-    for (FileSplit& unit : units) {
-      switch (decideUnit(pushdown_, unit)) {
-        case UnitOutcome::kSkipped:
-          d.skippedUnits += unitCount(unit);
-          break;
-        case UnitOutcome::kAnswered:
-          d.answeredUnits += unitCount(unit);
-          d.answered.push_back({task.reader, std::move(unit)});
-          break;
-        case UnitOutcome::kScanned:
-          d.scanned.push_back({task.reader, std::move(unit)});
-          break;
-        case UnitOutcome::kPartly:
-          decidePages(task.reader, std::move(unit), d);
-          break;
-      }
-    }
+  // The undecided splits, row group by row group: their footers and page indexes
+  // are read `threads` splits at a time (the scan's drivers would otherwise wait
+  // for one thread to decode every footer), each split's decisions apart, then
+  // taken in the splits' order, as one loop would have made them.
+  std::vector<UnitDecisions> parts(d.undecided.size());
+  std::optional<ThreadPool> own;
+  const size_t threads =
+      std::min(static_cast<size_t>(std::max(1, pushdown_.threads)), parts.size());
+  const auto decide = [&](size_t i) { decideSplit(d.undecided[i], parts[i]); };
+  if (ThreadPool* pool = ThreadPool::forThreads(threads, own)) {
+    pool->parallelFor(parts.size(), decide);
+  } else {
+    for (size_t i = 0; i < parts.size(); ++i) decide(i);
+  }
+  for (UnitDecisions& part : parts) {
+    std::move(part.answered.begin(), part.answered.end(), std::back_inserter(d.answered));
+    std::move(part.scanned.begin(), part.scanned.end(), std::back_inserter(d.scanned));
+    d.answeredUnits += part.answeredUnits;
+    d.skippedUnits += part.skippedUnits;
+    d.answeredSegments += part.answeredSegments;
+    d.unitsDecidedByPages += part.unitsDecidedByPages;
   }
   const PlanNode& aggregate = *pushdown_.original;
   const PlanNode& source = chainBottom(aggregate);

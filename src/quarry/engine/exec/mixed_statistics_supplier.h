@@ -107,8 +107,9 @@ OperatorPtr mergeStatistics(const PlanNode& aggregate, LocalSupplier partials,
                             std::string description);
 
 /// The LocalSupplier of the mixed plan: on the first call decides the
-/// undecided splits unit by unit (FormatReader::units), then returns the merged
-/// result. Counts answered and skipped units in the source's ScanMetrics.
+/// undecided splits unit by unit (FormatReader::units), StatisticsPushdown::threads
+/// splits at a time, then returns the merged result. Counts answered and skipped units in the
+/// source's ScanMetrics.
 class MixedStatisticsSupplier {
  public:
   MixedStatisticsSupplier(StatisticsPushdown pushdown, UnitDecisions decisions);
@@ -123,6 +124,8 @@ class MixedStatisticsSupplier {
   /// whose statistics answer go to d.answered, and the rest stay in one split
   /// narrowed to their rows (FileSplit::rows) in d.scanned.
   void decidePages(const FormatReader* reader, FileSplit unit, UnitDecisions& d) const;
+  /// Decides the undecided `task` unit by unit (its footer read) into `d`.
+  void decideSplit(const SplitTask& task, UnitDecisions& d) const;
 
   StatisticsPushdown pushdown_;
   UnitDecisions decisions_;

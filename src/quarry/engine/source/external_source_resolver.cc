@@ -271,11 +271,8 @@ ResolvedSource ExternalSourceResolver::resolve(const std::vector<std::string>& p
   // ends); other counts get a pool of their own.
   const size_t localThreads = static_cast<size_t>(std::max(1, options.threads));
   std::optional<ThreadPool> own;
-  auto poolOf = [&own](size_t threads, bool remote) -> ThreadPool* {
-    if (threads <= 1) return nullptr;
-    if (!remote && threads >= ThreadPool::shared().size()) return &ThreadPool::shared();
-    if (!own || own->size() != threads) own.emplace(threads);
-    return &*own;
+  auto poolOf = [&own](size_t threads, bool remote) {
+    return ThreadPool::forThreads(threads, own, !remote);
   };
   const bool anyGlob = std::any_of(patterns.begin(), patterns.end(), [](const std::string& p) { return io::hasGlob(p); });
   // Local files are cached by their stamps, S3 objects by what their listing
