@@ -1,5 +1,7 @@
 #include "quarry/engine/exec/executor.h"
 
+#include <algorithm>
+
 #include "quarry/engine/exec/aggregate_exec.h"
 #include "quarry/engine/exec/eval_exec.h"
 #include "quarry/engine/exec/exchange_exec.h"
@@ -37,8 +39,18 @@ OperatorPtr exchange(const PlanNode& node) {
   }
   // An INITIAL aggregation runs once per driver over all the splits the driver reads, not once
   // per split: a group that several splits hold is then made, and sent up, once per driver.
+  // Not with COUNT_DISTINCT: a driver's sets then hold every value of its splits and reach the
+  // merge only at the end (ClickBench's COUNT_DISTINCT(UserID) took 1.7x as long), where a
+  // split's sets merge while the other splits are read.
+  const auto countsDistinct = [&] {
+    return std::any_of(fragment->aggregates.begin(), fragment->aggregates.end(),
+                       [](const AggregateSpec& spec) {
+                         return spec.function == AggregateFunction::kCountDistinct;
+                       });
+  };
   const bool perDriver = fragment->kind == PlanKind::kAggregate &&
-                         fragment->mode == AggregatorMode::kInitial && source->splits.size() > 1;
+                         fragment->mode == AggregatorMode::kInitial &&
+                         source->splits.size() > 1 && !countsDistinct();
   const PlanNodePtr chain = perDriver ? fragment->input() : fragment;
   for (size_t i = 0; i < source->splits.size(); ++i) {
     pipelines.push_back([chain, source, i] { return buildOperators(*chain, &source->splits[i]); });
